@@ -1,0 +1,69 @@
+/**
+ * Control-flow graph of one thread instance: locations joined by edges that each do
+ * one primitive action. Built by lower-stmts.ts, folded into large-block transitions
+ * by blocks.ts.
+ */
+import type { Term } from '../solver/formula.js';
+import type { SourcePos } from './diagnostics.js';
+
+export type Action =
+  /** Blocks unless the single atom holds. `blocking` marks user assumes / waits, not branches. */
+  | { kind: 'assume'; cond: Term; blocking: boolean }
+  | { kind: 'assign'; target: string; value: Term }
+  /** Nondeterministic value within optional bounds (C type of the nondet call). */
+  | { kind: 'havoc'; target: string; lo?: bigint; hi?: bigint }
+  | { kind: 'atomicBegin' }
+  | { kind: 'atomicEnd' }
+  | { kind: 'skip' };
+
+export interface Edge {
+  readonly from: number;
+  readonly to: number;
+  readonly action: Action;
+  readonly pos: SourcePos;
+  readonly text: string;
+  /** Assigns an unsigned variable a value that may be negative. */
+  readonly wrapRisk?: boolean;
+}
+
+export class Cfg {
+  readonly out: Edge[][] = [];
+  readonly posOf: (SourcePos | undefined)[] = [];
+  /** Locations that end the thread (exit, error, halt) with their kind. */
+  readonly terminal = new Map<number, 'exit' | 'error' | 'halt'>();
+
+  newLoc(pos?: SourcePos): number {
+    this.out.push([]);
+    this.posOf.push(pos);
+    return this.out.length - 1;
+  }
+
+  edge(from: number, to: number, action: Action, pos: SourcePos, text: string, wrapRisk = false): void {
+    this.out[from].push({ from, to, action, pos, text, wrapRisk });
+  }
+
+  /** Locations that are targets of DFS back edges from `entry`: every cycle contains one. */
+  loopHeads(entry: number): Set<number> {
+    const heads = new Set<number>();
+    const state = new Uint8Array(this.out.length); // 0 new, 1 on stack, 2 done
+    const stack: [number, number][] = [[entry, 0]];
+    state[entry] = 1;
+    while (stack.length) {
+      const top = stack[stack.length - 1];
+      const [loc, i] = top;
+      if (i < this.out[loc].length) {
+        top[1]++;
+        const to = this.out[loc][i].to;
+        if (state[to] === 1) heads.add(to);
+        else if (state[to] === 0) {
+          state[to] = 1;
+          stack.push([to, 0]);
+        }
+      } else {
+        state[loc] = 2;
+        stack.pop();
+      }
+    }
+    return heads;
+  }
+}

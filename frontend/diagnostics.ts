@@ -1,0 +1,37 @@
+/** Source positions and the located errors every frontend stage throws. */
+
+export interface SourcePos {
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+}
+
+export const showPos = (p: SourcePos): string => `${p.file}:${p.line}:${p.col}`;
+
+/**
+ * A problem with the user's input. `unsupported` marks constructs that are valid C
+ * but outside what rely models; the CLI prints `file:line:col: unsupported: …` and
+ * exits with code 2.
+ */
+export class InputError extends Error {
+  constructor(
+    readonly pos: SourcePos,
+    readonly detail: string,
+    readonly kind: 'error' | 'unsupported' = 'error',
+  ) {
+    super(`${showPos(pos)}: ${kind}: ${detail}`);
+    this.name = 'InputError';
+  }
+}
+
+export const fail = (pos: SourcePos, detail: string): never => {
+  throw new InputError(pos, detail);
+};
+export const unsupported = (pos: SourcePos, detail: string): never => {
+  throw new InputError(pos, detail, 'unsupported');
+};
+
+export interface Warning {
+  readonly pos: SourcePos;
+  readonly message: string;
+}

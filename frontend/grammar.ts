@@ -1,0 +1,209 @@
+/**
+ * The ohm-js grammar of the C dialect rely reads: full C declaration syntax (so glibc
+ * headers in `.i` files parse), statements and expressions. What rely cannot model is
+ * rejected later, during lowering, and only where it is actually used.
+ *
+ * C's typedef ambiguity (`T * x;`) is resolved by a per-file sub-grammar whose
+ * `typedefName` rule lists the typedef names declared in that file.
+ */
+import * as ohm from 'ohm-js';
+
+export const C_GRAMMAR = String.raw`
+C {
+  TranslationUnit = ExternalDecl*
+  ExternalDecl = FunctionDef | Declaration | ";" -- empty
+
+  FunctionDef = DeclSpecs Declarator CompoundStmt
+
+  Declaration = staticAssert "(" balancedBody ")" ";"  -- static_assert
+              | DeclSpecs ListOf<InitDeclarator, ","> ";"  -- decl
+
+  DeclSpecs = DeclSpec+
+  DeclSpec = StorageClass | TypeQualifier | FunctionSpec | Attribute | TypeSpec
+  StorageClass = kw<"typedef"> | kw<"extern"> | kw<"static"> | kw<"auto"> | kw<"register"> | kw<"_Thread_local"> | kw<"__thread">
+  TypeQualifier = kw<"const"> | kw<"volatile"> | kw<"restrict"> | kw<"__restrict__"> | kw<"__restrict"> | kw<"_Atomic"> | kw<"__const"> | kw<"__volatile__"> | kw<"_Nonnull"> | kw<"_Nullable">
+  FunctionSpec = kw<"inline"> | kw<"__inline__"> | kw<"__inline"> | kw<"_Noreturn"> | kw<"__extension__">
+  Attribute = (kw<"__attribute__"> | kw<"__attribute">) "(" balancedBody ")"  -- attr
+            | (kw<"__asm__"> | kw<"__asm"> | kw<"asm">) "(" balancedBody ")"  -- asm
+            | kw<"__declspec"> "(" balancedBody ")"  -- declspec
+            | kw<"_Alignas"> "(" balancedBody ")"  -- alignas
+  TypeSpec = kw<"void"> | kw<"char"> | kw<"short"> | kw<"int"> | kw<"long"> | kw<"float"> | kw<"double">
+           | kw<"signed"> | kw<"__signed__"> | kw<"unsigned"> | kw<"_Bool"> | kw<"_Complex"> | kw<"__int128"> | kw<"__builtin_va_list">
+           | kw<"_Float128"> | kw<"__float128"> | kw<"_Float64"> | kw<"_Float32"> | kw<"_Float32x"> | kw<"_Float64x">
+           | StructSpec | EnumSpec | TypeofSpec | TypedefName
+  TypeofSpec = (kw<"__typeof__"> | kw<"__typeof"> | kw<"typeof">) "(" balancedBody ")"
+  TypedefName = typedefName
+
+  StructSpec = structOrUnion Attribute* ident? "{" StructDecl* "}"  -- def
+             | structOrUnion Attribute* ident  -- ref
+  structOrUnion = kw<"struct"> | kw<"union">
+  StructDecl = SpecQual+ ListOf<StructDeclarator, ","> ";"  -- fields
+             | staticAssert "(" balancedBody ")" ";"  -- static_assert
+             | ";"  -- empty
+  StructDeclarator = Declarator? ":" CondExpr  -- bits
+                   | Declarator
+  SpecQual = TypeQualifier | Attribute | TypeSpec
+  EnumSpec = kw<"enum"> Attribute* ident? "{" ListOf<Enumerator, ","> ","? "}"  -- def
+           | kw<"enum"> Attribute* ident  -- ref
+  Enumerator = ident Attribute* ("=" CondExpr)?
+
+  Declarator = Pointer* DirectDeclarator Attribute*
+  Pointer = "*" (TypeQualifier | Attribute)*
+  DirectDeclarator = DirectBase DeclSuffix*
+  DirectBase = ident  -- name
+             | "(" Attribute* Declarator ")"  -- paren
+  DeclSuffix = "[" ArrayQual* AssignExpr? "]"  -- array
+             | "(" ParamList ")"  -- params
+             | "(" ")"  -- noparams
+  ArrayQual = TypeQualifier | kw<"static">
+  ParamList = NonemptyListOf<ParamDecl, ","> ("," "...")?
+  ParamDecl = DeclSpecs Declarator  -- named
+            | DeclSpecs AbstractDeclarator?  -- abstract
+  AbstractDeclarator = Pointer+ DirectAbstract?  -- ptr
+                     | DirectAbstract
+  DirectAbstract = "(" Attribute* AbstractDeclarator ")" DeclSuffix*  -- paren
+                 | DeclSuffix+  -- suffixes
+  InitDeclarator = Declarator Attribute* ("=" Initializer)?
+  Initializer = "{" ListOf<InitItem, ","> ","? "}"  -- braces
+              | AssignExpr
+  InitItem = Designator* "=" Initializer  -- designated
+           | Initializer
+  Designator = "[" CondExpr "]"  -- index
+             | "." ident  -- field
+  TypeName = SpecQual+ AbstractDeclarator?
+
+  // ---- statements
+  Stmt = LabeledStmt | CompoundStmt | IfStmt | SwitchStmt | WhileStmt | DoStmt | ForStmt
+       | GotoStmt | ContinueStmt | BreakStmt | ReturnStmt | AsmStmt | ExprStmt
+  LabeledStmt = kw<"case"> CondExpr ":" Stmt  -- case
+              | kw<"default"> ":" Stmt  -- default
+              | ident ":" ~":" Attribute* LabelTarget  -- label
+  LabelTarget = Stmt  -- stmt
+              | &"}"  -- end
+  CompoundStmt = "{" BlockItem* "}"
+  BlockItem = Declaration | Stmt
+  IfStmt = kw<"if"> "(" Expr ")" Stmt (kw<"else"> Stmt)?
+  SwitchStmt = kw<"switch"> "(" Expr ")" Stmt
+  WhileStmt = kw<"while"> "(" Expr ")" Stmt
+  DoStmt = kw<"do"> Stmt kw<"while"> "(" Expr ")" ";"
+  ForStmt = kw<"for"> "(" ForInit Expr? ";" Expr? ")" Stmt
+  ForInit = Declaration  -- decl
+          | Expr? ";"  -- expr
+  GotoStmt = kw<"goto"> ident ";"
+  ContinueStmt = kw<"continue"> ";"
+  BreakStmt = kw<"break"> ";"
+  ReturnStmt = kw<"return"> Expr? ";"
+  AsmStmt = (kw<"__asm__"> | kw<"__asm"> | kw<"asm">) TypeQualifier* "(" balancedBody ")" ";"
+  ExprStmt = Expr? ";"
+
+  // ---- expressions
+  Expr = NonemptyListOf<AssignExpr, ",">
+  AssignExpr = UnaryExpr assignOp AssignExpr  -- assign
+             | CondExpr
+  assignOp = "=" ~"=" | "+=" | "-=" | "*=" | "/=" | "%=" | "<<=" | ">>=" | "&=" | "^=" | "|="
+  CondExpr = LogOr "?" Expr ":" CondExpr  -- cond
+           | LogOr
+  LogOr = LogOr "||" LogAnd  -- bin
+        | LogAnd
+  LogAnd = LogAnd "&&" BitOr  -- bin
+         | BitOr
+  BitOr = BitOr bitOrOp BitXor  -- bin
+        | BitXor
+  BitXor = BitXor bitXorOp BitAnd  -- bin
+         | BitAnd
+  BitAnd = BitAnd bitAndOp EqExpr  -- bin
+         | EqExpr
+  EqExpr = EqExpr eqOp RelExpr  -- bin
+         | RelExpr
+  RelExpr = RelExpr relOp ShiftExpr  -- bin
+          | ShiftExpr
+  ShiftExpr = ShiftExpr shiftOp AddExpr  -- bin
+            | AddExpr
+  AddExpr = AddExpr addOp MulExpr  -- bin
+          | MulExpr
+  MulExpr = MulExpr mulOp CastExpr  -- bin
+          | CastExpr
+  bitOrOp = "|" ~("|" | "=")
+  bitXorOp = "^" ~"="
+  bitAndOp = "&" ~("&" | "=")
+  eqOp = "==" | "!="
+  relOp = "<=" | ">=" | "<" ~("<" | "=") | ">" ~(">" | "=")
+  shiftOp = ("<<" | ">>") ~"="
+  addOp = "+" ~("+" | "=") | "-" ~("-" | "=" | ">")
+  mulOp = ("*" | "/" | "%") ~"="
+
+  CastExpr = "(" TypeName ")" CastExpr  -- cast
+           | UnaryExpr
+  UnaryExpr = "++" UnaryExpr  -- preinc
+            | "--" UnaryExpr  -- predec
+            | unaryOp CastExpr  -- op
+            | kw<"sizeof"> "(" TypeName ")"  -- sizeoftype
+            | kw<"sizeof"> UnaryExpr  -- sizeofexpr
+            | (kw<"_Alignof"> | kw<"__alignof__">) "(" TypeName ")"  -- alignof
+            | kw<"__extension__"> CastExpr  -- ext
+            | PostfixExpr
+  unaryOp = "&" ~"&" | "*" | "+" ~"+" | "-" ~"-" | "~" | "!" ~"="
+  PostfixExpr = PostfixExpr "[" Expr "]"  -- index
+              | PostfixExpr "(" ListOf<AssignExpr, ","> ")"  -- call
+              | PostfixExpr "." ident  -- member
+              | PostfixExpr "->" ident  -- arrow
+              | PostfixExpr "++"  -- postinc
+              | PostfixExpr "--"  -- postdec
+              | "(" TypeName ")" "{" ListOf<InitItem, ","> ","? "}"  -- compound
+              | PrimaryExpr
+  PrimaryExpr = ident  -- ident
+              | number  -- number
+              | charLit  -- char
+              | stringLit+  -- string
+              | "(" CompoundStmt ")"  -- stmtexpr
+              | "(" Expr ")"  -- paren
+              | kw<"__builtin_offsetof"> "(" balancedBody ")"  -- offsetof
+              | kw<"__builtin_va_arg"> "(" balancedBody ")"  -- vaarg
+
+  // ---- lexical
+  kw<word> = word ~identPart
+  staticAssert = kw<"_Static_assert"> | kw<"static_assert">
+  balancedBody = (balancedParens | ~("(" | ")") any)*
+  balancedParens = "(" balancedBody ")"
+  keyword = ("auto" | "break" | "case" | "char" | "const" | "continue" | "default" | "double" | "do"
+            | "else" | "enum" | "extern" | "float" | "for" | "goto" | "if" | "inline" | "int" | "long"
+            | "register" | "restrict" | "return" | "short" | "signed" | "sizeof" | "static" | "struct"
+            | "switch" | "typedef" | "union" | "unsigned" | "void" | "volatile" | "while" | "_Bool"
+            | "_Static_assert" | "__attribute__" | "__attribute" | "__extension__" | "__asm__" | "__asm"
+            | "__inline__" | "__inline" | "__restrict__" | "__restrict" | "__typeof__" | "__typeof"
+            | "__const" | "_Noreturn" | "_Atomic" | "_Alignas" | "_Alignof" | "_Thread_local" | "__thread") ~identPart
+  ident = ~keyword ~typedefName identStart identPart*
+  identStart = letter | "_" | "$"
+  identPart = alnum | "_" | "$"
+  typedefName = "\u0000never\u0000"
+  number = digit (alnum | "." | "_")*  -- int
+         | "." digit (alnum | ".")*  -- frac
+  charLit = "'" (escape | ~"'" any)+ "'"
+  stringLit = "\"" (escape | ~"\"" any)* "\""
+  escape = "\\" any
+}
+`;
+
+let base: ohm.Grammar | undefined;
+
+/** The base grammar (no typedef names besides the built-in ones). */
+export function baseGrammar(): ohm.Grammar {
+  base ??= ohm.grammar(C_GRAMMAR);
+  return base;
+}
+
+const cache = new Map<string, ohm.Grammar>();
+
+/** A grammar that treats the given identifiers as typedef names. */
+export function grammarFor(typedefNames: readonly string[]): ohm.Grammar {
+  const names = [...new Set(typedefNames)].filter((n) => /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(n)).sort();
+  const key = names.join(' ');
+  let g = cache.get(key);
+  if (!g) {
+    const alts = names.map((n) => `"${n}"`).join(' | ');
+    const ns = { C: baseGrammar() } as unknown as ohm.Namespace;
+    g = ohm.grammar(`CFile <: C { typedefName := (${alts || '"\\u0000never\\u0000"'}) ~identPart }`, ns);
+    cache.set(key, g);
+  }
+  return g;
+}

@@ -1,0 +1,492 @@
+/**
+ * Parsing: preprocessed text → top-level chunks → ohm match per chunk → AST.
+ *
+ * Parsing chunk by chunk lets rely skip glibc header declarations it cannot parse
+ * (a `.i` file carries hundreds of them and uses none) while every chunk from the
+ * user's own file must parse, and gives errors located in the user's file.
+ */
+import type * as ohm from 'ohm-js';
+import type {
+  Declaration,
+  Declarator,
+  Derived,
+  Expr,
+  FunctionDef,
+  InitDeclarator,
+  Param,
+  Specifiers,
+  Stmt,
+  TopLevel,
+  TranslationUnit,
+  TypeName,
+} from './ast.js';
+import { fail, type SourcePos } from './diagnostics.js';
+import { grammarFor } from './grammar.js';
+import { charValue, parseIntLiteral, positionAt, preprocess, type Preprocessed, type PreprocessOptions } from './preprocess.js';
+
+/** Typedef names that system headers would declare; known even when headers are not read. */
+const BUILTIN_TYPEDEFS = [
+  'pthread_t', 'pthread_mutex_t', 'pthread_mutexattr_t', 'pthread_attr_t', 'pthread_cond_t', 'pthread_condattr_t',
+  'size_t', 'ssize_t', 'ptrdiff_t', 'intptr_t', 'uintptr_t', 'int8_t', 'int16_t', 'int32_t', 'int64_t', 'uint8_t',
+  'uint16_t', 'uint32_t', 'uint64_t', 'FILE',
+];
+
+interface Chunk {
+  start: number; // offset in the preprocessed text
+  end: number;
+  firstToken: number;
+  lastToken: number;
+}
+
+/** Splits the token stream at top-level `;` and at the `}` ending a function body. */
+function splitChunks(pp: Preprocessed): Chunk[] {
+  const chunks: Chunk[] = [];
+  const toks = tokenTexts(pp);
+  let depth = 0;
+  let start = 0;
+  let funcBody = false;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (t === '(' || t === '[' || t === '{') {
+      if (t === '{' && depth === 0) funcBody = toks[i - 1] === ')';
+      depth++;
+    } else if (t === ')' || t === ']' || t === '}') {
+      depth--;
+      if (depth < 0) fail(pp.positions[i], `unbalanced '${t}'`);
+      if (t === '}' && depth === 0 && funcBody) {
+        chunks.push(chunkOf(pp, toks, start, i));
+        start = i + 1;
+        funcBody = false;
+      }
+    } else if (t === ';' && depth === 0) {
+      chunks.push(chunkOf(pp, toks, start, i));
+      start = i + 1;
+    }
+  }
+  if (depth > 0) fail(pp.positions[toks.length - 1], 'unexpected end of file: missing closing bracket');
+  if (start < toks.length) chunks.push(chunkOf(pp, toks, start, toks.length - 1));
+  return chunks;
+}
+
+function chunkOf(pp: Preprocessed, toks: string[], first: number, last: number): Chunk {
+  return { start: pp.offsets[first], end: pp.offsets[last] + toks[last].length, firstToken: first, lastToken: last };
+}
+
+function tokenTexts(pp: Preprocessed): string[] {
+  return pp.offsets.map((o, i) => pp.text.slice(o, i + 1 < pp.offsets.length ? pp.offsets[i + 1] - 1 : pp.text.length));
+}
+
+const isIdent = (t: string | undefined): t is string => t !== undefined && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(t);
+
+/** Typedef names declared by top-level `typedef` chunks (a token-level scan). */
+function typedefNames(toks: string[], chunks: Chunk[]): string[] {
+  const names: string[] = [];
+  for (const c of chunks) {
+    let i = c.firstToken;
+    while (toks[i] === '__extension__') i++;
+    if (toks[i] !== 'typedef') continue;
+    let paren = 0;
+    let brace = 0;
+    for (let k = i + 1; k <= c.lastToken; k++) {
+      const t = toks[k];
+      if (t === '{') brace++;
+      else if (t === '}') brace--;
+      else if (t === '(') paren++;
+      else if (t === ')') paren--;
+      else if (brace === 0 && isIdent(t)) {
+        const next = toks[k + 1];
+        const atTop = paren === 0 && [';', ',', '[', '__attribute__', '='].includes(next ?? '');
+        const inFnPtr = paren === 1 && toks[k - 1] === '*' && next === ')';
+        if (atTop || inFnPtr) names.push(t);
+      }
+    }
+  }
+  return names;
+}
+
+export interface ParseOptions extends PreprocessOptions {}
+
+/** Parses C source text (the file's contents) into a translation unit. */
+export function parseC(source: string, file: string, opts: ParseOptions = {}): TranslationUnit {
+  if (source.trim() === '') fail({ file, line: 1, col: 1 }, 'empty input file: expected a C program');
+  const nul = source.indexOf('\u0000');
+  if (nul >= 0) {
+    const line = source.slice(0, nul).split('\n').length;
+    fail({ file, line, col: 1 }, 'binary input: expected a C source file');
+  }
+  const pp = preprocess(source, file, opts);
+  const toks = tokenTexts(pp);
+  const chunks = splitChunks(pp);
+  const grammar = grammarFor([...BUILTIN_TYPEDEFS, ...typedefNames(toks, chunks)]);
+  const sem = semanticsFor(grammar);
+  const items: TranslationUnit['items'] = [];
+  let skipped = 0;
+  for (const c of chunks) {
+    const text = pp.text.slice(c.start, c.end);
+    const m = grammar.match(text, 'ExternalDecl');
+    const system = pp.system.slice(c.firstToken, c.lastToken + 1).every(Boolean);
+    if (m.failed()) {
+      if (system) {
+        skipped++;
+        continue;
+      }
+      const at = positionAt(pp, c.start + m.getRightmostFailurePosition());
+      fail(at, `syntax error: expected ${m.getExpectedText()}`);
+    }
+    current = { pp, base: c.start };
+    items.push({ item: sem(m).ast() as TopLevel, system });
+  }
+  if (!items.some((i) => !i.system && i.item.k !== 'empty'))
+    fail({ file, line: 1, col: 1 }, 'no declarations or functions found: expected a C program');
+  return { file, items, skippedSystemChunks: skipped, systemIncludes: pp.systemIncludes };
+}
+
+// ---------------------------------------------------------------------------
+// Semantics: ohm parse tree → AST.
+
+let current: { pp: Preprocessed; base: number } | undefined;
+const posOf = (n: ohm.Node): SourcePos => positionAt(current!.pp, current!.base + n.source.startIdx);
+
+const semCache = new Map<ohm.Grammar, ohm.Semantics>();
+
+function semanticsFor(g: ohm.Grammar): ohm.Semantics {
+  let s = semCache.get(g);
+  if (!s) {
+    s = g.createSemantics().addOperation('ast', ACTIONS);
+    semCache.set(g, s);
+  }
+  return s;
+}
+
+type SpecPart = Partial<Specifiers> & { attr?: true };
+
+function mergeSpecs(parts: SpecPart[], pos: SourcePos): Specifiers {
+  const spec: Specifiers = { storage: [], words: [], pos };
+  for (const p of parts) {
+    if (p.storage) spec.storage.push(...p.storage);
+    if (p.words) spec.words.push(...p.words);
+    if (p.typedefName) spec.typedefName = p.typedefName;
+    if (p.tag) spec.tag = p.tag;
+    if (p.enumerators) spec.enumerators = p.enumerators;
+  }
+  return spec;
+}
+
+const opt = <T>(n: ohm.Node): T | undefined => (n.numChildren ? (n.child(0).ast() as T) : undefined);
+const list = <T>(n: ohm.Node): T[] => n.asIteration().children.map((c) => c.ast() as T);
+const bin = (k: 'binary') =>
+  function (this: ohm.Node, l: ohm.Node, op: ohm.Node, r: ohm.Node): Expr {
+    return { k, op: op.sourceString, left: l.ast(), right: r.ast(), pos: posOf(op) };
+  };
+
+/** Applies the derivations of a declarator written inside parentheses. */
+function nest(inner: Declarator, suffixes: Derived[], pointers: number): Declarator {
+  const ptrs: Derived[] = Array.from({ length: pointers }, () => ({ k: 'ptr' }));
+  return { name: inner.name, pos: inner.pos, derived: [...inner.derived, ...suffixes, ...ptrs] };
+}
+
+const ACTIONS: ohm.ActionDict<unknown> = {
+  ExternalDecl(x): TopLevel {
+    if (x.ctorName === 'Declaration') return { k: 'decl', decl: x.ast() as Declaration };
+    return x.ast() as TopLevel;
+  },
+  ExternalDecl_empty(_s): TopLevel {
+    return { k: 'empty' };
+  },
+  FunctionDef(spec, decl, body): TopLevel {
+    const def: FunctionDef = { spec: spec.ast(), decl: decl.ast(), body: body.ast(), pos: posOf(decl) };
+    return { k: 'func', def };
+  },
+  Declaration_static_assert(_a, _b, _c, _d, _e): Declaration {
+    return { spec: { storage: ['static_assert'], words: [], pos: posOf(this) }, items: [], pos: posOf(this) };
+  },
+  Declaration_decl(spec, items, _semi): Declaration {
+    return { spec: spec.ast(), items: list<InitDeclarator>(items), pos: posOf(this) };
+  },
+  DeclSpecs(parts): Specifiers {
+    return mergeSpecs(parts.children.map((c) => c.ast() as SpecPart), posOf(this));
+  },
+  StorageClass(k): SpecPart {
+    return { storage: [k.sourceString] };
+  },
+  TypeQualifier(_k): SpecPart {
+    return {};
+  },
+  FunctionSpec(_k): SpecPart {
+    return {};
+  },
+  Attribute_attr(_k, _o, _b, _c): SpecPart {
+    return { attr: true };
+  },
+  Attribute_asm(_k, _o, _b, _c): SpecPart {
+    return { attr: true };
+  },
+  Attribute_declspec(_k, _o, _b, _c): SpecPart {
+    return { attr: true };
+  },
+  Attribute_alignas(_k, _o, _b, _c): SpecPart {
+    return { attr: true };
+  },
+  TypeSpec(k): SpecPart {
+    if (k.ctorName === 'StructSpec' || k.ctorName === 'EnumSpec' || k.ctorName === 'TypedefName' || k.ctorName === 'TypeofSpec')
+      return k.ast() as SpecPart;
+    return { words: [k.sourceString] };
+  },
+  TypeofSpec(_k, _o, _b, _c): SpecPart {
+    return { words: ['__typeof__'] };
+  },
+  TypedefName(n): SpecPart {
+    return { typedefName: n.sourceString };
+  },
+  StructSpec_def(kind, _attrs, name, _o, _fields, _c): SpecPart {
+    return { tag: { kind: kind.sourceString as 'struct', name: name.numChildren ? name.sourceString : undefined, hasBody: true } };
+  },
+  StructSpec_ref(kind, _attrs, name): SpecPart {
+    return { tag: { kind: kind.sourceString as 'struct', name: name.sourceString, hasBody: false } };
+  },
+  EnumSpec_def(_k, _attrs, name, _o, items, _comma, _c): SpecPart {
+    return {
+      tag: { kind: 'enum', name: name.numChildren ? name.sourceString : undefined, hasBody: true },
+      enumerators: list(items),
+    };
+  },
+  EnumSpec_ref(_k, _attrs, name): SpecPart {
+    return { tag: { kind: 'enum', name: name.sourceString, hasBody: false } };
+  },
+  Enumerator(name, _attrs, _eq, value) {
+    return { name: name.sourceString, value: opt<Expr>(value), pos: posOf(name) };
+  },
+  SpecQual(k): SpecPart {
+    return k.ast() as SpecPart;
+  },
+  Declarator(ptrs, direct, _attrs): Declarator {
+    const d = direct.ast() as Declarator;
+    return nest(d, [], ptrs.numChildren);
+  },
+  DirectDeclarator(base, suffixes): Declarator {
+    const b = base.ast() as Declarator;
+    return { name: b.name, pos: b.pos, derived: [...b.derived, ...suffixes.children.map((s) => s.ast() as Derived)] };
+  },
+  DirectBase_name(id): Declarator {
+    return { name: id.sourceString, pos: posOf(id), derived: [] };
+  },
+  DirectBase_paren(_o, _attrs, inner, _c): Declarator {
+    // `(*f)(int)`: the suffixes that follow apply after the inner derivations.
+    return inner.ast() as Declarator;
+  },
+  DeclSuffix_array(_o, _q, size, _c): Derived {
+    return { k: 'array', size: opt<Expr>(size) };
+  },
+  DeclSuffix_params(_o, params, _c): Derived {
+    return params.ast() as Derived;
+  },
+  DeclSuffix_noparams(_o, _c): Derived {
+    return { k: 'func', params: null, variadic: false };
+  },
+  ParamList(params, _comma, dots): Derived {
+    const ps = list<Param>(params);
+    // `(void)` declares no parameters.
+    const isVoid = ps.length === 1 && ps[0].spec.words.join(' ') === 'void' && !ps[0].decl.name && ps[0].decl.derived.length === 0;
+    return { k: 'func', params: isVoid ? [] : ps, variadic: dots.numChildren > 0 };
+  },
+  ParamDecl_named(spec, decl): Param {
+    return { spec: spec.ast(), decl: decl.ast() };
+  },
+  ParamDecl_abstract(spec, decl): Param {
+    return { spec: spec.ast(), decl: opt<Declarator>(decl) ?? { pos: posOf(this), derived: [] } };
+  },
+  AbstractDeclarator_ptr(ptrs, direct): Declarator {
+    const d = opt<Declarator>(direct) ?? { pos: posOf(this), derived: [] };
+    return nest(d, [], ptrs.numChildren);
+  },
+  DirectAbstract_paren(_o, _attrs, inner, _c, suffixes): Declarator {
+    return nest(inner.ast() as Declarator, suffixes.children.map((s) => s.ast() as Derived), 0);
+  },
+  DirectAbstract_suffixes(suffixes): Declarator {
+    return { pos: posOf(this), derived: suffixes.children.map((s) => s.ast() as Derived) };
+  },
+  Pointer(_star, _quals) {
+    return { k: 'ptr' };
+  },
+  InitDeclarator(decl, _attrs, _eq, init): InitDeclarator {
+    return { decl: decl.ast(), init: opt<Expr>(init) };
+  },
+  Initializer_braces(_o, items, _comma, _c): Expr {
+    return { k: 'init', items: list<Expr>(items), pos: posOf(this) };
+  },
+  InitItem_designated(_d, _eq, init): Expr {
+    return init.ast() as Expr;
+  },
+  TypeName(quals, decl): TypeName {
+    return {
+      spec: mergeSpecs(quals.children.map((c) => c.ast() as SpecPart), posOf(this)),
+      decl: opt<Declarator>(decl) ?? { pos: posOf(this), derived: [] },
+    };
+  },
+
+  // ---- statements
+  LabeledStmt_case(_k, value, _c, body): Stmt {
+    return { k: 'case', value: value.ast(), body: body.ast(), pos: posOf(this) };
+  },
+  LabeledStmt_default(_k, _c, body): Stmt {
+    return { k: 'default', body: body.ast(), pos: posOf(this) };
+  },
+  LabeledStmt_label(name, _c, _attrs, target): Stmt {
+    return { k: 'label', name: name.sourceString, body: target.ast(), pos: posOf(this) };
+  },
+  LabelTarget_end(_x): Stmt {
+    return { k: 'empty', pos: posOf(this) };
+  },
+  CompoundStmt(_o, items, _c): Stmt {
+    return { k: 'block', body: items.children.map((c) => c.ast() as Stmt), pos: posOf(this) };
+  },
+  BlockItem(x): Stmt {
+    if (x.ctorName === 'Declaration') return { k: 'decl', decl: x.ast(), pos: posOf(this) };
+    return x.ast() as Stmt;
+  },
+  IfStmt(_k, _o, cond, _c, then, _else, other): Stmt {
+    return { k: 'if', cond: exprOf(cond), then: then.ast(), else: opt<Stmt>(other), pos: posOf(this) };
+  },
+  SwitchStmt(_k, _o, e, _c, body): Stmt {
+    return { k: 'switch', e: exprOf(e), body: body.ast(), pos: posOf(this) };
+  },
+  WhileStmt(_k, _o, cond, _c, body): Stmt {
+    return { k: 'while', cond: exprOf(cond), body: body.ast(), pos: posOf(this) };
+  },
+  DoStmt(_k, body, _w, _o, cond, _c, _s): Stmt {
+    return { k: 'do', body: body.ast(), cond: exprOf(cond), pos: posOf(this) };
+  },
+  ForStmt(_k, _o, init, cond, _s, step, _c, body): Stmt {
+    return {
+      k: 'for',
+      init: init.ast() as Stmt | undefined,
+      cond: cond.numChildren ? exprOf(cond.child(0)) : undefined,
+      step: step.numChildren ? exprOf(step.child(0)) : undefined,
+      body: body.ast(),
+      pos: posOf(this),
+    };
+  },
+  ForInit_decl(d): Stmt {
+    return { k: 'decl', decl: d.ast(), pos: posOf(this) };
+  },
+  ForInit_expr(e, _s): Stmt | undefined {
+    return e.numChildren ? { k: 'expr', e: exprOf(e.child(0)), pos: posOf(this) } : undefined;
+  },
+  GotoStmt(_k, label, _s): Stmt {
+    return { k: 'goto', label: label.sourceString, pos: posOf(label) };
+  },
+  ContinueStmt(_k, _s): Stmt {
+    return { k: 'continue', pos: posOf(this) };
+  },
+  BreakStmt(_k, _s): Stmt {
+    return { k: 'break', pos: posOf(this) };
+  },
+  ReturnStmt(_k, e, _s): Stmt {
+    return { k: 'return', e: e.numChildren ? exprOf(e.child(0)) : undefined, pos: posOf(this) };
+  },
+  AsmStmt(_k, _q, _o, _b, _c, _s): Stmt {
+    return { k: 'asm', pos: posOf(this) };
+  },
+  ExprStmt(e, _s): Stmt {
+    if (!e.numChildren) return { k: 'empty', pos: posOf(this) };
+    return { k: 'expr', e: exprOf(e.child(0)), pos: posOf(this) };
+  },
+
+  // ---- expressions
+  Expr(items): Expr {
+    const es = list<Expr>(items);
+    return es.length === 1 ? es[0] : { k: 'comma', exprs: es, pos: posOf(this) };
+  },
+  AssignExpr_assign(target, op, value): Expr {
+    return { k: 'assign', op: op.sourceString, target: target.ast(), value: value.ast(), pos: posOf(op) };
+  },
+  CondExpr_cond(test, _q, then, _c, other): Expr {
+    return { k: 'cond', test: test.ast(), then: then.ast(), else: other.ast(), pos: posOf(this) };
+  },
+  LogOr_bin: bin('binary'),
+  LogAnd_bin: bin('binary'),
+  BitOr_bin: bin('binary'),
+  BitXor_bin: bin('binary'),
+  BitAnd_bin: bin('binary'),
+  EqExpr_bin: bin('binary'),
+  RelExpr_bin: bin('binary'),
+  ShiftExpr_bin: bin('binary'),
+  AddExpr_bin: bin('binary'),
+  MulExpr_bin: bin('binary'),
+  CastExpr_cast(_o, type, _c, arg): Expr {
+    return { k: 'cast', type: type.ast(), arg: arg.ast(), pos: posOf(this) };
+  },
+  UnaryExpr_preinc(_op, e): Expr {
+    return { k: 'incdec', op: '++', prefix: true, target: e.ast(), pos: posOf(this) };
+  },
+  UnaryExpr_predec(_op, e): Expr {
+    return { k: 'incdec', op: '--', prefix: true, target: e.ast(), pos: posOf(this) };
+  },
+  UnaryExpr_op(op, e): Expr {
+    return { k: 'unary', op: op.sourceString as '-', arg: e.ast(), pos: posOf(this) };
+  },
+  UnaryExpr_sizeoftype(_k, _o, _t, _c): Expr {
+    return { k: 'other', what: 'sizeof', pos: posOf(this) };
+  },
+  UnaryExpr_sizeofexpr(_k, _e): Expr {
+    return { k: 'other', what: 'sizeof', pos: posOf(this) };
+  },
+  UnaryExpr_alignof(_k, _o, _t, _c): Expr {
+    return { k: 'other', what: '_Alignof', pos: posOf(this) };
+  },
+  UnaryExpr_ext(_k, e): Expr {
+    return e.ast() as Expr;
+  },
+  PostfixExpr_index(base, _o, index, _c): Expr {
+    return { k: 'index', base: base.ast(), index: exprOf(index), pos: posOf(this) };
+  },
+  PostfixExpr_call(callee, _o, args, _c): Expr {
+    return { k: 'call', callee: callee.ast(), args: list<Expr>(args), pos: posOf(this) };
+  },
+  PostfixExpr_member(base, _d, name): Expr {
+    return { k: 'member', base: base.ast(), name: name.sourceString, arrow: false, pos: posOf(this) };
+  },
+  PostfixExpr_arrow(base, _d, name): Expr {
+    return { k: 'member', base: base.ast(), name: name.sourceString, arrow: true, pos: posOf(this) };
+  },
+  PostfixExpr_postinc(e, _op): Expr {
+    return { k: 'incdec', op: '++', prefix: false, target: e.ast(), pos: posOf(this) };
+  },
+  PostfixExpr_postdec(e, _op): Expr {
+    return { k: 'incdec', op: '--', prefix: false, target: e.ast(), pos: posOf(this) };
+  },
+  PostfixExpr_compound(_o, _t, _c, _ob, _items, _comma, _cb): Expr {
+    return { k: 'other', what: 'compound literal', pos: posOf(this) };
+  },
+  PrimaryExpr_ident(id): Expr {
+    return { k: 'id', name: id.sourceString, pos: posOf(this) };
+  },
+  PrimaryExpr_number(n): Expr {
+    const text = n.sourceString;
+    if (/^(0[xX][0-9a-fA-F]+|[0-9]+)[uUlL]*$/.test(text))
+      return { k: 'num', value: parseIntLiteral(text, posOf(this)), pos: posOf(this) };
+    return { k: 'float', text, pos: posOf(this) };
+  },
+  PrimaryExpr_char(c): Expr {
+    return { k: 'num', value: charValue(c.sourceString), pos: posOf(this) };
+  },
+  PrimaryExpr_string(_s): Expr {
+    return { k: 'str', pos: posOf(this) };
+  },
+  PrimaryExpr_stmtexpr(_o, body, _c): Expr {
+    return { k: 'stmtexpr', body: body.ast() as Stmt, pos: posOf(this) };
+  },
+  PrimaryExpr_paren(_o, e, _c): Expr {
+    return exprOf(e);
+  },
+  PrimaryExpr_offsetof(_k, _o, _b, _c): Expr {
+    return { k: 'other', what: '__builtin_offsetof', pos: posOf(this) };
+  },
+  PrimaryExpr_vaarg(_k, _o, _b, _c): Expr {
+    return { k: 'other', what: '__builtin_va_arg', pos: posOf(this) };
+  },
+};
+
+function exprOf(n: ohm.Node): Expr {
+  return n.ast() as Expr;
+}

@@ -1,0 +1,101 @@
+/**
+ * The transition-system IR every engine reads (paper §3): global variables V_G,
+ * per-thread locals V_i (each thread has a program counter), φ_init, φ_err, and per
+ * thread a finite set of transitions, each a conjunction of atoms over V and V'.
+ */
+import { and, eq, mkVar, num, or, primed, type Term } from '../solver/formula.js';
+import type { SourcePos, Warning } from './diagnostics.js';
+
+export interface VarInfo {
+  readonly name: string;
+  /** Thread index owning the variable, or null for a global. */
+  readonly owner: number | null;
+  readonly role: 'user' | 'pc' | 'ghost';
+  /** C unsigned type: the value is non-negative (wrap-around is not modelled). */
+  readonly unsigned: boolean;
+  /** C _Bool: the value is 0 or 1. */
+  readonly bool: boolean;
+  /** The name in the C source (differs from `name` for locals). */
+  readonly cname: string;
+  readonly pos?: SourcePos;
+}
+
+/** One statement folded into a transition, for traces. */
+export interface Step {
+  readonly pos: SourcePos;
+  readonly text: string;
+}
+
+export interface Transition {
+  readonly id: number;
+  readonly thread: number;
+  readonly from: number;
+  readonly to: number;
+  /** Conjunction over V_G ∪ V_i and primed copies; other threads' locals are unchanged (ρ_j^=). */
+  readonly formula: Term;
+  readonly atoms: readonly Term[];
+  /** Existentially quantified helper variables (nondet values that no variable keeps). */
+  readonly aux: readonly string[];
+  /** Variables whose primed copy is not simply framed (x' = x). */
+  readonly writes: readonly string[];
+  readonly pos: SourcePos;
+  readonly steps: readonly Step[];
+  /** A path through an atomic section. */
+  readonly atomic: boolean;
+  /** Only linear arithmetic (SOLVELINEARHC needs this). */
+  readonly linear: boolean;
+  /** Assigns an unsigned variable a value that may be negative in C's modular arithmetic. */
+  readonly wrapRisk: boolean;
+}
+
+export interface Location {
+  readonly pc: number;
+  readonly kind: 'entry' | 'block' | 'exit' | 'error' | 'halt';
+  readonly pos?: SourcePos;
+}
+
+export interface Thread {
+  readonly index: number;
+  readonly name: string;
+  /** C function the thread runs. */
+  readonly fn: string;
+  readonly pc: string;
+  readonly locals: readonly string[];
+  readonly locations: readonly Location[];
+  readonly entryPc: number;
+  readonly errorPc?: number;
+  /** False for a thread that waits for its pthread_create (ghost flag `__started.<name>`). */
+  readonly startedAtInit: boolean;
+  readonly transitions: readonly Transition[];
+}
+
+export interface Program {
+  readonly file: string;
+  readonly vars: ReadonlyMap<string, VarInfo>;
+  readonly globals: readonly string[];
+  readonly threads: readonly Thread[];
+  readonly init: Term;
+  /** Some thread is at its error location: ⋁_i pc_i = err_i. */
+  readonly err: Term;
+  readonly warnings: readonly Warning[];
+}
+
+/** The transition with the frame of every other thread's locals made explicit (ρ_j^=). */
+export function fullFormula(p: Program, t: Transition): Term {
+  const frames: Term[] = [];
+  for (const th of p.threads) {
+    if (th.index === t.thread) continue;
+    for (const v of th.locals) frames.push(eq(mkVar(primed(v)), mkVar(v)));
+  }
+  return and(t.formula, ...frames);
+}
+
+/** φ_err from the threads' error locations. */
+export function errorFormula(threads: readonly Thread[]): Term {
+  return or(...threads.filter((t) => t.errorPc !== undefined).map((t) => eq(mkVar(t.pc), num(t.errorPc!))));
+}
+
+/** Variables of one thread's scope: globals and its own locals. */
+export function scopeOf(p: Program, thread: number): string[] {
+  return [...p.globals, ...p.threads[thread].locals];
+}
