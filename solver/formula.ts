@@ -479,10 +479,35 @@ export function show(t: Term): string {
         case 'not':
           return `!${p(t.args[0])}`;
         default:
-          return `${show(t.args[0])} ${INFIX[t.op]} ${show(t.args[1])}`;
+          return showAtom(t) ?? `${show(t.args[0])} ${INFIX[t.op]} ${show(t.args[1])}`;
       }
     }
   }
+}
+
+/**
+ * Normalised linear atoms read better solved for their primed variable
+ * (`x' = x + 1` rather than `x - x' = -1`) and with positive leading terms.
+ */
+function showAtom(t: AppTerm): string | undefined {
+  if ((t.op !== '=' && t.op !== '<=') || t.args[1].kind !== 'int') return undefined;
+  const l = linearOf(t.args[0]);
+  if (!l) return undefined;
+  const rhs = t.args[1].value;
+  if (t.op === '=') {
+    const target = [...l.coeffs].find(([v, c]) => isPrimed(v) && (c === 1n || c === -1n));
+    if (!target) return undefined;
+    const [v, c] = target;
+    // v = (rhs - rest) / c
+    const coeffs = new Map<string, bigint>();
+    for (const [u, d] of l.coeffs) if (u !== v) coeffs.set(u, -d * c);
+    return `${v} = ${show(fromLinear({ coeffs, constant: rhs * c }))}`;
+  }
+  if ([...l.coeffs.values()].every((c) => c < 0n)) {
+    const coeffs = new Map([...l.coeffs].map(([u, d]) => [u, -d] as const));
+    return `${show(fromLinear({ coeffs, constant: 0n }))} >= ${-rhs}`;
+  }
+  return undefined;
 }
 
 /** SMT-LIB 2 symbol for a variable name (quoted when it is not a simple symbol). */

@@ -1,0 +1,205 @@
+/**
+ * Concrete execution of IR formulas: a conjunction over V (known values) and
+ * V' ∪ aux (unknowns) is turned into a plan that solves equalities for one unknown
+ * at a time and enumerates the unknowns no equality fixes, checking every atom as
+ * soon as its variables are known. This executes exactly the formulas the
+ * symbolic engines see, which is what makes the explorer an oracle for them.
+ */
+import { conjuncts, linearOf, varsOf, type Term } from '../solver/formula.js';
+
+type Value = bigint | boolean;
+type Env = bigint[];
+type Compiled = (env: Env) => Value;
+
+/** Compiles a term to a closure over an environment indexed by `slot`. */
+export function compile(t: Term, slot: (name: string) => number): Compiled {
+  switch (t.kind) {
+    case 'int': {
+      const v = t.value;
+      return () => v;
+    }
+    case 'bool': {
+      const v = t.value;
+      return () => v;
+    }
+    case 'var': {
+      const i = slot(t.name);
+      return t.sort === 'bool' ? (env) => env[i] !== 0n : (env) => env[i];
+    }
+    case 'app': {
+      const a = t.args.map((x) => compile(x, slot));
+      switch (t.op) {
+        case '+':
+          return (env) => a.reduce((s, f) => s + (f(env) as bigint), 0n);
+        case '*':
+          return (env) => (a[0](env) as bigint) * (a[1](env) as bigint);
+        case 'cdiv':
+          return (env) => {
+            const d = a[1](env) as bigint;
+            if (d === 0n) throw new RangeError('division by zero');
+            return (a[0](env) as bigint) / d;
+          };
+        case 'crem':
+          return (env) => {
+            const d = a[1](env) as bigint;
+            if (d === 0n) throw new RangeError('remainder by zero');
+            return (a[0](env) as bigint) % d;
+          };
+        case 'ite':
+          return (env) => (a[0](env) ? a[1](env) : a[2](env));
+        case '=':
+          return (env) => a[0](env) === a[1](env);
+        case '<=':
+          return (env) => (a[0](env) as bigint) <= (a[1](env) as bigint);
+        case '<':
+          return (env) => (a[0](env) as bigint) < (a[1](env) as bigint);
+        case 'and':
+          return (env) => a.every((f) => f(env));
+        case 'or':
+          return (env) => a.some((f) => f(env));
+        case 'not':
+          return (env) => !a[0](env);
+      }
+    }
+  }
+}
+
+type Op =
+  | { k: 'solve'; slot: number; value: Compiled }
+  | { k: 'enum'; slot: number; lo: bigint; hi: bigint; clipped: boolean }
+  | { k: 'check'; test: Compiled };
+
+export interface Plan {
+  readonly ops: readonly Op[];
+  /** Some unknown is enumerated over the nondet range rather than fixed by the formula. */
+  readonly usesRange: boolean;
+}
+
+/**
+ * Plans the evaluation of `formula`. `known` names are given; every other variable
+ * in it is an unknown to determine.
+ */
+export function plan(formula: Term, known: (name: string) => boolean, slot: (name: string) => number, range: readonly [bigint, bigint]): Plan {
+  const atoms = conjuncts(formula);
+  const pending = atoms.map((a) => ({ a, vars: [...varsOf(a)], done: false }));
+  const unknown = new Set<string>();
+  for (const p of pending) for (const v of p.vars) if (!known(v)) unknown.add(v);
+  const ops: Op[] = [];
+  let usesRange = false;
+  const flushChecks = (): void => {
+    for (const p of pending)
+      if (!p.done && p.vars.every((v) => !unknown.has(v))) {
+        p.done = true;
+        ops.push({ k: 'check', test: compile(p.a, slot) });
+      }
+  };
+  flushChecks();
+  while (unknown.size) {
+    const solved = solveOne(pending, unknown, slot);
+    if (solved) {
+      ops.push(solved.op);
+      unknown.delete(solved.v);
+    } else {
+      // Enumerate the unknown with the tightest single-variable bounds.
+      const v = [...unknown].sort()[0];
+      const [lo, hi] = boundsOf(pending.map((p) => p.a), v);
+      // Exact when the formula bounds the unknown within the range's width; else clipped to the range.
+      const exact = lo !== undefined && hi !== undefined && hi - lo <= range[1] - range[0];
+      usesRange ||= !exact;
+      ops.push({
+        k: 'enum',
+        slot: slot(v),
+        lo: exact ? lo : maxB(lo ?? range[0], range[0]),
+        hi: exact ? hi : minB(hi ?? range[1], range[1]),
+        clipped: !exact,
+      });
+      unknown.delete(v);
+    }
+    flushChecks();
+  }
+  return { ops, usesRange };
+}
+
+const maxB = (a: bigint, b: bigint): bigint => (a > b ? a : b);
+const minB = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+
+/** Finds an equality atom with exactly one unknown that has coefficient ±1 (or stands alone). */
+function solveOne(
+  pending: { a: Term; vars: string[]; done: boolean }[],
+  unknown: Set<string>,
+  slot: (name: string) => number,
+): { v: string; op: Op } | undefined {
+  for (const p of pending) {
+    if (p.done || p.a.kind !== 'app' || p.a.op !== '=') continue;
+    const open = p.vars.filter((v) => unknown.has(v));
+    if (open.length !== 1) continue;
+    const v = open[0];
+    const [lhs, rhs] = p.a.args;
+    const l = rhs.kind === 'int' ? linearOf(lhs) : null;
+    if (l) {
+      const c = l.coeffs.get(v);
+      if (c !== 1n && c !== -1n) continue;
+      const rest = [...l.coeffs].filter(([u]) => u !== v).map(([u, d]) => [slot(u), d] as const);
+      const k = (rhs as { value: bigint }).value;
+      const s = slot(v);
+      // c*v + Σ d*u = k  ⇒  v = (k - Σ d*u) / c
+      return { v, op: { k: 'solve', slot: s, value: (env) => c * (k - rest.reduce((acc, [i, d]) => acc + d * env[i], 0n)) } };
+    }
+    // Non-linear `v = e` with e known.
+    if (lhs.kind === 'var' && lhs.name === v) return { v, op: { k: 'solve', slot: slot(v), value: compile(rhs, slot) } };
+    if (rhs.kind === 'var' && rhs.name === v) return { v, op: { k: 'solve', slot: slot(v), value: compile(lhs, slot) } };
+  }
+  return undefined;
+}
+
+/** Bounds on `v` from atoms `c*v <= k` and `c*v = k` that mention only v. */
+function boundsOf(atoms: readonly Term[], v: string): [bigint | undefined, bigint | undefined] {
+  let lo: bigint | undefined;
+  let hi: bigint | undefined;
+  for (const a of atoms) {
+    if (a.kind !== 'app' || (a.op !== '<=' && a.op !== '=') || a.args[1].kind !== 'int') continue;
+    const l = linearOf(a.args[0]);
+    if (!l || l.coeffs.size !== 1 || !l.coeffs.has(v)) continue;
+    const c = l.coeffs.get(v)!;
+    const k = a.args[1].value;
+    const ceilDiv = (x: bigint, y: bigint): bigint => -floorDiv(-x, y);
+    if (a.op === '=' || c > 0n) hi = minOpt(hi, c > 0n ? floorDiv(k, c) : ceilDiv(k, c));
+    if (a.op === '=' || c < 0n) lo = maxOpt(lo, c > 0n ? ceilDiv(k, c) : floorDiv(k, c));
+  }
+  return [lo, hi];
+}
+
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return q * b !== a && a < 0n !== b < 0n ? q - 1n : q;
+}
+const minOpt = (a: bigint | undefined, b: bigint): bigint => (a === undefined || b < a ? b : a);
+const maxOpt = (a: bigint | undefined, b: bigint): bigint => (a === undefined || b > a ? b : a);
+
+/**
+ * Runs a plan on `env` (known slots filled), calling `found` for every solution.
+ * Returns true when a choice was enumerated over the clipped nondet range.
+ */
+export function run(p: Plan, env: Env, found: (env: Env) => void): boolean {
+  const ops = p.ops;
+  let clipped = false;
+  const go = (i: number): void => {
+    for (; i < ops.length; i++) {
+      const op = ops[i];
+      if (op.k === 'check') {
+        if (!op.test(env)) return;
+      } else if (op.k === 'solve') env[op.slot] = op.value(env) as bigint;
+      else {
+        clipped ||= op.clipped;
+        for (let x = op.lo; x <= op.hi; x++) {
+          env[op.slot] = x;
+          go(i + 1);
+        }
+        return;
+      }
+    }
+    found(env);
+  };
+  go(0);
+  return clipped;
+}

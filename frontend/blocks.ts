@@ -1,0 +1,211 @@
+/**
+ * Large-block encoding: folds paths of a thread's CFG into transitions. A transition
+ * runs from one cut location to the next and contains at most one visible step (one
+ * that touches a global variable) or one whole atomic section; thread-local steps
+ * before and after it are merged in, since no other thread can observe them. After
+ * its visible step a block also stops before a blocking assume, so a visible write is
+ * never undone by a later local wait. Loop heads, the error, exit and halt locations
+ * are always cuts, so every path is finite.
+ */
+import { FALSE, TRUE, and, conjuncts, eq, isLinear, le, mkVar, num, primed, substitute, varsOf, type Term } from '../solver/formula.js';
+import type { Cfg, Edge } from './cfg.js';
+import { fail, unsupported } from './diagnostics.js';
+import type { Location, Step, Transition } from './program.js';
+
+export interface BlockInput {
+  cfg: Cfg;
+  entry: number;
+  thread: number;
+  pcVar: string;
+  /** Globals and the thread's own locals (without the pc). */
+  scope: string[];
+  isGlobal: (v: string) => boolean;
+  /** Conjoined to every transition (the halt flag is 0). */
+  guard?: Term;
+  largeBlocks: boolean;
+}
+
+const MAX_PATHS_PER_CUT = 4096;
+
+class PathExplosion extends Error {}
+
+interface PathState {
+  sym: Map<string, Term>;
+  atoms: Term[];
+  aux: string[];
+  sawVisible: boolean;
+  depth: number;
+  atomic: boolean;
+  wrap: boolean;
+  steps: Step[];
+  first?: Edge;
+  visibleEdge?: Edge;
+}
+
+export function buildTransitions(input: BlockInput): { transitions: Omit<Transition, 'id'>[]; locations: Location[] } {
+  try {
+    return build(input, new Set());
+  } catch (e) {
+    if (!(e instanceof PathExplosion)) throw e;
+    // Too many paths through local branching: also cut at every join location.
+    const indeg = new Map<number, number>();
+    for (const edges of input.cfg.out) for (const ed of edges) indeg.set(ed.to, (indeg.get(ed.to) ?? 0) + 1);
+    return build(input, new Set([...indeg].filter(([, n]) => n > 1).map(([l]) => l)));
+  }
+}
+
+function build(input: BlockInput, forcedCuts: Set<number>): { transitions: Omit<Transition, 'id'>[]; locations: Location[] } {
+  const { cfg, entry, pcVar, scope } = input;
+  const heads = cfg.loopHeads(entry);
+  const pcOf = new Map<number, number>();
+  const locations: Location[] = [];
+  const work: number[] = [];
+  const pc = (loc: number): number => {
+    let p = pcOf.get(loc);
+    if (p === undefined) {
+      p = locations.length;
+      pcOf.set(loc, p);
+      const kind = loc === entry ? 'entry' : (cfg.terminal.get(loc) ?? 'block');
+      locations.push({ pc: p, kind, pos: cfg.posOf[loc] });
+      if (!cfg.terminal.has(loc)) work.push(loc);
+    }
+    return p;
+  };
+  pc(entry);
+  const scopeSet = new Set(scope);
+  const visible = (e: Edge): boolean => {
+    const a = e.action;
+    if (a.kind === 'atomicBegin') return true;
+    const vs = new Set<string>();
+    if (a.kind === 'assign') {
+      vs.add(a.target);
+      varsOf(a.value, vs);
+    } else if (a.kind === 'havoc') vs.add(a.target);
+    else if (a.kind === 'assume') varsOf(a.cond, vs);
+    for (const v of vs) if (input.isGlobal(v)) return true;
+    return false;
+  };
+  const blocking = (e: Edge): boolean => e.action.kind === 'assume' && e.action.blocking;
+  const out: Omit<Transition, 'id'>[] = [];
+  const seen = new Set<string>();
+
+  const emit = (from: number, to: number, st: PathState): void => {
+    const atoms: Term[] = [eq(mkVar(pcVar), num(pc(from))), eq(mkVar(primed(pcVar)), num(pc(to))), ...st.atoms];
+    if (input.guard) atoms.push(input.guard);
+    const writes: string[] = [];
+    for (const v of scope) {
+      const val = st.sym.get(v) ?? mkVar(v);
+      if (val !== mkVar(v)) writes.push(v);
+      atoms.push(eq(mkVar(primed(v)), val));
+    }
+    // A nondet value that some variable keeps is that variable's primed copy.
+    const rename = new Map<string, Term>();
+    const kept: string[] = [];
+    for (const a of st.aux) {
+      const holder = scope.find((v) => st.sym.get(v) === mkVar(a));
+      if (holder) rename.set(a, mkVar(primed(holder)));
+      else kept.push(a);
+    }
+    const formula = and(...atoms.map((a) => substitute(a, rename)));
+    if (formula === FALSE) return;
+    const key = `${from}>${to}:${formula.id}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    const main = st.visibleEdge ?? st.first!;
+    out.push({
+      thread: input.thread,
+      from: pc(from),
+      to: pc(to),
+      formula,
+      atoms: conjuncts(formula),
+      aux: kept,
+      writes,
+      pos: main.pos,
+      steps: st.steps,
+      atomic: st.atomic,
+      linear: isLinear(formula),
+      wrapRisk: st.wrap,
+    });
+  };
+
+  let auxCount = 0;
+  while (work.length) {
+    const start = work.shift()!;
+    let paths = 0;
+    const walk = (loc: number, st: PathState, len: number): void => {
+      if (len > 0) {
+        const term = cfg.terminal.has(loc);
+        if (st.depth > 0 && heads.has(loc))
+          unsupported(cfg.posOf[loc] ?? st.first!.pos, 'a loop inside an atomic section');
+        const stopHere =
+          term ||
+          (st.depth === 0 &&
+            (heads.has(loc) ||
+              forcedCuts.has(loc) ||
+              !input.largeBlocks ||
+              (st.sawVisible && cfg.out[loc].some((e) => visible(e) || blocking(e)))));
+        if (stopHere) {
+          if (++paths > MAX_PATHS_PER_CUT) throw new PathExplosion();
+          emit(start, loc, st);
+          return;
+        }
+      }
+      for (const e of cfg.out[loc]) {
+        const next = step(st, e);
+        if (next) walk(e.to, next, len + 1);
+      }
+    };
+    const step = (st: PathState, e: Edge): PathState | undefined => {
+      const a = e.action;
+      const ns: PathState = {
+        ...st,
+        sym: st.sym,
+        atoms: st.atoms,
+        aux: st.aux,
+        steps: e.text ? [...st.steps, { pos: e.pos, text: e.text }] : st.steps,
+        first: st.first ?? e,
+        wrap: st.wrap || !!e.wrapRisk,
+      };
+      const vis = visible(e);
+      if (vis && !ns.visibleEdge) ns.visibleEdge = e;
+      ns.sawVisible ||= vis;
+      const sub = (t: Term): Term => substitute(t, st.sym);
+      switch (a.kind) {
+        case 'assume': {
+          const c = sub(a.cond);
+          if (c === FALSE) return undefined;
+          if (c !== TRUE) ns.atoms = [...st.atoms, c];
+          break;
+        }
+        case 'assign':
+          if (!scopeSet.has(a.target)) fail(e.pos, `internal: assignment to '${a.target}' outside the thread's scope`);
+          ns.sym = new Map(st.sym).set(a.target, sub(a.value));
+          break;
+        case 'havoc': {
+          const name = `nd!${++auxCount}`;
+          const v = mkVar(name);
+          ns.sym = new Map(st.sym).set(a.target, v);
+          ns.aux = [...st.aux, name];
+          const range: Term[] = [];
+          if (a.lo !== undefined) range.push(le(num(a.lo), v));
+          if (a.hi !== undefined) range.push(le(v, num(a.hi)));
+          ns.atoms = [...st.atoms, ...range];
+          break;
+        }
+        case 'atomicBegin':
+          ns.depth = st.depth + 1;
+          ns.atomic = true;
+          break;
+        case 'atomicEnd':
+          if (st.depth === 0) fail(e.pos, '__VERIFIER_atomic_end() without a matching __VERIFIER_atomic_begin()');
+          ns.depth = st.depth - 1;
+          break;
+        case 'skip':
+          break;
+      }
+      return ns;
+    };
+    walk(start, { sym: new Map(), atoms: [], aux: [], sawVisible: false, depth: 0, atomic: false, wrap: false, steps: [] }, 0);
+  }
+  return { transitions: out, locations };
+}

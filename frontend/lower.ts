@@ -1,0 +1,328 @@
+/**
+ * Lowering of a translation unit to the `Program` IR: file-scope symbols, thread
+ * instances (main is thread 0; each pthread_create is its own thread), per-thread
+ * CFGs (lower-thread.ts) folded into large-block transitions (blocks.ts), φ_init, φ_err.
+ */
+import type { Declaration, Declarator, Expr, FunctionDef, InitDeclarator, Specifiers, TranslationUnit } from './ast.js';
+import { buildTransitions } from './blocks.js';
+import { fail, unsupported, type SourcePos, type Warning } from './diagnostics.js';
+import { errorFormula, type Program, type Thread, type Transition, type VarInfo } from './program.js';
+import { ThreadBuilder, type Binding, type Instance } from './lower-thread.js';
+import { and, eq, mkVar, num, type Term } from '../solver/formula.js';
+import { applyDeclarator, baseType, showType, type CType, type TypeEnv } from './types.js';
+
+export interface LowerOptions {
+  /** Fold thread-local steps into large blocks (default true); false gives one transition per statement. */
+  largeBlocks?: boolean;
+  /** At most this many threads (thread creation is unrolled statically). */
+  maxThreads?: number;
+}
+
+const BINARY: Record<string, (a: bigint, b: bigint) => bigint | undefined> = {
+  '+': (a, b) => a + b,
+  '-': (a, b) => a - b,
+  '*': (a, b) => a * b,
+  '/': (a, b) => (b === 0n ? undefined : a / b),
+  '%': (a, b) => (b === 0n ? undefined : a % b),
+  '<<': (a, b) => a << b,
+  '>>': (a, b) => a >> b,
+  '&': (a, b) => a & b,
+  '|': (a, b) => a | b,
+  '^': (a, b) => a ^ b,
+  '==': (a, b) => (a === b ? 1n : 0n),
+  '!=': (a, b) => (a !== b ? 1n : 0n),
+  '<': (a, b) => (a < b ? 1n : 0n),
+  '<=': (a, b) => (a <= b ? 1n : 0n),
+  '>': (a, b) => (a > b ? 1n : 0n),
+  '>=': (a, b) => (a >= b ? 1n : 0n),
+  '&&': (a, b) => (a && b ? 1n : 0n),
+  '||': (a, b) => (a || b ? 1n : 0n),
+};
+
+/** File-scope state shared by the thread builders. */
+export class Lowering {
+  private readonly functions = new Map<string, FunctionDef>();
+  private readonly prototypes = new Set<string>();
+  private readonly globalDecls = new Map<string, { spec: Specifiers; item: InitDeclarator; pos: SourcePos }>();
+  private readonly typedefs = new Map<string, { spec: Specifiers; decl: Declarator }>();
+  private readonly enums = new Map<string, bigint>();
+  private readonly globalBindings = new Map<string, Binding>();
+  readonly vars = new Map<string, VarInfo>();
+  readonly globals: string[] = [];
+  readonly globalInit = new Map<string, bigint>();
+  readonly instances: Instance[] = [];
+  private readonly warnings: Warning[] = [];
+  private readonly warned = new Set<string>();
+  private halt?: string;
+  readonly typeEnv: TypeEnv = {
+    typedef: (n) => this.typedefs.get(n),
+    constant: (e) => this.constant(e),
+  };
+
+  constructor(
+    readonly tu: TranslationUnit,
+    private readonly opts: LowerOptions,
+  ) {
+    for (const { item } of tu.items) {
+      if (item.k === 'func') {
+        const name = item.def.decl.name!;
+        if (this.functions.has(name) && !item.def.spec.storage.includes('static'))
+          fail(item.def.pos, `redefinition of function '${name}'`);
+        this.functions.set(name, item.def);
+      } else if (item.k === 'decl') this.declare(item.decl);
+    }
+  }
+
+  private declare(d: Declaration): void {
+    if (d.spec.enumerators) {
+      let next = 0n;
+      for (const en of d.spec.enumerators) {
+        if (en.value) next = this.constant(en.value) ?? fail(en.pos, `enumerator '${en.name}' is not a constant`);
+        this.enums.set(en.name, next);
+        next++;
+      }
+    }
+    for (const item of d.items) {
+      const name = item.decl.name;
+      if (!name) continue;
+      if (d.spec.storage.includes('typedef')) {
+        this.typedefs.set(name, { spec: d.spec, decl: item.decl });
+        continue;
+      }
+      if (item.decl.derived[0]?.k === 'func') {
+        this.prototypes.add(name);
+        continue;
+      }
+      const prev = this.globalDecls.get(name);
+      // A definition wins over an `extern` declaration.
+      if (!prev || (prev.spec.storage.includes('extern') && !d.spec.storage.includes('extern')))
+        this.globalDecls.set(name, { spec: d.spec, item, pos: item.decl.pos });
+    }
+  }
+
+  // ---- queries used by the thread builders
+
+  hasBody(name: string): boolean {
+    return this.functions.has(name);
+  }
+  functionDef(name: string): FunctionDef | undefined {
+    return this.functions.get(name);
+  }
+  isDeclaredFunction(name: string): boolean {
+    return this.prototypes.has(name);
+  }
+  enumConstant(name: string): bigint | undefined {
+    return this.enums.get(name);
+  }
+  hasVar(name: string): boolean {
+    return this.vars.has(name);
+  }
+  isGlobal(name: string): boolean {
+    return this.vars.get(name)?.owner === null;
+  }
+  isBoolVar(name: string): boolean {
+    return this.vars.get(name)?.bool ?? false;
+  }
+  isUnsignedVar(name: string): boolean {
+    return this.vars.get(name)?.unsigned ?? false;
+  }
+  cname(name: string): string {
+    return this.vars.get(name)?.cname ?? name;
+  }
+
+  warn(pos: SourcePos, message: string): void {
+    const key = `${pos.file}:${pos.line}:${pos.col}:${message}`;
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.warnings.push({ pos, message });
+  }
+
+  /** Folds a constant expression (literals, enum constants, operators), or undefined. */
+  constant(e: Expr): bigint | undefined {
+    switch (e.k) {
+      case 'num':
+        return e.value;
+      case 'id':
+        return this.enums.get(e.name);
+      case 'cast':
+        return this.constant(e.arg);
+      case 'unary': {
+        const v = this.constant(e.arg);
+        if (v === undefined) return undefined;
+        return e.op === '-' ? -v : e.op === '+' ? v : e.op === '!' ? (v ? 0n : 1n) : e.op === '~' ? ~v : undefined;
+      }
+      case 'binary': {
+        const a = this.constant(e.left);
+        const b = this.constant(e.right);
+        return a === undefined || b === undefined ? undefined : BINARY[e.op]?.(a, b);
+      }
+      case 'cond': {
+        const c = this.constant(e.test);
+        return c === undefined ? undefined : this.constant(c ? e.then : e.else);
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  private addVar(info: VarInfo): void {
+    this.vars.set(info.name, info);
+    if (info.owner === null) this.globals.push(info.name);
+  }
+
+  addLocal(name: string, owner: number, type: CType, cname: string, pos: SourcePos): void {
+    const int = type.k === 'int' ? type : undefined;
+    this.addVar({ name, owner, role: 'user', unsigned: int?.unsigned ?? false, bool: int?.bool ?? false, cname, pos });
+  }
+
+  /** A ghost global (thread start/termination flags, halt flag), zero initially. */
+  ghost(name: string): string {
+    if (!this.vars.has(name)) {
+      this.addVar({ name, owner: null, role: 'ghost', unsigned: true, bool: true, cname: name });
+      this.globalInit.set(name, 0n);
+    }
+    return name;
+  }
+
+  /** `__halted`: set by abort()/exit(); every transition requires it to be 0. */
+  haltFlag(): string {
+    this.halt ??= this.ghost('__halted');
+    return this.halt;
+  }
+
+  /** The binding of a file-scope variable, created on first use. */
+  global(name: string, pos: SourcePos): Binding | undefined {
+    const hit = this.globalBindings.get(name);
+    if (hit) return hit;
+    const d = this.globalDecls.get(name);
+    if (!d) return undefined;
+    const type = applyDeclarator(baseType(d.spec, this.typeEnv), d.item.decl, this.typeEnv);
+    const b = this.globalVar(name, name, type, d.item.init, d.pos, pos);
+    this.globalBindings.set(name, b);
+    return b;
+  }
+
+  /** `static` locals live for the whole run: they are globals named after their function. */
+  staticLocal(fn: string, name: string, type: CType, init: Expr | undefined, pos: SourcePos): Binding {
+    const key = `${fn}::${name}@${pos.line}:${pos.col}`;
+    let b = this.globalBindings.get(key);
+    if (!b) {
+      b = this.globalVar(`${fn}.${name}`, name, type, init, pos, pos);
+      this.globalBindings.set(key, b);
+    }
+    return b;
+  }
+
+  private globalVar(irName: string, cname: string, type: CType, init: Expr | undefined, declPos: SourcePos, usePos: SourcePos): Binding {
+    switch (type.k) {
+      case 'int':
+      case 'mutex': {
+        let v = 0n;
+        if (init && type.k === 'int') {
+          const e = init.k === 'init' ? init.items[0] : init;
+          v = e ? (this.constant(e) ?? fail(e.pos, `initializer of global '${cname}' is not a constant`)) : 0n;
+          if (type.bool) v = v !== 0n ? 1n : 0n;
+        }
+        const int = type.k === 'int' ? type : undefined;
+        this.addVar({ name: irName, owner: null, role: 'user', unsigned: int?.unsigned ?? false, bool: int?.bool ?? false, cname, pos: declPos });
+        this.globalInit.set(irName, v);
+        return { k: 'var', name: irName, type };
+      }
+      case 'thread':
+        return { k: 'handle', slot: {} };
+      case 'array': {
+        if (type.size === undefined) return unsupported(declPos, `array '${cname}' without a constant size`);
+        if (type.size > 4096) return unsupported(declPos, `array '${cname}' with ${type.size} elements (at most 4096)`);
+        const items = init?.k === 'init' ? init.items : [];
+        const elems = Array.from({ length: type.size }, (_, i) =>
+          this.globalVar(`${irName}[${i}]`, `${cname}[${i}]`, type.of, items[i], declPos, usePos),
+        );
+        return { k: 'array', elems, type };
+      }
+      default:
+        return unsupported(usePos, `global '${cname}' of type ${showType(type)}`);
+    }
+  }
+
+  newInstance(fn: FunctionDef, arg: Binding, startedAtInit: boolean, chain: string[], pos: SourcePos): Instance {
+    const max = this.opts.maxThreads ?? 512;
+    if (this.instances.length >= max) unsupported(pos, `more than ${max} threads`);
+    const fname = fn.decl.name!;
+    const same = this.instances.filter((i) => i.fn === fn).length;
+    const name = same === 0 ? fname : `${fname}#${same + 1}`;
+    const inst: Instance = { index: this.instances.length, name, fn, arg, startedAtInit, joined: false, chain, pos };
+    this.instances.push(inst);
+    return inst;
+  }
+
+  // ---- the whole program
+
+  lower(): Program {
+    const main = this.functions.get('main') ?? fail({ file: this.tu.file, line: 1, col: 1 }, "no 'main' function");
+    const root = this.newInstance(main, { k: 'null' }, true, [], main.pos);
+    root.name = 'main';
+    const builders: ThreadBuilder[] = [];
+    for (let i = 0; i < this.instances.length; i++) {
+      const b = new ThreadBuilder(this, this.instances[i]);
+      b.build();
+      builders.push(b);
+    }
+    const threads: Thread[] = [];
+    const init: Term[] = [];
+    let id = 0;
+    for (const b of builders) {
+      const inst = b.inst;
+      // Thread termination: set the done flag if somebody joins this thread.
+      if (inst.joined) {
+        const done = this.ghost(`__done.${inst.name}`);
+        b.cfg.edge(b.preExit, b.exit, { kind: 'assign', target: done, value: num(1) }, inst.fn.pos, `${inst.name} exits`);
+      } else b.cfg.edge(b.preExit, b.exit, { kind: 'skip' }, inst.fn.pos, '');
+    }
+    for (const b of builders) {
+      const inst = b.inst;
+      const pc = `${inst.name}.pc`;
+      this.addVar({ name: pc, owner: inst.index, role: 'pc', unsigned: true, bool: false, cname: 'pc' });
+      const built = buildTransitions({
+        cfg: b.cfg,
+        entry: b.entry,
+        thread: inst.index,
+        pcVar: pc,
+        scope: [...this.globals, ...b.locals],
+        isGlobal: (v) => this.isGlobal(v),
+        guard: this.halt ? eq(mkVar(this.halt), num(0)) : undefined,
+        largeBlocks: this.opts.largeBlocks ?? true,
+      });
+      const transitions: Transition[] = built.transitions.map((t) => ({ ...t, id: id++ }));
+      threads.push({
+        index: inst.index,
+        name: inst.name,
+        fn: inst.fn.decl.name!,
+        pc,
+        locals: [pc, ...b.locals],
+        locations: built.locations,
+        entryPc: 0,
+        errorPc: built.locations.find((l) => l.kind === 'error')?.pc,
+        startedAtInit: inst.startedAtInit,
+        transitions,
+      });
+      init.push(eq(mkVar(pc), num(0)));
+      for (const [v, val] of b.initValues) init.push(eq(mkVar(v), num(val)));
+    }
+    for (const g of this.globals) init.push(eq(mkVar(g), num(this.globalInit.get(g) ?? 0n)));
+    // Variables are global or owned by one thread; both are needed to read the frame.
+    return {
+      file: this.tu.file,
+      vars: this.vars,
+      globals: this.globals,
+      threads,
+      init: and(...init),
+      err: errorFormula(threads),
+      warnings: this.warnings,
+    };
+  }
+}
+
+/** Lowers a parsed translation unit to the transition-system IR. */
+export function lowerProgram(tu: TranslationUnit, opts: LowerOptions = {}): Program {
+  return new Lowering(tu, opts).lower();
+}
