@@ -4,9 +4,9 @@
  * the number of states. It is the ground truth every symbolic engine is tested
  * against, so it executes the IR's formulas themselves (execute.ts).
  */
-import { isPrimed, unprimed, varsOf } from '../solver/formula.js';
+import { and, isPrimed, unprimed, varsOf } from '../solver/formula.js';
 import type { SourcePos } from '../frontend/diagnostics.js';
-import type { Program, Step, Transition } from '../frontend/program.js';
+import { effectAtoms, type Program, type Step, type Transition } from '../frontend/program.js';
 import { plan, run, type Plan } from './execute.js';
 
 export interface ExploreOptions {
@@ -79,7 +79,8 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
       const scope = new Set<string>();
       for (const v of varsOf(t.formula)) if (isPrimed(v)) scope.add(unprimed(v));
       const copy = [...scope].map((v) => [n + index.get(v)!, index.get(v)!] as [number, number]);
-      const mentioned = [...new Set([...varsOf(t.formula)].filter((v) => index.has(unprimed(v))).map(unprimed))];
+      const touched = varsOf(and(...effectAtoms(t)));
+      const mentioned = [...new Set([...touched].filter((v) => index.has(unprimed(v))).map(unprimed))];
       return { t, plan: pl, copy, mentioned };
     }),
   );

@@ -1,18 +1,9 @@
 /** Renders a `Program` as readable text, JSON, or SMT-LIB 2. */
-import { and, eq, mkVar, primed, show, smtSymbol, toSmt, varsOf, type Term } from '../solver/formula.js';
+import { and, primed, show, smtSymbol, toSmt } from '../solver/formula.js';
 import { showPos } from './diagnostics.js';
-import { fullFormula, type Program, type Transition } from './program.js';
+import { effectAtoms, fullFormula, type Program, type Transition } from './program.js';
 
 const where = (t: Transition): string => `${t.pos.file}:${t.pos.line}`;
-
-/** The transition without its frame atoms `x' = x` (text view only). */
-function changes(t: Transition): Term {
-  return and(...t.atoms.filter((a) => !isFrame(a)));
-}
-function isFrame(a: Term): boolean {
-  const vs = [...varsOf(a)];
-  return vs.length === 2 && vs.some((v) => a === eq(mkVar(primed(v)), mkVar(v)));
-}
 
 export function programText(p: Program): string {
   const lines: string[] = [];
@@ -35,7 +26,7 @@ export function programText(p: Program): string {
         .filter(Boolean)
         .join(',');
       const aux = t.aux.length ? ` exists ${t.aux.join(', ')}:` : '';
-      lines.push(`  t${t.id} ${th.name} ${where(t)} pc ${t.from} -> ${t.to}${flags ? ` [${flags}]` : ''}:${aux} ${show(changes(t))}`);
+      lines.push(`  t${t.id} ${th.name} ${where(t)} pc ${t.from} -> ${t.to}${flags ? ` [${flags}]` : ''}:${aux} ${show(and(...effectAtoms(t)))}`);
     }
   for (const w of p.warnings) lines.push(`warning: ${showPos(w.pos)}: ${w.message}`);
   return lines.join('\n') + '\n';

@@ -3,7 +3,7 @@
  * per-thread locals V_i (each thread has a program counter), φ_init, φ_err, and per
  * thread a finite set of transitions, each a conjunction of atoms over V and V'.
  */
-import { and, eq, mkVar, num, or, primed, type Term } from '../solver/formula.js';
+import { and, eq, mkVar, num, or, primed, varsOf, type Term } from '../solver/formula.js';
 import type { SourcePos, Warning } from './diagnostics.js';
 
 export interface VarInfo {
@@ -98,4 +98,15 @@ export function errorFormula(threads: readonly Thread[]): Term {
 /** Variables of one thread's scope: globals and its own locals. */
 export function scopeOf(p: Program, thread: number): string[] {
   return [...p.globals, ...p.threads[thread].locals];
+}
+
+/** A frame atom `x' = x`. */
+export function isFrameAtom(a: Term): boolean {
+  const vs = [...varsOf(a)];
+  return vs.length === 2 && vs.some((v) => a === eq(mkVar(primed(v)), mkVar(v)));
+}
+
+/** The atoms of a transition other than its frame atoms: what it tests and changes. */
+export function effectAtoms(t: Transition): Term[] {
+  return t.atoms.filter((a) => !isFrameAtom(a));
 }
