@@ -77,12 +77,19 @@ export interface Plan {
 
 /**
  * Plans the evaluation of `formula`. `known` names are given; every other variable
- * in it is an unknown to determine.
+ * in it, and every name in `alsoUnknown`, is an unknown to determine.
  */
-export function plan(formula: Term, known: (name: string) => boolean, slot: (name: string) => number, range: readonly [bigint, bigint]): Plan {
+export function plan(
+  formula: Term,
+  known: (name: string) => boolean,
+  slot: (name: string) => number,
+  range: readonly [bigint, bigint],
+  alsoUnknown: readonly string[] = [],
+): Plan {
   const atoms = conjuncts(formula);
   const pending = atoms.map((a) => ({ a, vars: [...varsOf(a)], done: false }));
-  const unknown = new Set<string>();
+  // Variables the formula does not mention are unconstrained, not unchanged.
+  const unknown = new Set<string>(alsoUnknown);
   for (const p of pending) for (const v of p.vars) if (!known(v)) unknown.add(v);
   const ops: Op[] = [];
   let usesRange = false;

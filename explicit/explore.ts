@@ -4,7 +4,7 @@
  * the number of states. It is the ground truth every symbolic engine is tested
  * against, so it executes the IR's formulas themselves (execute.ts).
  */
-import { and, isPrimed, unprimed, varsOf } from '../solver/formula.js';
+import { and, isPrimed, primed, unprimed, varsOf } from '../solver/formula.js';
 import type { SourcePos } from '../frontend/diagnostics.js';
 import { effectAtoms, type Program, type Step, type Transition } from '../frontend/program.js';
 import { plan, run, type Plan } from './execute.js';
@@ -75,10 +75,11 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
 
   const compiled: Compiled[][] = p.threads.map((th) =>
     th.transitions.map((t) => {
-      const pl = plan(t.formula, known, slot, range);
-      const scope = new Set<string>();
-      for (const v of varsOf(t.formula)) if (isPrimed(v)) scope.add(unprimed(v));
-      const copy = [...scope].map((v) => [n + index.get(v)!, index.get(v)!] as [number, number]);
+      // The transition determines the primed copies of its thread's whole scope
+      // (globals and own locals); other threads' locals are unchanged (ρ_j^=).
+      const scope = [...p.globals, ...th.locals];
+      const pl = plan(t.formula, known, slot, range, scope.map(primed));
+      const copy = scope.map((v) => [n + index.get(v)!, index.get(v)!] as [number, number]);
       const touched = varsOf(and(...effectAtoms(t)));
       const mentioned = [...new Set([...touched].filter((v) => index.has(unprimed(v))).map(unprimed))];
       return { t, plan: pl, copy, mentioned };

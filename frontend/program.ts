@@ -31,7 +31,12 @@ export interface Transition {
   readonly thread: number;
   readonly from: number;
   readonly to: number;
-  /** Conjunction over V_G ∪ V_i and primed copies; other threads' locals are unchanged (ρ_j^=). */
+  /**
+   * Conjunction over V_G ∪ V_i and their primed copies. A variable of the thread's
+   * scope whose primed copy it does not mention is unconstrained (a nondet value);
+   * unchanged ones carry an explicit frame atom x' = x. Other threads' locals are
+   * unchanged (ρ_j^=, made explicit by fullFormula).
+   */
   readonly formula: Term;
   readonly atoms: readonly Term[];
   /** Existentially quantified helper variables (nondet values that no variable keeps). */

@@ -1,0 +1,220 @@
+/** Each construct of the dialect, checked by what the explorer can and cannot reach. */
+import { describe, expect, it } from 'vitest';
+import { conjuncts, type Term } from '../solver/formula.js';
+import { lower, run } from './helpers.js';
+
+const reachable = (src: string, opts = {}): boolean => run(src, opts).errorReachable;
+
+describe('threads', () => {
+  it('pthread_join really waits for the thread', () => {
+    const body = (join: string) => `
+      int x = 0;
+      void *f(void *a) { x = 1; return 0; }
+      int main() { pthread_t t; pthread_create(&t, 0, f, 0); ${join} if (x != 1) reach_error(); return 0; }`;
+    expect(reachable(body('pthread_join(t, 0);'))).toBe(false);
+    expect(reachable(body(''))).toBe(true);
+  });
+
+  it('a thread created after a visible step starts only then', () => {
+    const src = `
+      int x = 0;
+      void *f(void *a) { if (x == 0) reach_error(); return 0; }
+      int main() { pthread_t t; x = 1; pthread_create(&t, 0, f, 0); return 0; }`;
+    expect(reachable(src)).toBe(false);
+    const p = lower(src);
+    expect(p.threads[1].startedAtInit).toBe(false);
+  });
+
+  it('each start of a thread function has its own locals', () => {
+    const src = `
+      void *f(void *a) { int l = 0; l++; if (l != 1) reach_error(); return 0; }
+      int main() { pthread_t t1, t2; pthread_create(&t1, 0, f, 0); pthread_create(&t2, 0, f, 0); return 0; }`;
+    expect(reachable(src)).toBe(false);
+    expect(lower(src).threads.map((t) => t.name)).toEqual(['main', 'f', 'f#2']);
+  });
+
+  it('thread creation in a loop with constant bounds is unrolled', () => {
+    const src = (n: number) => `
+      int cnt = 0;
+      void __VERIFIER_atomic_inc() { cnt++; }
+      void *f(void *a) { __VERIFIER_atomic_inc(); return 0; }
+      int main() { pthread_t t[3]; int i;
+        for (i = 0; i < 3; i++) pthread_create(&t[i], 0, f, 0);
+        for (i = 0; i < 3; i++) pthread_join(t[i], 0);
+        if (cnt != ${n}) reach_error(); return 0; }`;
+    expect(lower(src(3)).threads).toHaveLength(4);
+    expect(reachable(src(3))).toBe(false);
+    expect(reachable(src(2))).toBe(true);
+  });
+
+  it('thread arguments: constants and &global', () => {
+    const src = `
+      int g = 0;
+      void *f(void *a) { int id = (int) a; if (id != 7) reach_error(); return 0; }
+      void *h(void *p) { *(int *) p = 3; return 0; }
+      int main() { pthread_t t1, t2; pthread_create(&t1, 0, f, (void *) 7); pthread_create(&t2, 0, h, &g);
+        pthread_join(t2, 0); if (g != 3) reach_error(); return 0; }`;
+    expect(reachable(src)).toBe(false);
+  });
+});
+
+describe('atomicity and mutexes', () => {
+  const counter = (inc: string, call: string) => `
+    int x = 0;
+    ${inc}
+    void *f(void *a) { ${call}; return 0; }
+    int main() { pthread_t t1, t2; pthread_create(&t1, 0, f, 0); pthread_create(&t2, 0, f, 0);
+      pthread_join(t1, 0); pthread_join(t2, 0); if (x != 2) reach_error(); return 0; }`;
+
+  it('an __VERIFIER_atomic_ function cannot be interleaved', () => {
+    expect(reachable(counter('void __VERIFIER_atomic_inc() { int t = x; x = t + 1; }', '__VERIFIER_atomic_inc()'))).toBe(false);
+    expect(reachable(counter('void inc() { int t = x; x = t + 1; }', 'inc()'))).toBe(true);
+  });
+
+  it('an __VERIFIER_atomic_begin/end region cannot be interleaved', () => {
+    expect(reachable(counter('', '__VERIFIER_atomic_begin(); int t = x; x = t + 1; __VERIFIER_atomic_end()'))).toBe(false);
+  });
+
+  it('a mutex excludes and records its owner', () => {
+    const src = counter('pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;', 'pthread_mutex_lock(&m); int t = x; x = t + 1; pthread_mutex_unlock(&m)');
+    expect(reachable(src)).toBe(false);
+    const p = lower(src);
+    const owners = p.threads.flatMap((th) => th.transitions.filter((t) => t.writes.includes('m')).map((t) => [th.index, t] as const));
+    // Taking the lock stores the owner's thread index + 1; releasing stores 0.
+    expect(owners.some(([i, t]) => t.atoms.some((a) => a === lockedBy(i)))).toBe(true);
+  });
+
+  it('an atomic function with &local arguments (compare-and-swap)', () => {
+    const src = `
+      int v = 0;
+      void __VERIFIER_atomic_CAS(int *p, int e, int u, int *r) { if (*p == e) { *p = u; *r = 1; } else { *r = 0; } }
+      void *f(void *a) { int ok = 0; int old; while (!ok) { old = v; __VERIFIER_atomic_CAS(&v, old, old + 1, &ok); } return 0; }
+      int main() { pthread_t t1, t2; pthread_create(&t1, 0, f, 0); pthread_create(&t2, 0, f, 0);
+        pthread_join(t1, 0); pthread_join(t2, 0); if (v != 2) reach_error(); return 0; }`;
+    expect(reachable(src)).toBe(false);
+  });
+});
+
+import { eq, mkVar, num } from '../solver/formula.js';
+const lockedBy = (i: number): Term => eq(mkVar("m'"), num(i + 1));
+
+describe('statements and expressions', () => {
+  const check = (stmts: string, cond: string) => `int main() { ${stmts} if (!(${cond})) reach_error(); return 0; }`;
+
+  it('switch with fall-through and default', () => {
+    const sw = (v: number) => `int r = 0; int x = ${v}; switch (x) { case 1: r += 1; case 2: r += 10; break; case 3: r = 100; break; default: r = -1; }`;
+    expect(reachable(check(sw(1), 'r == 11'))).toBe(false);
+    expect(reachable(check(sw(2), 'r == 10'))).toBe(false);
+    expect(reachable(check(sw(3), 'r == 100'))).toBe(false);
+    expect(reachable(check(sw(7), 'r == -1'))).toBe(false);
+    expect(reachable(check(sw(1), 'r == 10'))).toBe(true);
+  });
+
+  it('loops, break, continue, goto', () => {
+    const loops = 'int s = 0; int i; for (i = 0; i < 10; i++) { if (i % 2 == 0) continue; if (i > 6) break; s += i; } int k = 0; do { k++; } while (k < 3); int g = 0; again: g++; if (g < 4) goto again;';
+    expect(reachable(check(loops, 's == 1 + 3 + 5 && k == 3 && g == 4'))).toBe(false);
+    expect(reachable(check(loops, 's == 16'))).toBe(true);
+  });
+
+  it('?:, &&, ||, !, casts, compound assignment, ++/--', () => {
+    const e = 'int a = 3; int b = a > 2 ? 10 : 20; int c = (a == 3 && b == 10) || a == 0; int d = !c; a += 4; a--; int e = (int) a++;';
+    expect(reachable(check(e, 'b == 10 && c == 1 && d == 0 && a == 7 && e == 6'))).toBe(false);
+    expect(reachable(check(e, 'a == 6'))).toBe(true);
+  });
+
+  it('&& and || short-circuit their side effects', () => {
+    expect(reachable(check('int x = 0; int y = 0; if (x == 1 && (y = 1)) {} if (x == 0 || (y = 2)) {}', 'y == 0'))).toBe(false);
+  });
+
+  it('_Bool stores 0 or 1', () => {
+    expect(reachable(check('_Bool b = 5; int x = b;', 'x == 1'))).toBe(false);
+  });
+
+  it('arrays with constant indices', () => {
+    expect(reachable(`int a[3] = {1, 2}; ${check('a[2] = a[0] + a[1];', 'a[2] == 3')}`)).toBe(false);
+  });
+
+  it('enum constants and #define', () => {
+    expect(reachable(`#define N 4\nenum { A = 2, B };\n${check('int x = N + B;', 'x == 7')}`)).toBe(false);
+  });
+
+  it('a nondeterministic choice is drawn from the range, and reported as such', () => {
+    const src = check('int n = __VERIFIER_nondet_int();', 'n <= 4');
+    const r = run(src);
+    expect(r.errorReachable).toBe(false);
+    expect(r.usedNondetRange).toBe(true);
+    expect(run(src, { nondetRange: [0n, 5n] }).errorReachable).toBe(true);
+    // A value the formula fixes is solved for, not drawn from the range.
+    expect(run(check('int n = __VERIFIER_nondet_int();', 'n != 5')).errorReachable).toBe(true);
+    // A nondet value no atom mentions is still a choice (regression: it was taken as unchanged).
+    for (const largeBlocks of [false, true])
+      expect(run('int main() { int n = 0; n = __VERIFIER_nondet_int(); pthread_mutex_t m; pthread_mutex_init(&m, 0); if (n == 1) reach_error(); return 0; }', { largeBlocks }).errorReachable).toBe(true);
+    // A bounded nondet type needs no range.
+    expect(run(check('_Bool b = __VERIFIER_nondet_bool();', 'b == 0 || b == 1')).usedNondetRange).toBe(false);
+  });
+
+  it('the state bound makes the result incomplete', () => {
+    const src = 'int x = 0; void *f(void *a) { while (1) { x++; } return 0; } int main() { pthread_t t; pthread_create(&t, 0, f, 0); return 0; }';
+    const r = run(src, { maxStates: 50 });
+    expect(r.complete).toBe(false);
+    expect(r.states).toBe(50);
+  });
+
+  it('!= guards are split: every atom is a single linear comparison', () => {
+    const p = lower(check('int x = __VERIFIER_nondet_int(); int y = 2;', 'x != y && !(x == 3)'));
+    for (const th of p.threads)
+      for (const t of th.transitions)
+        for (const a of conjuncts(t.formula)) expect(a.kind === 'app' && (a.op === '=' || a.op === '<=')).toBe(true);
+  });
+});
+
+describe('the property', () => {
+  it('reach_error is an intrinsic even with a body', () => {
+    expect(reachable('void reach_error() {} int main() { reach_error(); return 0; }'.replace(/^/, ''))).toBe(true);
+  });
+
+  it('__VERIFIER_error, __assert_fail, assert, and an ERROR: label', () => {
+    expect(reachable('extern void __VERIFIER_error(void); int main() { __VERIFIER_error(); return 0; }')).toBe(true);
+    expect(reachable('int main() { __assert_fail("x", "f", 1, "g"); return 0; }')).toBe(true);
+    expect(reachable('int main() { int x = 1; assert(x == 2); return 0; }')).toBe(true);
+    expect(reachable('int main() { int x = 1; assert(x == 1); return 0; }')).toBe(false);
+    expect(reachable('int main() { ERROR: return 0; }')).toBe(true);
+  });
+
+  it('__VERIFIER_assert defined by the file is an ordinary inlined function', () => {
+    const src = (c: string) => `void __VERIFIER_assert(int cond) { if (!(cond)) { ERROR: reach_error(); } } int main() { int x = 1; __VERIFIER_assert(${c}); return 0; }`;
+    expect(reachable(src('x == 1'))).toBe(false);
+    expect(reachable(src('x == 2'))).toBe(true);
+  });
+
+  it('__VERIFIER_assume blocks the thread', () => {
+    expect(reachable('int main() { int x = 1; __VERIFIER_assume(x == 2); reach_error(); return 0; }')).toBe(false);
+  });
+
+  it('abort() (assume_abort_if_not) stops every thread, not only its own', () => {
+    const src = `
+      int g = 0;
+      void *f(void *a) { __VERIFIER_assume(g == 1); reach_error(); return 0; }
+      int main() { pthread_t t; pthread_create(&t, 0, f, 0); __VERIFIER_atomic_begin(); g = 1; abort(); __VERIFIER_atomic_end(); return 0; }`;
+    expect(reachable(src)).toBe(false);
+    const viaHelper = `
+      void assume_abort_if_not(int cond) { if (!cond) { abort(); } }
+      int main() { int n = __VERIFIER_nondet_int(); assume_abort_if_not(n > 0); if (n <= 0) reach_error(); return 0; }`;
+    expect(reachable(viaHelper)).toBe(false);
+  });
+});
+
+describe('unsigned arithmetic', () => {
+  it('a possible wrap-around is a warning, and the explorer reports a negative unsigned', () => {
+    const src = 'int main() { unsigned int u = 0; u = u - 1; return 0; }';
+    const p = lower(src);
+    expect(p.warnings.some((w) => /unsigned 'u' may wrap around/.test(w.message))).toBe(true);
+    expect(p.threads[0].transitions.some((t) => t.wrapRisk)).toBe(true);
+    expect(run(src).unsignedWrap?.variable).toBe('u');
+  });
+
+  it('non-negative updates of unsigned variables raise no warning', () => {
+    const p = lower('int main() { unsigned int u = 0; unsigned int v = __VERIFIER_nondet_uint(); u = u + v + 1; return 0; }');
+    expect(p.warnings).toEqual([]);
+  });
+});

@@ -1,0 +1,47 @@
+/** Shared test helpers: compile C text, explore it, and check formulas with z3. */
+import { init, killThreads } from 'z3-solver';
+import { compileProgram, type FrontendOptions } from '../frontend/index.js';
+import type { Program } from '../frontend/program.js';
+import { explore, type ExploreOptions, type ExploreResult } from '../explicit/explore.js';
+import { smtSymbol, toSmt, varsOf, type Term } from '../solver/formula.js';
+
+export const PRELUDE = '#include <pthread.h>\nextern void reach_error(void);\n';
+
+export function lower(src: string, opts: FrontendOptions = {}): Program {
+  return compileProgram(PRELUDE + src, 'test.c', opts);
+}
+
+export function run(src: string, opts: ExploreOptions & FrontendOptions = {}): ExploreResult {
+  return explore(lower(src, opts), opts);
+}
+
+type Z3 = Awaited<ReturnType<typeof init>>;
+let z3: Promise<Z3> | undefined;
+
+/** Whether `formula` is valid over the integers (its negation is unsat), checked by z3. */
+export async function valid(formula: Term): Promise<boolean> {
+  return validSmt([...varsOf(formula)], toSmt(formula));
+}
+
+/** Whether `a ⇔ ∃ bound. b` is valid. */
+export async function validIffExists(a: Term, bound: string[], b: Term): Promise<boolean> {
+  const free = [...new Set([...varsOf(a), ...varsOf(b)])].filter((v) => !bound.includes(v));
+  const q = `(exists (${bound.map((v) => `(${smtSymbol(v)} Int)`).join(' ')}) ${toSmt(b)})`;
+  return validSmt(free, `(= ${toSmt(a)} ${q})`);
+}
+
+async function validSmt(vars: string[], formula: string): Promise<boolean> {
+  z3 ??= init();
+  const api = await z3;
+  const ctx = api.Context('main');
+  const s = new ctx.Solver();
+  const decls = vars.map((v) => `(declare-const ${smtSymbol(v)} Int)`).join('\n');
+  s.fromString(`${decls}\n(assert (not ${formula}))`);
+  const r = await s.check();
+  if (r === 'unknown') throw new Error('z3 returned unknown');
+  return r === 'unsat';
+}
+
+export async function stopZ3(): Promise<void> {
+  if (z3) await killThreads((await z3).em);
+}
