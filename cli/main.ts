@@ -2,7 +2,7 @@
  * The `rely` command line. Exit codes: 0 ok / no error found, 1 error reachable,
  * 2 bad input or usage, 4 internal error.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { pino, type Logger } from 'pino';
 import { InputError, showPos } from '../frontend/diagnostics.js';
@@ -21,9 +21,13 @@ export interface Io {
 
 const processIo: Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
 
+/** The package version (package.json is one level up from cli/, two from dist/cli/). */
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+  for (const rel of ['../package.json', '../../package.json']) {
+    const url = new URL(rel, import.meta.url);
+    if (existsSync(url)) return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
+  }
+  return 'unknown';
 }
 
 function parseRange(v: string): [bigint, bigint] {

@@ -185,6 +185,7 @@ export class ThreadBuilder {
   }
 
   private assign(target: Binding, value: Term, pos: SourcePos, text?: string): void {
+    if (target.k === 'null' || target.k === 'alias') unsupported(pos, 'assignment to a pointer (only &variable arguments of called functions are modelled)');
     if (target.k !== 'var' || target.type.k !== 'int') {
       if (target.k === 'var' && target.type.k === 'mutex') {
         this.emit({ kind: 'assign', target: target.name, value }, pos, text ?? `${target.name} = ${show(value)}`);
@@ -339,7 +340,11 @@ export class ThreadBuilder {
       this.assign(b, num(0), pos, `${name} = PTHREAD_MUTEX_INITIALIZER`);
       return;
     }
-    if (b.k === 'handle' || b.k === 'null') return;
+    if (b.k === 'handle') return;
+    if (b.k === 'null') {
+      if (this.L.constant(stripCasts(init)) === 0n) return;
+      unsupported(init.pos, `pointer variable '${name}' (only &variable arguments of called functions are modelled)`);
+    }
     const e = init.k === 'init' ? (init.items[0] ?? { k: 'num' as const, value: 0n, pos }) : init;
     this.assignExpr(b, e, pos);
   }

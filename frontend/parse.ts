@@ -42,28 +42,30 @@ interface Chunk {
 function splitChunks(pp: Preprocessed): Chunk[] {
   const chunks: Chunk[] = [];
   const toks = tokenTexts(pp);
-  let depth = 0;
+  const open: number[] = []; // token indices of unclosed brackets
+  const closer: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
   let start = 0;
   let funcBody = false;
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
+    const depth = open.length;
     if (t === '(' || t === '[' || t === '{') {
       if (t === '{' && depth === 0) funcBody = toks[i - 1] === ')';
-      depth++;
+      open.push(i);
     } else if (t === ')' || t === ']' || t === '}') {
-      depth--;
-      if (depth < 0) fail(pp.positions[i], `unbalanced '${t}'`);
-      if (t === '}' && depth === 0 && funcBody) {
+      const o = open.pop();
+      if (o === undefined || closer[toks[o]] !== t) fail(pp.positions[i], `syntax error: unexpected '${t}'`);
+      if (t === '}' && open.length === 0 && funcBody) {
         chunks.push(chunkOf(pp, toks, start, i));
         start = i + 1;
         funcBody = false;
       }
-    } else if (t === ';' && depth === 0) {
+    } else if (t === ';' && open.length === 0) {
       chunks.push(chunkOf(pp, toks, start, i));
       start = i + 1;
     }
   }
-  if (depth > 0) fail(pp.positions[toks.length - 1], 'unexpected end of file: missing closing bracket');
+  if (open.length) fail(pp.positions[open[open.length - 1]], `unexpected end of file: '${toks[open[open.length - 1]]}' is never closed`);
   if (start < toks.length) chunks.push(chunkOf(pp, toks, start, toks.length - 1));
   return chunks;
 }
@@ -130,8 +132,12 @@ export function parseC(source: string, file: string, opts: ParseOptions = {}): T
         skipped++;
         continue;
       }
-      const at = positionAt(pp, c.start + m.getRightmostFailurePosition());
-      fail(at, `syntax error: expected ${m.getExpectedText()}`);
+      const offset = m.getRightmostFailurePosition();
+      const at = positionAt(pp, c.start + offset);
+      const found = /^\S+/.exec(text.slice(offset))?.[0];
+      const expected = m.getExpectedText();
+      const hint = expected.split(', ').length <= 4 ? ` (expected ${expected})` : '';
+      fail(at, `syntax error: ${found ? `unexpected '${found}'` : 'unexpected end of declaration'}${hint}`);
     }
     current = { pp, base: c.start };
     items.push({ item: sem(m).ast() as TopLevel, system });

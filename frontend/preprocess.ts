@@ -94,6 +94,7 @@ function tokenize(src: string, file: string, system: boolean): Token[] {
       continue;
     }
     if (c === '/' && src[i + 1] === '*') {
+      const at: SourcePos = { file, line, col: i - lineStart + 1 };
       const end = src.indexOf('*/', i + 2);
       const stop = end < 0 ? n : end + 2;
       for (let k = i; k < stop; k++)
@@ -101,7 +102,7 @@ function tokenize(src: string, file: string, system: boolean): Token[] {
           line++;
           lineStart = k + 1;
         }
-      if (end < 0) fail({ file, line, col: i - lineStart + 1 }, 'unterminated comment');
+      if (end < 0) fail(at, 'unterminated comment');
       i = stop;
       continue;
     }
