@@ -1,0 +1,77 @@
+/** The formula IR: hash-consing, normalisation, substitution, evaluation, printing. */
+import { describe, expect, it } from 'vitest';
+import {
+  FALSE,
+  TRUE,
+  add,
+  and,
+  cdiv,
+  crem,
+  eq,
+  evaluate,
+  ge,
+  isLinear,
+  le,
+  lt,
+  mkVar,
+  mul,
+  not,
+  num,
+  or,
+  prime,
+  show,
+  sub,
+  substitute,
+  toSmt,
+  varsOf,
+} from '../solver/formula.js';
+
+const x = mkVar('x');
+const y = mkVar('y');
+
+describe('formula IR', () => {
+  it('hash-conses: equal terms are the same object', () => {
+    expect(add(x, num(1))).toBe(add(num(1), x));
+    expect(eq(x, y)).toBe(eq(y, x));
+    expect(le(add(x, x), num(4))).toBe(le(x, num(2)));
+    expect(and(eq(x, num(1)), TRUE)).toBe(eq(x, num(1)));
+  });
+
+  it('normalises linear atoms over the integers', () => {
+    expect(lt(x, num(3))).toBe(le(x, num(2)));
+    expect(ge(x, y)).toBe(le(sub(y, x), num(0)));
+    expect(le(mul(num(2), x), num(3))).toBe(le(x, num(1))); // 2x <= 3 ⇔ x <= 1
+    expect(eq(mul(num(2), x), num(3))).toBe(FALSE);
+    expect(le(num(1), num(2))).toBe(TRUE);
+    expect(not(le(x, num(2)))).toBe(le(num(3), x));
+    expect(and(eq(x, num(1)), FALSE)).toBe(FALSE);
+    expect(or(eq(x, num(1)), TRUE)).toBe(TRUE);
+  });
+
+  it('substitutes, primes and collects variables', () => {
+    const t = and(eq(mkVar("x'"), add(x, num(1))), le(y, x));
+    expect(substitute(t, new Map([['x', num(2)]]))).toBe(and(eq(mkVar("x'"), num(3)), le(y, num(2))));
+    expect([...varsOf(prime(le(x, y)))].sort()).toEqual(["x'", "y'"]);
+  });
+
+  it('evaluates with C division semantics (truncation toward zero)', () => {
+    const val = (n: string) => (n === 'x' ? -7n : 2n);
+    expect(evaluate(cdiv(x, y), val)).toBe(-3n);
+    expect(evaluate(crem(x, y), val)).toBe(-1n);
+    expect(evaluate(and(le(x, y), eq(y, num(2))), val)).toBe(true);
+  });
+
+  it('marks non-linear terms', () => {
+    expect(isLinear(le(add(x, mul(num(3), y)), num(1)))).toBe(true);
+    expect(isLinear(le(mul(x, y), num(1)))).toBe(false);
+    expect(isLinear(le(cdiv(x, num(2)), num(1)))).toBe(true);
+    expect(isLinear(le(cdiv(x, y), num(1)))).toBe(false);
+  });
+
+  it('prints readable text and SMT-LIB', () => {
+    expect(show(eq(mkVar("x'"), add(x, num(1))))).toBe("x' = x + 1");
+    expect(show(le(num(0), x))).toBe('x >= 0');
+    expect(toSmt(eq(mkVar("x'"), num(-1)))).toBe("(= |x'| (- 1))");
+    expect(toSmt(cdiv(x, num(2)))).toMatch(/^\(ite \(>= x 0\) \(div x 2\)/);
+  });
+});
