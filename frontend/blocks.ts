@@ -7,8 +7,8 @@
  * never undone by a later local wait. Loop heads, the error, exit and halt locations
  * are always cuts, so every path is finite.
  */
-import { FALSE, TRUE, and, conjuncts, eq, isLinear, le, mkVar, num, primed, substitute, varsOf, type Term } from '../solver/formula.js';
-import type { Cfg, Edge } from './cfg.js';
+import { FALSE, TRUE, and, conjuncts, eq, isLinear, le, mkVar, num, primed, substitute, type Term } from '../solver/formula.js';
+import { actionVars, type Cfg, type Edge } from './cfg.js';
 import { fail, unsupported } from './diagnostics.js';
 import type { Location, Step, Transition } from './program.js';
 
@@ -74,15 +74,8 @@ function build(input: BlockInput, forcedCuts: Set<number>): { transitions: Omit<
   pc(entry);
   const scopeSet = new Set(scope);
   const visible = (e: Edge): boolean => {
-    const a = e.action;
-    if (a.kind === 'atomicBegin') return true;
-    const vs = new Set<string>();
-    if (a.kind === 'assign') {
-      vs.add(a.target);
-      varsOf(a.value, vs);
-    } else if (a.kind === 'havoc') vs.add(a.target);
-    else if (a.kind === 'assume') varsOf(a.cond, vs);
-    for (const v of vs) if (input.isGlobal(v)) return true;
+    if (e.action.kind === 'atomicBegin') return true;
+    for (const v of actionVars(e.action)) if (input.isGlobal(v)) return true;
     return false;
   };
   const blocking = (e: Edge): boolean => e.action.kind === 'assume' && e.action.blocking;

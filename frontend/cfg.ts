@@ -3,7 +3,7 @@
  * one primitive action. Built by lower-stmts.ts, folded into large-block transitions
  * by blocks.ts.
  */
-import type { Term } from '../solver/formula.js';
+import { varsOf, type Term } from '../solver/formula.js';
 import type { SourcePos } from './diagnostics.js';
 
 export type Action =
@@ -15,6 +15,17 @@ export type Action =
   | { kind: 'atomicBegin' }
   | { kind: 'atomicEnd' }
   | { kind: 'skip' };
+
+/** Variables an action reads or writes. */
+export function actionVars(a: Action): Set<string> {
+  const vs = new Set<string>();
+  if (a.kind === 'assign') {
+    vs.add(a.target);
+    varsOf(a.value, vs);
+  } else if (a.kind === 'havoc') vs.add(a.target);
+  else if (a.kind === 'assume') varsOf(a.cond, vs);
+  return vs;
+}
 
 export interface Edge {
   readonly from: number;

@@ -6,8 +6,8 @@
  * mutexes, joins and thread starts become guards on ghost globals.
  */
 import type { Declaration, Expr, FunctionDef, Stmt } from './ast.js';
-import { Cfg, type Action } from './cfg.js';
-import { InputError, fail, unsupported, type SourcePos } from './diagnostics.js';
+import { Cfg, actionVars, type Action } from './cfg.js';
+import { fail, unsupported, type SourcePos } from './diagnostics.js';
 import {
   FALSE,
   TRUE,
@@ -26,7 +26,6 @@ import {
   num,
   show,
   sub,
-  varsOf,
   type Term,
 } from '../solver/formula.js';
 import { applyDeclarator, baseType, showType, type CType } from './types.js';
@@ -164,13 +163,22 @@ export class ThreadBuilder {
   }
 
   private touchesGlobal(a: Action): boolean {
-    const vs = new Set<string>();
-    if (a.kind === 'assign') {
-      vs.add(a.target);
-      varsOf(a.value, vs);
-    } else if (a.kind === 'havoc') vs.add(a.target);
-    else if (a.kind === 'assume') varsOf(a.cond, vs);
-    return [...vs].some((v) => this.L.isGlobal(v));
+    return [...actionVars(a)].some((v) => this.L.isGlobal(v));
+  }
+
+  /** if-then-else in the CFG: `split(t, f)` emits the branch edges, then both arms meet. */
+  private diamond(split: (t: number, f: number) => void, pos: SourcePos, onTrue: () => void, onFalse: () => void): void {
+    const t = this.cfg.newLoc(pos);
+    const f = this.cfg.newLoc(pos);
+    const join = this.cfg.newLoc(pos);
+    split(t, f);
+    this.cur = t;
+    onTrue();
+    this.goto(join, pos, '');
+    this.cur = f;
+    onFalse();
+    this.goto(join, pos, '');
+    this.cur = join;
   }
 
   private goto(to: number, pos: SourcePos, text = 'goto'): void {
@@ -197,19 +205,21 @@ export class ThreadBuilder {
     const t = target.type;
     if (t.bool && !this.isBoolTerm(value)) {
       // _Bool b = v stores v != 0.
-      const one = this.cfg.newLoc(pos);
-      const zero = this.cfg.newLoc(pos);
-      const join = this.cfg.newLoc(pos);
-      this.assume(lt(value, num(0)), one, pos, false);
-      this.assume(gt(value, num(0)), one, pos, false);
-      this.assume(eq(value, num(0)), zero, pos, false);
-      this.cur = one;
-      this.emit({ kind: 'assign', target: target.name, value: num(1) }, pos, text ?? `${target.name} = 1`);
-      this.goto(join, pos, '');
-      this.cur = zero;
-      this.emit({ kind: 'assign', target: target.name, value: num(0) }, pos, text ?? `${target.name} = 0`);
-      this.goto(join, pos, '');
-      this.cur = join;
+      const name = target.name;
+      this.diamond(
+        (one, zero) => {
+          const from = this.cur;
+          for (const c of [lt(value, num(0)), gt(value, num(0))]) {
+            this.cur = from;
+            this.assume(c, one, pos, false);
+          }
+          this.cur = from;
+          this.assume(eq(value, num(0)), zero, pos, false);
+        },
+        pos,
+        () => this.emit({ kind: 'assign', target: name, value: num(1) }, pos, text ?? `${this.L.cname(name)} = 1`),
+        () => this.emit({ kind: 'assign', target: name, value: num(0) }, pos, text ?? `${this.L.cname(name)} = 0`),
+      );
       return;
     }
     let risk = false;
@@ -394,20 +404,14 @@ export class ThreadBuilder {
         s.body.forEach((b) => this.stmt(b));
         this.scopes.pop();
         return;
-      case 'if': {
-        const t = this.cfg.newLoc(s.then.pos);
-        const f = this.cfg.newLoc(s.else?.pos ?? s.pos);
-        const join = this.cfg.newLoc(s.pos);
-        this.branch(s.cond, t, f);
-        this.cur = t;
-        this.stmt(s.then);
-        this.goto(join, s.pos, '');
-        this.cur = f;
-        if (s.else) this.stmt(s.else);
-        this.goto(join, s.pos, '');
-        this.cur = join;
+      case 'if':
+        this.diamond(
+          (t, f) => this.branch(s.cond, t, f),
+          s.pos,
+          () => this.stmt(s.then),
+          () => s.else && this.stmt(s.else),
+        );
         return;
-      }
       case 'while': {
         const head = this.cfg.newLoc(s.pos);
         const body = this.cfg.newLoc(s.body.pos);
@@ -698,20 +702,14 @@ export class ThreadBuilder {
       case 'other':
         if (e.what === 'sizeof') return; // no side effects
         break;
-      case 'cond': {
-        const t = this.cfg.newLoc(e.then.pos);
-        const f = this.cfg.newLoc(e.else.pos);
-        const join = this.cfg.newLoc(e.pos);
-        this.branch(e.test, t, f);
-        this.cur = t;
-        this.effect(e.then);
-        this.goto(join, e.pos, '');
-        this.cur = f;
-        this.effect(e.else);
-        this.goto(join, e.pos, '');
-        this.cur = join;
+      case 'cond':
+        this.diamond(
+          (t, f) => this.branch(e.test, t, f),
+          e.pos,
+          () => this.effect(e.then),
+          () => this.effect(e.else),
+        );
         return;
-      }
     }
     this.rvalue(e);
   }
@@ -854,17 +852,12 @@ export class ThreadBuilder {
       }
       case 'cond': {
         const tmp = this.fresh('cond');
-        const t = this.cfg.newLoc(e.then.pos);
-        const f = this.cfg.newLoc(e.else.pos);
-        const join = this.cfg.newLoc(e.pos);
-        this.branch(e.test, t, f);
-        this.cur = t;
-        this.assign(tmp, this.rvalue(e.then), e.pos, '');
-        this.goto(join, e.pos, '');
-        this.cur = f;
-        this.assign(tmp, this.rvalue(e.else), e.pos, '');
-        this.goto(join, e.pos, '');
-        this.cur = join;
+        this.diamond(
+          (t, f) => this.branch(e.test, t, f),
+          e.pos,
+          () => this.assign(tmp, this.rvalue(e.then), e.pos, ''),
+          () => this.assign(tmp, this.rvalue(e.else), e.pos, ''),
+        );
         return this.read(tmp, e.pos);
       }
       case 'call':
@@ -903,17 +896,12 @@ export class ThreadBuilder {
     const c = this.L.constant(e);
     if (c !== undefined) return num(c !== 0n ? 1n : 0n);
     const tmp = this.fresh('bool', true);
-    const t = this.cfg.newLoc(e.pos);
-    const f = this.cfg.newLoc(e.pos);
-    const join = this.cfg.newLoc(e.pos);
-    this.branch(e, t, f);
-    this.cur = t;
-    this.assign(tmp, num(1), e.pos, '');
-    this.goto(join, e.pos, '');
-    this.cur = f;
-    this.assign(tmp, num(0), e.pos, '');
-    this.goto(join, e.pos, '');
-    this.cur = join;
+    this.diamond(
+      (t, f) => this.branch(e, t, f),
+      e.pos,
+      () => this.assign(tmp, num(1), e.pos, ''),
+      () => this.assign(tmp, num(0), e.pos, ''),
+    );
     return this.read(tmp, e.pos);
   }
 
@@ -1275,4 +1263,3 @@ function assigns(body: Stmt, name: string): boolean {
   );
 }
 
-export { InputError };

@@ -31,15 +31,20 @@ export async function validIffExists(a: Term, bound: string[], b: Term): Promise
 }
 
 async function validSmt(vars: string[], formula: string): Promise<boolean> {
+  const decls = vars.map((v) => `(declare-const ${smtSymbol(v)} Int)`).join('\n');
+  const r = await checkSmt(`${decls}\n(assert (not ${formula}))`);
+  if (r === 'unknown') throw new Error('z3 returned unknown');
+  return r === 'unsat';
+}
+
+/** Satisfiability of an SMT-LIB 2 script (declarations and assertions), by z3. */
+export async function checkSmt(script: string): Promise<'sat' | 'unsat' | 'unknown'> {
   z3 ??= init();
   const api = await z3;
   const ctx = api.Context('main');
   const s = new ctx.Solver();
-  const decls = vars.map((v) => `(declare-const ${smtSymbol(v)} Int)`).join('\n');
-  s.fromString(`${decls}\n(assert (not ${formula}))`);
-  const r = await s.check();
-  if (r === 'unknown') throw new Error('z3 returned unknown');
-  return r === 'unsat';
+  s.fromString(script);
+  return s.check();
 }
 
 export async function stopZ3(): Promise<void> {

@@ -13,7 +13,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadProgram } from '../frontend/index.js';
 import { fullFormula, type Program, type Transition } from '../frontend/program.js';
 import { add, and, eq, ge, mkVar, not, num, or, type Term } from '../solver/formula.js';
-import { stopZ3, valid, validIffExists } from './helpers.js';
+import { checkSmt, stopZ3, valid, validIffExists } from './helpers.js';
+import { programSmt2 } from '../frontend/print.js';
 
 afterAll(stopZ3);
 
@@ -103,5 +104,15 @@ describe('paper §2 examples lower to the paper\'s transitions', () => {
       const p = load(f);
       for (const th of p.threads.slice(1)) expect(th.transitions.filter((t) => t.writes.includes('lock'))).toHaveLength(1);
     }
+  });
+
+  it('the SMT-LIB emission is accepted by z3 and means what the IR means', async () => {
+    const p = load('lockbit');
+    const smt = programSmt2(p);
+    expect(await checkSmt(`${smt}(assert init)`)).toBe('sat');
+    expect(await checkSmt(`${smt}(assert (and init err))`)).toBe('unsat');
+    const t = fromEntry(p, 'thr1');
+    // The entry transition fires from init and lands outside init.
+    expect(await checkSmt(`${smt}(assert (and init |t${t.id}|))`)).toBe('sat');
   });
 });
