@@ -40,6 +40,9 @@ export type Binding =
   | { k: 'const'; value: bigint }
   | { k: 'null' };
 
+/** An lvalue: a fixed binding, or an array cell chosen by a run-time index. */
+type Place = { k: 'static'; b: Binding } | { k: 'dynamic'; elems: Binding[]; index: Term; pos: SourcePos };
+
 export interface Instance {
   index: number;
   name: string;
@@ -543,9 +546,9 @@ export class ThreadBuilder {
   }
 
   /**
-   * A `for (i = a; i < b; i++)` loop whose body creates or joins threads, or indexes
-   * arrays by `i`, is unrolled when its bounds are constants (threads are created
-   * statically; array cells are separate variables).
+   * A `for (i = a; i < b; i++)` loop whose body creates or joins threads must have
+   * constant bounds and is unrolled (threads are created statically). One that indexes
+   * arrays by `i` is unrolled when it can be, so the cells become plain variables.
    */
   private unrollPlan(s: Extract<Stmt, { k: 'for' }>): { name: string; values: bigint[]; final: bigint } | undefined {
     let name: string | undefined;
@@ -558,31 +561,13 @@ export class ThreadBuilder {
       name = init.decl.items[0].decl.name;
       start = this.L.constant(init.decl.items[0].init);
     }
-    if (!name || !needsUnroll(s.body, name)) return undefined;
-    const fail_ = (why: string): never =>
-      unsupported(s.pos, `loop creating/joining threads or indexing arrays by '${name}' must have constant bounds (${why})`);
-    if (start === undefined) return fail_('start is not a constant');
-    const c = s.cond;
-    if (!c || c.k !== 'binary' || c.left.k !== 'id' || c.left.name !== name) return fail_(`condition must compare '${name}' with a constant`);
-    const bound = this.L.constant(c.right) ?? fail_('bound is not a constant');
-    const step = stepOf(s.step, name) ?? fail_(`step must be ${name}++, ${name}--, or ${name} += constant`);
-    if (assigns(s.body, name)) fail_(`the body assigns '${name}'`);
-    const test: Record<string, (a: bigint) => boolean> = {
-      '<': (a) => a < bound,
-      '<=': (a) => a <= bound,
-      '>': (a) => a > bound,
-      '>=': (a) => a >= bound,
-      '!=': (a) => a !== bound,
-    };
-    const holds = test[c.op] ?? fail_(`unsupported comparison '${c.op}'`);
-    const values: bigint[] = [];
-    let v = start;
-    while (holds(v)) {
-      values.push(v);
-      if (values.length > 4096) fail_('more than 4096 iterations');
-      v += step;
-    }
-    return { name, values, final: v };
+    const required = createsOrJoins(s.body);
+    if (!required && !(name && indexesBy(s.body, name))) return undefined;
+    const bound = s.cond?.k === 'binary' ? this.L.constant(s.cond.right) : undefined;
+    const plan = unrollValues(s, name, start, bound);
+    if (typeof plan !== 'string') return plan;
+    if (required) unsupported(s.pos, `thread creation or join in a loop without constant bounds (${plan}): unbounded thread creation`);
+    return undefined;
   }
 
   private switchStmt(s: Extract<Stmt, { k: 'switch' }>): void {
@@ -683,8 +668,8 @@ export class ThreadBuilder {
         this.assignment(e);
         return;
       case 'incdec': {
-        const lv = this.lvalue(e.target);
-        this.assign(lv, (e.op === '++' ? add : sub)(this.read(lv, e.pos), num(1)), e.pos);
+        const step = e.op === '++' ? add : sub;
+        this.atPlace(this.place(e.target), (lv) => this.assign(lv, step(this.read(lv, e.pos), num(1)), e.pos));
         return;
       }
       case 'call':
@@ -714,18 +699,70 @@ export class ThreadBuilder {
     this.rvalue(e);
   }
 
-  private assignment(e: Extract<Expr, { k: 'assign' }>): Binding {
-    const lv = this.lvalue(e.target);
+  private assignment(e: Extract<Expr, { k: 'assign' }>): Place {
+    const pl = this.place(e.target);
     if (e.op === '=') {
-      this.assignExpr(lv, e.value, e.pos);
-      return lv;
+      if (pl.k === 'static') this.assignExpr(pl.b, e.value, e.pos);
+      else {
+        const rhs = this.rvalue(e.value);
+        this.atPlace(pl, (lv) => this.assign(lv, rhs, e.pos));
+      }
+      return pl;
     }
-    const op = e.op.slice(0, -1);
+    const arith = ARITH[e.op.slice(0, -1)] ?? unsupported(e.pos, `operator '${e.op}' (bit operations are not modelled)`);
     const rhs = this.rvalue(e.value);
-    const old = this.read(lv, e.pos);
-    const arith = ARITH[op] ?? unsupported(e.pos, `operator '${e.op}' (bit operations are not modelled)`);
-    this.assign(lv, arith(old, rhs, e.pos), e.pos);
-    return lv;
+    this.atPlace(pl, (lv) => this.assign(lv, arith(this.read(lv, e.pos), rhs, e.pos), e.pos));
+    return pl;
+  }
+
+  /**
+   * Where an lvalue expression points: one binding, or an array cell chosen by an
+   * index only known at run time.
+   */
+  private place(e: Expr): Place {
+    if (e.k !== 'index') return { k: 'static', b: this.lvalue(e) };
+    const base = this.lvalue(e.base);
+    const b = base.k === 'alias' ? base.target : base;
+    if (b.k !== 'array') return unsupported(e.pos, 'indexing something that is not an array');
+    const i = this.rvalue(e.index);
+    if (i.kind !== 'int') return { k: 'dynamic', elems: b.elems, index: i, pos: e.pos };
+    const k = Number(i.value);
+    if (k < 0 || k >= b.elems.length) return fail(e.index.pos, `array index ${i.value} out of bounds [0, ${b.elems.length})`);
+    return { k: 'static', b: b.elems[k] };
+  }
+
+  /**
+   * Runs `fn` on the cell a place denotes. A run-time index becomes a case split
+   * (index = k for each cell); an index out of bounds is undefined behaviour and
+   * reaches the error location.
+   */
+  private atPlace(p: Place, fn: (b: Binding) => void): void {
+    if (p.k === 'static') return fn(p.b);
+    const from = this.cur;
+    const join = this.cfg.newLoc(p.pos);
+    p.elems.forEach((b, k) => {
+      const loc = this.cfg.newLoc(p.pos);
+      this.cur = from;
+      this.assume(eq(p.index, num(k)), loc, p.pos, false);
+      this.cur = loc;
+      fn(b);
+      this.goto(join, p.pos, '');
+    });
+    const oob = this.cfg.newLoc(p.pos);
+    for (const c of [lt(p.index, num(0)), ge(p.index, num(p.elems.length))]) {
+      this.cur = from;
+      this.assume(c, oob, p.pos, false);
+    }
+    this.cur = oob;
+    this.goto(this.err, p.pos, `array index out of bounds [0, ${p.elems.length})`);
+    this.cur = join;
+  }
+
+  private readPlace(p: Place, pos: SourcePos): Term {
+    if (p.k === 'static') return this.read(p.b, pos);
+    const tmp = this.fresh('elem');
+    this.atPlace(p, (b) => this.assign(tmp, this.read(b, pos), pos, ''));
+    return this.read(tmp, pos);
   }
 
   /** `target = e`, with a nondet call assigned directly and conditions stored as 0/1. */
@@ -784,14 +821,8 @@ export class ThreadBuilder {
         }
         break;
       case 'index': {
-        const base = this.lvalue(e.base);
-        const b = base.k === 'alias' ? base.target : base;
-        if (b.k !== 'array') return unsupported(e.pos, 'indexing something that is not an array');
-        const i = this.rvalue(e.index);
-        if (i.kind !== 'int') return unsupported(e.index.pos, 'array index that is not a compile-time constant');
-        const k = Number(i.value);
-        if (k < 0 || k >= b.elems.length) return fail(e.index.pos, `array index ${i.value} out of bounds [0, ${b.elems.length})`);
-        return b.elems[k];
+        const p = this.place(e);
+        return p.k === 'static' ? p.b : unsupported(e.index.pos, 'an array cell chosen at run time here (only reads and writes of it are modelled)');
       }
       case 'cast':
         return this.lvalue(e.arg);
@@ -812,7 +843,7 @@ export class ThreadBuilder {
         return this.read(this.lookup(e.name, e.pos), e.pos);
       }
       case 'index':
-        return this.read(this.lvalue(e), e.pos);
+        return this.readPlace(this.place(e), e.pos);
       case 'unary':
         switch (e.op) {
           case '-':
@@ -837,17 +868,16 @@ export class ThreadBuilder {
         return arith(a, b, e.pos);
       }
       case 'assign':
-        return this.read(this.assignment(e), e.pos);
+        return this.readPlace(this.assignment(e), e.pos);
       case 'incdec': {
-        const lv = this.lvalue(e.target);
-        const old = this.read(lv, e.pos);
-        if (e.prefix) {
-          this.assign(lv, (e.op === '++' ? add : sub)(old, num(1)), e.pos);
-          return this.read(lv, e.pos);
-        }
-        const tmp = this.fresh('old');
-        this.assign(tmp, old, e.pos, '');
-        this.assign(lv, (e.op === '++' ? add : sub)(old, num(1)), e.pos);
+        const pl = this.place(e.target);
+        const step = e.op === '++' ? add : sub;
+        const tmp = this.fresh(e.prefix ? 'new' : 'old');
+        this.atPlace(pl, (lv) => {
+          const old = this.read(lv, e.pos);
+          this.assign(tmp, e.prefix ? step(old, num(1)) : old, e.pos, '');
+          this.assign(lv, step(old, num(1)), e.pos);
+        });
         return this.read(tmp, e.pos);
       }
       case 'cond': {
@@ -1244,12 +1274,49 @@ function someNode(s: Stmt, pred: (e: Expr) => boolean): boolean {
   return st(s);
 }
 
-function needsUnroll(body: Stmt, name: string): boolean {
+function createsOrJoins(body: Stmt): boolean {
   return someNode(body, (e) => {
     const callee = calleeName(e);
-    if (callee === 'pthread_create' || callee === 'pthread_join') return true;
-    return e.k === 'index' && someNode({ k: 'expr', e: e.index, pos: e.pos }, (x) => x.k === 'id' && x.name === name);
+    return callee === 'pthread_create' || callee === 'pthread_join';
   });
+}
+
+function indexesBy(body: Stmt, name: string): boolean {
+  return someNode(body, (e) => e.k === 'index' && someNode({ k: 'expr', e: e.index, pos: e.pos }, (x) => x.k === 'id' && x.name === name));
+}
+
+/** The values the loop variable takes, or why they are not known statically. */
+function unrollValues(
+  s: Extract<Stmt, { k: 'for' }>,
+  name: string | undefined,
+  start: bigint | undefined,
+  bound: bigint | undefined,
+): { name: string; values: bigint[]; final: bigint } | string {
+  if (!name) return 'no loop variable';
+  if (start === undefined) return 'start is not a constant';
+  const c = s.cond;
+  if (!c || c.k !== 'binary' || c.left.k !== 'id' || c.left.name !== name || bound === undefined)
+    return `condition must compare '${name}' with a constant`;
+  const step = stepOf(s.step, name);
+  if (step === undefined) return `step must be ${name}++, ${name}--, or ${name} += constant`;
+  if (assigns(s.body, name)) return `the body assigns '${name}'`;
+  const test: Record<string, (a: bigint) => boolean> = {
+    '<': (a) => a < bound,
+    '<=': (a) => a <= bound,
+    '>': (a) => a > bound,
+    '>=': (a) => a >= bound,
+    '!=': (a) => a !== bound,
+  };
+  const holds = test[c.op];
+  if (!holds) return `unsupported comparison '${c.op}'`;
+  const values: bigint[] = [];
+  let v = start;
+  while (holds(v)) {
+    values.push(v);
+    if (values.length > 4096) return 'more than 4096 iterations';
+    v += step;
+  }
+  return { name, values, final: v };
 }
 
 function takesAddress(body: Stmt, name: string): boolean {

@@ -218,3 +218,30 @@ describe('unsigned arithmetic', () => {
     expect(p.warnings).toEqual([]);
   });
 });
+
+describe('arrays indexed at run time', () => {
+  const src = (body: string) => `
+    int flag[3];
+    int main() { int i = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= i && i < 3); ${body} return 0; }`;
+
+  it('reads and writes the chosen cell', () => {
+    expect(run(src('flag[i] = 5; flag[i]++; if (flag[i] != 6) reach_error(); if (flag[0] + flag[1] + flag[2] != 6) reach_error();')).errorReachable).toBe(false);
+    expect(run(src('flag[i] += 2; if (flag[1] == 2) reach_error();')).errorReachable).toBe(true);
+  });
+
+  it('an index out of bounds is an error (undefined behaviour)', () => {
+    const r = run('int a[2]; int main() { int i = 2; a[i] = 1; return 0; }');
+    expect(r.errorReachable).toBe(true);
+    expect(r.trace!.at(-1)!.steps.some((s) => /out of bounds/.test(s.text))).toBe(true);
+  });
+
+  it('a loop over an array with a bound that is not constant is kept as a loop', () => {
+    const p = `
+      int a[4];
+      int main() { int n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= n && n <= 4); int i; int s = 0;
+        for (i = 0; i < n; i++) a[i] = 1;
+        for (i = 0; i < n; i++) s += a[i];
+        if (s != n) reach_error(); return 0; }`;
+    expect(run(p).errorReachable).toBe(false);
+  });
+});
