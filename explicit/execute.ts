@@ -5,7 +5,7 @@
  * soon as its variables are known. This executes exactly the formulas the
  * symbolic engines see, which is what makes the explorer an oracle for them.
  */
-import { conjuncts, linearOf, varsOf, type Term } from '../solver/formula.js';
+import { conjuncts, isPrimed, linearOf, varsOf, type Term } from '../solver/formula.js';
 
 type Value = bigint | boolean;
 type Env = bigint[];
@@ -110,6 +110,16 @@ export function plan(
       // Enumerate the unknown with the tightest single-variable bounds.
       const v = [...unknown].sort()[0];
       const [lo, hi] = boundsOf(pending.map((p) => p.a), v);
+      // A helper value that is not kept and only meets single-variable bounds (a nondet
+      // value that just picks a branch) needs one witness, not every value.
+      const isAux = !known(v) && !isPrimed(v);
+      if (isAux && pending.every((p) => p.done || !p.vars.includes(v) || p.vars.length === 1)) {
+        const w = lo ?? hi ?? 0n;
+        ops.push({ k: 'enum', slot: slot(v), lo: w, hi: lo !== undefined && hi !== undefined && lo > hi ? w - 1n : w, clipped: false });
+        unknown.delete(v);
+        flushChecks();
+        continue;
+      }
       // Exact when the formula bounds the unknown within the range's width; else clipped to the range.
       const exact = lo !== undefined && hi !== undefined && hi - lo <= range[1] - range[0];
       usesRange ||= !exact;

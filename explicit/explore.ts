@@ -159,7 +159,7 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
         pos: c.t.pos,
         steps: c.t.steps,
         values: c.mentioned
-          .filter((v) => p.vars.get(v)!.role !== 'pc')
+          .filter((v) => p.vars.get(v)!.role === 'user' || p.vars.get(v)!.role === 'ghost')
           .map((v) => [v, values[s][index.get(v)!]] as const),
       });
     }

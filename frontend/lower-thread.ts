@@ -105,6 +105,8 @@ export class ThreadBuilder {
   private inlineCount = new Map<string, number>();
   /** main only: creates before any visible step start their threads at init. */
   private prefixOpen: boolean;
+  /** main has started a thread (so its global writes are visible from now on). */
+  private startedThreads = false;
 
   constructor(
     private readonly L: Lowering,
@@ -196,6 +198,11 @@ export class ThreadBuilder {
   }
 
   private assign(target: Binding, value: Term, pos: SourcePos, text?: string): void {
+    // Before main starts any thread nobody can observe a global: `g = c` there is g's initial value.
+    if (this.prefixOpen && !this.startedThreads && target.k === 'var' && this.L.isGlobal(target.name) && value.kind === 'int') {
+      this.L.globalInit.set(target.name, target.type.k === 'int' && target.type.bool ? (value.value !== 0n ? 1n : 0n) : value.value);
+      return;
+    }
     if (target.k === 'null' || target.k === 'alias') unsupported(pos, 'assignment to a pointer (only &variable arguments of called functions are modelled)');
     if (target.k !== 'var' || target.type.k !== 'int') {
       if (target.k === 'var' && target.type.k === 'mutex') {
@@ -265,14 +272,14 @@ export class ThreadBuilder {
   }
 
   /** Creates the IR variables for a local declaration of the given type. */
-  private declareLocal(cname: string, type: CType, pos: SourcePos): Binding {
+  private declareLocal(cname: string, type: CType, pos: SourcePos, temp = false): Binding {
     switch (type.k) {
       case 'int':
       case 'mutex': {
         const base = `${this.frame().prefix}.${cname}`;
         let name = base;
         for (let k = 2; this.L.hasVar(name); k++) name = `${base}#${k}`;
-        this.L.addLocal(name, this.inst.index, type, cname, pos);
+        this.L.addLocal(name, this.inst.index, type, cname, pos, temp);
         this.locals.push(name);
         return { k: 'var', name, type };
       }
@@ -363,7 +370,7 @@ export class ThreadBuilder {
   }
 
   private fresh(hint: string, bool = false): Binding {
-    const b = this.declareLocal(`__${hint}${++this.tempCount}`, { k: 'int', unsigned: bool, bool }, this.inst.fn.pos);
+    const b = this.declareLocal(`__${hint}${++this.tempCount}`, { k: 'int', unsigned: bool, bool }, this.inst.fn.pos, true);
     this.liveTemps.push((b as { name: string }).name);
     return b;
   }
@@ -1005,7 +1012,7 @@ export class ThreadBuilder {
         this.emit({ kind: 'assume', cond: eq(mkVar(m), num(0)), blocking: true }, pos, `pthread_mutex_lock(${this.L.cname(m)})`);
         this.emit({ kind: 'assign', target: m, value: owner }, pos, '');
         this.emit({ kind: 'atomicEnd' }, pos, '');
-      } else this.emit({ kind: 'assign', target: m, value: num(0) }, pos, `${name}(${this.L.cname(m)})`);
+      } else this.assign({ k: 'var', name: m, type: { k: 'mutex' } }, num(0), pos, `${name}(${this.L.cname(m)})`);
       return wantValue ? num(0) : undefined;
     }
     if (IGNORED_CALLS.has(name) && !user) return wantValue ? num(0) : undefined;
@@ -1052,6 +1059,7 @@ export class ThreadBuilder {
     const arg = this.threadArg(argExpr);
     const atInit = this.prefixOpen;
     const inst = this.L.newInstance(fn, arg, atInit, [...this.inst.chain, this.inst.fn.decl.name!], e.pos);
+    this.startedThreads = true;
     slot.slot.inst = inst;
     if (!atInit) {
       const flag = this.L.ghost(`__started.${inst.name}`);

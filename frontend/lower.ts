@@ -170,9 +170,9 @@ export class Lowering {
     if (info.owner === null) this.globals.push(info.name);
   }
 
-  addLocal(name: string, owner: number, type: CType, cname: string, pos: SourcePos): void {
+  addLocal(name: string, owner: number, type: CType, cname: string, pos: SourcePos, temp = false): void {
     const int = type.k === 'int' ? type : undefined;
-    this.addVar({ name, owner, role: 'user', unsigned: int?.unsigned ?? false, bool: int?.bool ?? false, cname, pos });
+    this.addVar({ name, owner, role: temp ? 'temp' : 'user', unsigned: int?.unsigned ?? false, bool: int?.bool ?? false, cname, pos });
   }
 
   /** A ghost global (thread start/termination flags, halt flag), zero initially. */

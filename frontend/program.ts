@@ -10,7 +10,8 @@ export interface VarInfo {
   readonly name: string;
   /** Thread index owning the variable, or null for a global. */
   readonly owner: number | null;
-  readonly role: 'user' | 'pc' | 'ghost';
+  /** user: declared in C; pc: program counter; ghost: thread start/join/halt flags; temp: compiler temporary. */
+  readonly role: 'user' | 'pc' | 'ghost' | 'temp';
   /** C unsigned type: the value is non-negative (wrap-around is not modelled). */
   readonly unsigned: boolean;
   /** C _Bool: the value is 0 or 1. */

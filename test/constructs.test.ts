@@ -19,10 +19,22 @@ describe('threads', () => {
     const src = `
       int x = 0;
       void *f(void *a) { if (x == 0) reach_error(); return 0; }
-      int main() { pthread_t t; x = 1; pthread_create(&t, 0, f, 0); return 0; }`;
+      int main() { pthread_t t; x = x + 1; pthread_create(&t, 0, f, 0); return 0; }`;
     expect(reachable(src)).toBe(false);
+    expect(lower(src).threads[1].startedAtInit).toBe(false);
+  });
+
+  it('constant global writes before the first pthread_create are initial values', () => {
+    const src = `
+      int x = 0; pthread_mutex_t m;
+      void *f(void *a) { if (x != 1) reach_error(); return 0; }
+      int main() { pthread_t t; pthread_mutex_init(&m, 0); x = 1; pthread_create(&t, 0, f, 0); x = 2; return 0; }`;
     const p = lower(src);
-    expect(p.threads[1].startedAtInit).toBe(false);
+    expect(p.threads[1].startedAtInit).toBe(true);
+    // x = 2 comes after the thread exists: it stays a step of main, and the thread can see it.
+    expect(p.threads[0].transitions.some((t) => t.writes.includes('x'))).toBe(true);
+    expect(reachable(src)).toBe(true);
+    expect(reachable(src.replace('x = 2;', ''))).toBe(false);
   });
 
   it('each start of a thread function has its own locals', () => {
