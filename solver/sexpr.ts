@@ -1,0 +1,107 @@
+/**
+ * Reading SMT-LIB 2 answers (models, Horn solutions, get-value) back into the
+ * formula IR: an s-expression parser and a translator for the quantifier-free
+ * linear-integer fragment z3 answers with (`let`, `!` annotations included).
+ * SMT-LIB's Euclidean div/mod are not C's, so they are rejected rather than guessed.
+ */
+import { FALSE, TRUE, add, and, eq, ge, gt, ite, le, lt, mkVar, mul, neg, not, num, or, sub, type Term } from './formula.js';
+
+export type SExpr = string | SExpr[];
+
+/** Parses every s-expression in `text`. */
+export function parseSExprs(text: string): SExpr[] {
+  const out: SExpr[] = [];
+  const stack: SExpr[][] = [];
+  let i = 0;
+  const push = (x: SExpr): void => {
+    if (stack.length) stack[stack.length - 1].push(x);
+    else out.push(x);
+  };
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '(') {
+      stack.push([]);
+      i++;
+    } else if (c === ')') {
+      const done = stack.pop();
+      if (!done) throw new SyntaxError(`unbalanced ')' in solver output at ${i}`);
+      push(done);
+      i++;
+    } else if (/\s/.test(c)) i++;
+    else if (c === ';') {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if (c === '|') {
+      const end = text.indexOf('|', i + 1);
+      if (end < 0) throw new SyntaxError('unterminated |symbol| in solver output');
+      push(text.slice(i + 1, end));
+      i = end + 1;
+    } else if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && !(text[j] === '"' && text[j + 1] !== '"')) j += text[j] === '"' ? 2 : 1;
+      push(text.slice(i, j + 1));
+      i = j + 1;
+    } else {
+      let j = i;
+      while (j < text.length && !/[\s()|";]/.test(text[j])) j++;
+      push(text.slice(i, j));
+      i = j;
+    }
+  }
+  if (stack.length) throw new SyntaxError('unbalanced "(" in solver output');
+  return out;
+}
+
+/** Translates an SMT-LIB term; `names` maps bound symbols (parameters) to terms. */
+export function sexprToTerm(e: SExpr, names: ReadonlyMap<string, Term> = new Map()): Term {
+  if (typeof e === 'string') {
+    if (e === 'true') return TRUE;
+    if (e === 'false') return FALSE;
+    if (/^\d+$/.test(e)) return num(BigInt(e));
+    return names.get(e) ?? mkVar(e);
+  }
+  const [head, ...args] = e;
+  if (typeof head !== 'string') throw new SyntaxError(`unexpected term ${JSON.stringify(e).slice(0, 80)}`);
+  const t = (x: SExpr): Term => sexprToTerm(x, names);
+  switch (head) {
+    case 'let': {
+      const bound = new Map(names);
+      for (const b of args[0] as SExpr[]) {
+        const [n, v] = b as [string, SExpr];
+        bound.set(n, t(v));
+      }
+      return sexprToTerm(args[1], bound);
+    }
+    case '!':
+      return t(args[0]);
+    case 'and':
+      return and(...args.map(t));
+    case 'or':
+      return or(...args.map(t));
+    case 'not':
+      return not(t(args[0]));
+    case '=>':
+      return or(not(t(args[0])), t(args[1]));
+    case 'ite':
+      return ite(t(args[0]), t(args[1]), t(args[2]));
+    case '=':
+      return args.length === 2 ? eq(t(args[0]), t(args[1])) : and(...args.slice(1).map((a, i) => eq(t(args[i]), t(a))));
+    case 'distinct':
+      return not(eq(t(args[0]), t(args[1])));
+    case '<=':
+      return le(t(args[0]), t(args[1]));
+    case '<':
+      return lt(t(args[0]), t(args[1]));
+    case '>=':
+      return ge(t(args[0]), t(args[1]));
+    case '>':
+      return gt(t(args[0]), t(args[1]));
+    case '+':
+      return add(...args.map(t));
+    case '-':
+      return args.length === 1 ? neg(t(args[0])) : args.slice(1).reduce<Term>((acc, a) => sub(acc, t(a)), t(args[0]));
+    case '*':
+      return args.map(t).reduce((a, b) => mul(a, b));
+    default:
+      throw new SyntaxError(`unsupported function '${head}' in solver output`);
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The one interface every engine uses for SMT: satisfiability, models, entailment,
+ * incremental push/pop with checks under assumptions, and Horn queries. Back ends
+ * implement `Backend`; `SmtSolver` adds the query cache and the counters.
+ */
+import { and, not, type Term } from './formula.js';
+import type { HornResult, HornSystem } from './horn.js';
+
+export type SatResult = { status: 'sat' } | { status: 'unsat' } | { status: 'unknown'; reason: string };
+export type Model = ReadonlyMap<string, bigint>;
+
+export interface QueryOptions {
+  /** Per-query limit; the answer is unknown('timeout') past it. */
+  timeoutMs?: number;
+}
+
+export type BackendName = 'wasm' | 'native';
+
+/** What a back end provides; formulas are over Int variables (Bool terms as formulas). */
+export interface Backend {
+  readonly name: BackendName;
+  push(): Promise<void>;
+  pop(): Promise<void>;
+  assert(t: Term): Promise<void>;
+  /** Checks the current assertions plus `extra` (not kept); with values of `vars` when sat. */
+  check(extra: readonly Term[], vars: readonly string[], timeoutMs: number | undefined): Promise<SatResult & { model?: Model }>;
+  horn(sys: HornSystem, timeoutMs: number | undefined): Promise<HornResult>;
+  close(): Promise<void>;
+}
+
+export interface SolverStats {
+  queries: number;
+  cacheHits: number;
+  hornQueries: number;
+  timeMs: number;
+}
+
+export class SmtSolver {
+  readonly stats: SolverStats = { queries: 0, cacheHits: 0, hornQueries: 0, timeMs: 0 };
+  /** One-shot results keyed by the hash-consed formula (only at the base level). */
+  private readonly cache = new Map<number, SatResult>();
+  private depth = 0;
+
+  constructor(
+    private readonly backend: Backend,
+    private readonly defaults: QueryOptions = {},
+  ) {}
+
+  get backendName(): BackendName {
+    return this.backend.name;
+  }
+
+  private async timed<T>(f: () => Promise<T>): Promise<T> {
+    const t0 = performance.now();
+    try {
+      return await f();
+    } finally {
+      this.stats.timeMs += performance.now() - t0;
+    }
+  }
+
+  /**
+   * Satisfiability of `formulas` together with whatever was asserted since the
+   * enclosing push()es (nothing at depth 0). Results at depth 0 are cached.
+   */
+  async check(formulas: readonly Term[], opts: QueryOptions = {}): Promise<SatResult> {
+    const f = and(...formulas);
+    const cacheable = this.depth === 0;
+    const hit = cacheable ? this.cache.get(f.id) : undefined;
+    this.stats.queries++;
+    if (hit) {
+      this.stats.cacheHits++;
+      return hit;
+    }
+    const r = await this.timed(() => this.backend.check([f], [], opts.timeoutMs ?? this.defaults.timeoutMs));
+    const result: SatResult = r.status === 'unknown' ? { status: 'unknown', reason: r.reason } : { status: r.status };
+    if (cacheable && result.status !== 'unknown') this.cache.set(f.id, result);
+    return result;
+  }
+
+  /** Satisfiability with a model for `vars` when sat. */
+  async model(formulas: readonly Term[], vars: readonly string[], opts: QueryOptions = {}): Promise<SatResult & { model?: Model }> {
+    this.stats.queries++;
+    return this.timed(() => this.backend.check([and(...formulas)], vars, opts.timeoutMs ?? this.defaults.timeoutMs));
+  }
+
+  /** Whether premise ⇒ conclusion is valid: 'unknown' when the solver cannot tell. */
+  async entails(premise: Term, conclusion: Term, opts: QueryOptions = {}): Promise<boolean | 'unknown'> {
+    const r = await this.check([premise, not(conclusion)], opts);
+    return r.status === 'unknown' ? 'unknown' : r.status === 'unsat';
+  }
+
+  async push(): Promise<void> {
+    this.depth++;
+    await this.backend.push();
+  }
+
+  async pop(): Promise<void> {
+    if (this.depth === 0) throw new Error('pop without push');
+    this.depth--;
+    await this.backend.pop();
+  }
+
+  async assert(t: Term): Promise<void> {
+    if (this.depth === 0) throw new Error('assert outside push/pop would make the one-shot cache unsound');
+    await this.backend.assert(t);
+  }
+
+  /** Solves Horn clauses with Spacer. */
+  async horn(sys: HornSystem, opts: QueryOptions = {}): Promise<HornResult> {
+    this.stats.hornQueries++;
+    return this.timed(() => this.backend.horn(sys, opts.timeoutMs ?? this.defaults.timeoutMs));
+  }
+
+  async close(): Promise<void> {
+    await this.backend.close();
+  }
+}

@@ -1,0 +1,271 @@
+/**
+ * Native back end: a long-lived `z3 -in` process spoken to in SMT-LIB 2 over pipes.
+ * A trivial check costs ~0.15 ms this way against ~2-3 ms through the WASM build
+ * (DESIGN.md, "Measured here"). The process is restarted after a crash (replaying
+ * declarations and the push/assert stack) and killed on close or process exit.
+ * Horn queries use a second process, since `(set-logic HORN)` must start a session.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { mkVar, smtSymbol, toSmt, varsOf, type Term } from './formula.js';
+import { hornToSmtLib, type HornResult, type HornSystem } from './horn.js';
+import { parseSExprs, sexprToTerm, type SExpr } from './sexpr.js';
+import type { Backend, Model, SatResult } from './smt.js';
+
+/** The z3 binary: $RELY_Z3 if set, else `z3` on PATH; undefined when there is none. */
+export function findZ3(): string | undefined {
+  const explicit = process.env.RELY_Z3;
+  if (explicit) return explicit;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const p = join(dir, 'z3');
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+const GRACE_MS = 2000;
+const live = new Set<Z3Process>();
+process.on('exit', () => {
+  for (const p of live) p.kill();
+});
+
+/** One z3 child process with a request/response protocol based on echo markers. */
+class Z3Process {
+  private child?: ChildProcessWithoutNullStreams;
+  private buffer = '';
+  private waiting?: { marker: string; resolve: (out: string) => void; reject: (e: Error) => void };
+  private queue: Promise<unknown> = Promise.resolve();
+  private seq = 0;
+  /** Called after a (re)start, before any request, to restore state. */
+  onStart: () => string = () => '';
+
+  constructor(private readonly binary: string) {}
+
+  private start(): void {
+    const child = spawn(this.binary, ['-in', '-smt2'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = child;
+    live.add(this);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => {
+      this.buffer += d;
+      const w = this.waiting;
+      if (!w) return;
+      const at = this.buffer.indexOf(w.marker);
+      if (at >= 0) {
+        const out = this.buffer.slice(0, at);
+        this.buffer = this.buffer.slice(at + w.marker.length);
+        this.waiting = undefined;
+        w.resolve(out);
+      }
+    });
+    child.stderr.resume();
+    const gone = (why: string): void => {
+      if (this.child !== child) return;
+      this.child = undefined;
+      live.delete(this);
+      this.waiting?.reject(new Error(why));
+      this.waiting = undefined;
+    };
+    child.on('error', (e) => gone(`cannot run z3 (${this.binary}): ${e.message}`));
+    child.on('exit', (code, sig) => gone(`z3 exited (${sig ?? code})`));
+    child.stdin.on('error', () => {}); // reported through 'exit'
+    this.buffer = '';
+    const preamble = this.onStart();
+    if (preamble) child.stdin.write(preamble);
+  }
+
+  /**
+   * Sends commands; resolves with everything z3 printed for them. A function is
+   * evaluated only once the process runs (after a restart has replayed the state).
+   */
+  request(commands: string | (() => string), timeoutMs?: number): Promise<string> {
+    const run = (): Promise<string> =>
+      new Promise<string>((resolve, reject) => {
+        if (!this.child) this.start();
+        const text = typeof commands === 'function' ? commands() : commands;
+        const marker = `<<rely:${++this.seq}>>`;
+        const timer =
+          timeoutMs === undefined
+            ? undefined
+            : setTimeout(() => {
+                // z3 did not honour its own timeout: stop it; the next request restarts it.
+                this.kill();
+                reject(new TimeoutError());
+              }, timeoutMs + GRACE_MS);
+        this.waiting = {
+          marker,
+          resolve: (out) => {
+            clearTimeout(timer);
+            resolve(out);
+          },
+          reject: (e) => {
+            clearTimeout(timer);
+            reject(e);
+          },
+        };
+        this.child!.stdin.write(`${text}\n(echo "${marker}")\n`);
+      });
+    const p = this.queue.then(run, run);
+    this.queue = p.catch(() => undefined);
+    return p;
+  }
+
+  kill(): void {
+    const c = this.child;
+    this.child = undefined;
+    live.delete(this);
+    c?.kill('SIGKILL');
+  }
+}
+
+export class TimeoutError extends Error {
+  constructor() {
+    super('timeout');
+  }
+}
+
+function checkErrors(out: string): void {
+  const m = /\(error "([^"]*)"\)/.exec(out);
+  if (m) throw new Error(`z3: ${m[1]}`);
+}
+
+export class NativeBackend implements Backend {
+  readonly name = 'native' as const;
+  private readonly smt: Z3Process;
+  private readonly hornProc: Z3Process;
+  private readonly declared = new Set<string>();
+  /** Assertions per push level, replayed after a restart. */
+  private levels: string[][] = [];
+
+  constructor(binary = findZ3()) {
+    if (!binary) throw new Error('native z3 not found: install z3 (e.g. apt-get install z3) or set RELY_Z3 to its path');
+    this.smt = new Z3Process(binary);
+    this.smt.onStart = () => {
+      const decls = [...this.declared].map((v) => `(declare-const ${smtSymbol(v)} Int)`);
+      const stack = this.levels.flatMap((l) => ['(push 1)', ...l]);
+      return ['(set-option :global-declarations true)', '(set-option :produce-models true)', ...decls, ...stack].join('\n') + '\n';
+    };
+    this.hornProc = new Z3Process(binary);
+  }
+
+  private declare(t: Term): string {
+    const out: string[] = [];
+    for (const v of varsOf(t))
+      if (!this.declared.has(v)) {
+        this.declared.add(v);
+        out.push(`(declare-const ${smtSymbol(v)} Int)`);
+      }
+    return out.join('\n');
+  }
+
+  // State changes happen inside the request closures, after any restart's replay.
+  async push(): Promise<void> {
+    checkErrors(await this.smt.request(() => (this.levels.push([]), '(push 1)')));
+  }
+
+  async pop(): Promise<void> {
+    checkErrors(await this.smt.request(() => (this.levels.pop(), '(pop 1)')));
+  }
+
+  async assert(t: Term): Promise<void> {
+    const a = `(assert ${toSmt(t)})`;
+    checkErrors(
+      await this.smt.request(() => {
+        this.levels[this.levels.length - 1]?.push(a);
+        return `${this.declare(t)}\n${a}`;
+      }),
+    );
+  }
+
+  async check(extra: readonly Term[], vars: readonly string[], timeoutMs?: number): Promise<SatResult & { model?: Model }> {
+    const asserts = extra.map((t) => `(assert ${toSmt(t)})`).join('\n');
+    const limit = `(set-option :timeout ${timeoutMs ?? 0})`;
+    const decls = (): string => [...extra.map((t) => this.declare(t)), ...vars.map((v) => this.declare(mkVar(v)))].join('\n');
+    let out: string;
+    try {
+      out = await this.smt.request(() => `${decls()}\n${limit}\n(push 1)\n${asserts}\n(check-sat)`, timeoutMs);
+    } catch (e) {
+      if (e instanceof TimeoutError) return { status: 'unknown', reason: 'timeout' };
+      throw e;
+    }
+    checkErrors(out);
+    const status = out.trim().split(/\s+/).pop();
+    let result: SatResult & { model?: Model };
+    if (status === 'sat') {
+      result = { status: 'sat' };
+      if (vars.length) {
+        const vals = await this.smt.request(`(get-value (${vars.map(smtSymbol).join(' ')}))`);
+        checkErrors(vals);
+        result.model = parseValues(vals);
+      }
+    } else if (status === 'unsat') result = { status: 'unsat' };
+    else {
+      const why = await this.smt.request('(get-info :reason-unknown)');
+      const reason = /:reason-unknown "?([^")]*)"?/.exec(why)?.[1] ?? 'unknown';
+      result = { status: 'unknown', reason: /timeout|canceled/.test(reason) ? 'timeout' : reason };
+    }
+    checkErrors(await this.smt.request('(pop 1)'));
+    return result;
+  }
+
+  async horn(sys: HornSystem, timeoutMs?: number): Promise<HornResult> {
+    const limit = timeoutMs === undefined ? '' : `(set-option :timeout ${timeoutMs})\n`;
+    let out: string;
+    try {
+      out = await this.hornProc.request(`(reset)\n${limit}${hornToSmtLib(sys)}(check-sat)`, timeoutMs);
+    } catch (e) {
+      if (e instanceof TimeoutError) return { status: 'unknown', reason: 'timeout' };
+      throw e;
+    }
+    checkErrors(out);
+    const status = out.trim().split(/\s+/).pop();
+    if (status === 'unsat') return { status: 'unsat' };
+    if (status !== 'sat') {
+      const why = await this.hornProc.request('(get-info :reason-unknown)');
+      return { status: 'unknown', reason: /:reason-unknown "?([^")]*)"?/.exec(why)?.[1] ?? 'unknown' };
+    }
+    const model = await this.hornProc.request('(get-model)');
+    checkErrors(model);
+    return { status: 'sat', solution: parseHornModel(sys, model) };
+  }
+
+  async close(): Promise<void> {
+    this.smt.kill();
+    this.hornProc.kill();
+  }
+}
+
+function parseValues(text: string): Model {
+  const m = new Map<string, bigint>();
+  for (const top of parseSExprs(text))
+    for (const pair of top as SExpr[]) {
+      const [name, value] = pair as [string, SExpr];
+      const t = sexprToTerm(value);
+      if (t.kind !== 'int') throw new Error(`z3: non-integer value for ${name}`);
+      m.set(name, t.value);
+    }
+  return m;
+}
+
+/** `(define-fun R ((x!0 Int) …) Bool body)` entries → solution over R's parameters. */
+function parseHornModel(sys: HornSystem, text: string): Map<string, Term> {
+  const sol = new Map<string, Term>();
+  const defs = parseSExprs(text).flatMap((top) => (Array.isArray(top) && top[0] !== 'define-fun' ? top : [top])) as SExpr[][];
+  for (const d of defs) {
+    if (!Array.isArray(d) || d[0] !== 'define-fun') continue;
+    const [, name, params, , body] = d as [string, string, SExpr[][], SExpr, SExpr];
+    const rel = sys.relations.find((r) => r.name === name);
+    if (!rel) continue;
+    const names = new Map(params.map((p, i) => [p[0] as string, mkVar(rel.params[i])] as const));
+    sol.set(name, sexprToTerm(body, names));
+  }
+  for (const r of sys.relations) if (!sol.has(r.name)) throw new Error(`z3: Horn model lacks relation '${r.name}'`);
+  return sol;
+}
