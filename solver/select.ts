@@ -4,7 +4,6 @@ import { NativeBackend, findZ3 } from './z3-native.js';
 import { WasmBackend } from './z3-wasm.js';
 
 export type SolverChoice = 'auto' | 'wasm' | 'native';
-export const SOLVER_CHOICES: readonly SolverChoice[] = ['auto', 'wasm', 'native'];
 
 export function createSolver(choice: SolverChoice = 'auto', defaults: QueryOptions = {}): SmtSolver {
   const native = choice === 'native' || (choice === 'auto' && findZ3() !== undefined);

@@ -143,11 +143,15 @@ export class NativeBackend implements Backend {
   private readonly declared = new Set<string>();
   /** Assertions per push level, replayed after a restart. */
   private levels: string[][] = [];
+  private timeoutSet = 0;
+  private pendingPop = false;
 
   constructor(binary = findZ3()) {
     if (!binary) throw new Error('native z3 not found: install z3 (e.g. apt-get install z3) or set RELY_Z3 to its path');
     this.smt = new Z3Process(binary);
     this.smt.onStart = () => {
+      this.timeoutSet = 0;
+      this.pendingPop = false; // the restarted process never saw the check's push
       const decls = [...this.declared].map((v) => `(declare-const ${smtSymbol(v)} Int)`);
       const stack = this.levels.flatMap((l) => ['(push 1)', ...l]);
       return ['(set-option :global-declarations true)', '(set-option :produce-models true)', ...decls, ...stack].join('\n') + '\n';
@@ -167,11 +171,11 @@ export class NativeBackend implements Backend {
 
   // State changes happen inside the request closures, after any restart's replay.
   async push(): Promise<void> {
-    checkErrors(await this.smt.request(() => (this.levels.push([]), '(push 1)')));
+    checkErrors(await this.smt.request(() => (this.levels.push([]), `${this.owed()}(push 1)`)));
   }
 
   async pop(): Promise<void> {
-    checkErrors(await this.smt.request(() => (this.levels.pop(), '(pop 1)')));
+    checkErrors(await this.smt.request(() => (this.levels.pop(), `${this.owed()}(pop 1)`)));
   }
 
   async assert(t: Term): Promise<void> {
@@ -179,18 +183,22 @@ export class NativeBackend implements Backend {
     checkErrors(
       await this.smt.request(() => {
         this.levels[this.levels.length - 1]?.push(a);
-        return `${this.declare(t)}\n${a}`;
+        return `${this.owed()}${this.declare(t)}\n${a}`;
       }),
     );
   }
 
   async check(extra: readonly Term[], vars: readonly string[], timeoutMs?: number): Promise<SatResult & { model?: Model }> {
     const asserts = extra.map((t) => `(assert ${toSmt(t)})`).join('\n');
-    const limit = `(set-option :timeout ${timeoutMs ?? 0})`;
-    const decls = (): string => [...extra.map((t) => this.declare(t)), ...vars.map((v) => this.declare(mkVar(v)))].join('\n');
+    const prelude = (): string => {
+      const decls = [...extra.map((t) => this.declare(t)), ...vars.map((v) => this.declare(mkVar(v)))];
+      const limit = timeoutMs ?? 0;
+      if (limit !== this.timeoutSet) decls.push(`(set-option :timeout ${(this.timeoutSet = limit)})`);
+      return decls.join('\n');
+    };
     let out: string;
     try {
-      out = await this.smt.request(() => `${decls()}\n${limit}\n(push 1)\n${asserts}\n(check-sat)`, timeoutMs);
+      out = await this.smt.request(() => `${this.owed()}${prelude()}\n(push 1)\n${asserts}\n(check-sat)`, timeoutMs);
     } catch (e) {
       if (e instanceof TimeoutError) return { status: 'unknown', reason: 'timeout' };
       throw e;
@@ -211,8 +219,16 @@ export class NativeBackend implements Backend {
       const reason = /:reason-unknown "?([^")]*)"?/.exec(why)?.[1] ?? 'unknown';
       result = { status: 'unknown', reason: /timeout|canceled/.test(reason) ? 'timeout' : reason };
     }
-    checkErrors(await this.smt.request('(pop 1)'));
+    // The pop needs no answer: it goes out in front of the next request, saving a round trip.
+    this.pendingPop = true;
     return result;
+  }
+
+  /** Commands owed to z3 before the next request (the pop that closes a check). */
+  private owed(): string {
+    const s = this.pendingPop ? '(pop 1)\n' : '';
+    this.pendingPop = false;
+    return s;
   }
 
   async horn(sys: HornSystem, timeoutMs?: number): Promise<HornResult> {
