@@ -6,6 +6,8 @@
  * C's typedef ambiguity (`T * x;`) is resolved by a per-file sub-grammar whose
  * `typedefName` rule lists the typedef names declared in that file.
  */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as ohm from 'ohm-js';
 
 export const C_GRAMMAR = String.raw`
@@ -186,10 +188,31 @@ C {
 
 let base: ohm.Grammar | undefined;
 
+/**
+ * Compiling the grammar takes ~300 ms; loading the recipe `npm run build` writes next
+ * to the compiled module takes ~15 ms. The recipe carries a hash of the grammar text
+ * and is ignored when it does not match (the grammar is then compiled).
+ */
+const RECIPE = new URL('./c-grammar.recipe.json', import.meta.url);
+// Both are part of ohm-js's runtime API but missing from its type declarations.
+const makeRecipe = (ohm as unknown as { makeRecipe(recipe: unknown): ohm.Grammar }).makeRecipe;
+const toRecipe = (g: ohm.Grammar): string => (g as unknown as { toRecipe(): string }).toRecipe();
+
+export const grammarHash = (): string => createHash('sha256').update(C_GRAMMAR).digest('hex');
+
 /** The base grammar (no typedef names besides the built-in ones). */
 export function baseGrammar(): ohm.Grammar {
-  base ??= ohm.grammar(C_GRAMMAR);
+  if (!base) {
+    const saved = existsSync(RECIPE) ? (JSON.parse(readFileSync(RECIPE, 'utf8')) as { hash: string; recipe: unknown }) : undefined;
+    base = saved?.hash === grammarHash() ? makeRecipe(saved.recipe) : ohm.grammar(C_GRAMMAR);
+  }
   return base;
+}
+
+/** Writes the recipe of the compiled grammar (run by `npm run build`). */
+export function writeRecipe(): void {
+  const recipe = JSON.parse(toRecipe(ohm.grammar(C_GRAMMAR))) as unknown;
+  writeFileSync(RECIPE, JSON.stringify({ hash: grammarHash(), recipe }));
 }
 
 const cache = new Map<string, ohm.Grammar>();

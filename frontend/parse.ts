@@ -106,6 +106,91 @@ function typedefNames(toks: string[], chunks: Chunk[]): string[] {
   return names;
 }
 
+/**
+ * The chunks to parse: every chunk of the user's own files, and the system-header
+ * chunks that mention an identifier some parsed chunk uses (to a fixpoint). The
+ * rest of a `.i` file's glibc declarations are never used, so they are not parsed.
+ */
+function neededChunks(toks: string[], chunks: Chunk[], system: readonly boolean[]): Set<number> {
+  const mentions = chunks.map((c) => namesIn(toks, c));
+  const declares = chunks.map((c) => declaredIn(toks, c));
+  const isSystem = chunks.map((c) => system.slice(c.firstToken, c.lastToken + 1).every(Boolean));
+  const needed = new Set<number>();
+  const used = new Set<string>();
+  const take = (k: number): void => {
+    needed.add(k);
+    for (const id of mentions[k]) used.add(id);
+  };
+  chunks.forEach((_, k) => !isSystem[k] && take(k));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (let k = 0; k < chunks.length; k++)
+      if (!needed.has(k) && [...declares[k]].some((id) => used.has(id))) {
+        take(k);
+        grew = true;
+      }
+  }
+  return needed;
+}
+
+const NOT_NAMES = new Set(
+  ('auto break case char const continue default do double else enum extern float for goto if inline int long register ' +
+    'restrict return short signed sizeof static struct switch typedef union unsigned void volatile while _Bool _Complex ' +
+    '_Noreturn _Static_assert __extension__ __inline __inline__ __restrict __restrict__ __const __signed__ __typeof__').split(' '),
+);
+const OPAQUE = new Set(['__attribute__', '__attribute', '__asm__', '__asm', 'asm', '__declspec']);
+
+/** Identifiers a chunk mentions, leaving out keywords and attribute/asm arguments. */
+function namesIn(toks: string[], c: Chunk): Set<string> {
+  const names = new Set<string>();
+  for (let i = c.firstToken; i <= c.lastToken; i++) {
+    const t = toks[i];
+    if (OPAQUE.has(t) && toks[i + 1] === '(') {
+      for (let depth = 0, j = i + 1; j <= c.lastToken; j++) {
+        depth += toks[j] === '(' ? 1 : toks[j] === ')' ? -1 : 0;
+        if (depth === 0) {
+          i = j;
+          break;
+        }
+      }
+    } else if (isIdent(t) && !NOT_NAMES.has(t)) names.add(t);
+  }
+  return names;
+}
+
+/**
+ * Names a chunk declares (a token-level over-approximation): identifiers at the top
+ * level right before `(`, `;`, `,`, `=`, `[` or an attribute, `(*name)`, struct/union/
+ * enum tags, and enumerators — not parameter names, which would tie every prototype
+ * to every other.
+ */
+function declaredIn(toks: string[], c: Chunk): Set<string> {
+  const names = new Set<string>();
+  let paren = 0;
+  let brace = 0;
+  let inEnum = false;
+  for (let i = c.firstToken; i <= c.lastToken; i++) {
+    const t = toks[i];
+    if (t === '(') paren++;
+    else if (t === ')') paren--;
+    else if (t === '{') brace++;
+    else if (t === '}') brace--;
+    else if (t === 'enum') inEnum = true;
+    else if (isIdent(t) && !NOT_NAMES.has(t) && !OPAQUE.has(t)) {
+      const prev = toks[i - 1];
+      const next = toks[i + 1] ?? '';
+      const tag = prev === 'struct' || prev === 'union' || prev === 'enum';
+      const top =
+        brace === 0 &&
+        ((paren === 0 && ['(', ';', ',', '=', '[', '__attribute__', '__asm__', '__asm'].includes(next)) ||
+          (paren === 1 && prev === '*' && next === ')')); // (*name)(…)
+      const enumerator = inEnum && brace === 1 && [',', '=', '}'].includes(next);
+      if (tag || top || enumerator) names.add(t);
+    }
+  }
+  return names;
+}
+
 export interface ParseOptions extends PreprocessOptions {}
 
 /** Parses C source text (the file's contents) into a translation unit. */
@@ -123,7 +208,9 @@ export function parseC(source: string, file: string, opts: ParseOptions = {}): T
   const sem = semanticsFor(grammar);
   const items: TranslationUnit['items'] = [];
   let skipped = 0;
-  for (const c of chunks) {
+  const needed = neededChunks(toks, chunks, pp.system);
+  for (const [k, c] of chunks.entries()) {
+    if (!needed.has(k)) continue;
     const text = pp.text.slice(c.start, c.end);
     const m = grammar.match(text, 'ExternalDecl');
     const system = pp.system.slice(c.firstToken, c.lastToken + 1).every(Boolean);
