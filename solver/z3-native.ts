@@ -70,7 +70,7 @@ class Z3Process {
       if (this.child !== child) return;
       this.child = undefined;
       live.delete(this);
-      this.waiting?.reject(new Error(why));
+      this.waiting?.reject(new CrashError(why));
       this.waiting = undefined;
     };
     child.on('error', (e) => gone(`cannot run z3 (${this.binary}): ${e.message}`));
@@ -117,6 +117,11 @@ class Z3Process {
     return p;
   }
 
+  /** The running process, if any (for diagnostics). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   kill(): void {
     const c = this.child;
     this.child = undefined;
@@ -129,6 +134,16 @@ export class TimeoutError extends Error {
   constructor() {
     super('timeout');
   }
+}
+
+/** z3 died (or could not start) while a request was in flight. */
+export class CrashError extends Error {}
+
+/** A failed query as an answer: unknown with the reason, when the solver gave up or died. */
+function failedQuery(e: unknown): { status: 'unknown'; reason: string } {
+  if (e instanceof TimeoutError) return { status: 'unknown', reason: 'timeout' };
+  if (e instanceof CrashError) return { status: 'unknown', reason: e.message };
+  throw e;
 }
 
 function checkErrors(out: string): void {
@@ -200,8 +215,7 @@ export class NativeBackend implements Backend {
     try {
       out = await this.smt.request(() => `${this.owed()}${prelude()}\n(push 1)\n${asserts}\n(check-sat)`, timeoutMs);
     } catch (e) {
-      if (e instanceof TimeoutError) return { status: 'unknown', reason: 'timeout' };
-      throw e;
+      return failedQuery(e);
     }
     checkErrors(out);
     const status = out.trim().split(/\s+/).pop();
@@ -237,8 +251,7 @@ export class NativeBackend implements Backend {
     try {
       out = await this.hornProc.request(`(reset)\n${limit}${hornToSmtLib(sys)}(check-sat)`, timeoutMs);
     } catch (e) {
-      if (e instanceof TimeoutError) return { status: 'unknown', reason: 'timeout' };
-      throw e;
+      return failedQuery(e);
     }
     checkErrors(out);
     const status = out.trim().split(/\s+/).pop();
@@ -250,6 +263,11 @@ export class NativeBackend implements Backend {
     const model = await this.hornProc.request('(get-model)');
     checkErrors(model);
     return { status: 'sat', solution: parseHornModel(sys, model) };
+  }
+
+  /** Process id of the SMT session's z3, if it is running. */
+  get pid(): number | undefined {
+    return this.smt.pid;
   }
 
   async close(): Promise<void> {

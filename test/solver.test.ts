@@ -222,6 +222,39 @@ describe.skipIf(!z3)('back ends agree', () => {
   });
 });
 
+describe.skipIf(!z3)('native process', () => {
+  it('restarts after z3 dies, replaying declarations and the push/assert stack', async () => {
+    const backend = new NativeBackend();
+    const s = open(() => new SmtSolver(backend));
+    await s.push();
+    await s.assert(and(ge(x, num(0)), le(x, num(5))));
+    expect((await s.check([gt(x, num(5))])).status).toBe('unsat');
+    const pid = backend.pid!;
+    process.kill(pid, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 200));
+    // The next query runs in a new process that has the same assertions.
+    expect((await s.check([gt(x, num(5))])).status).toBe('unsat');
+    expect(backend.pid).not.toBe(pid);
+    expect((await s.check([eq(x, num(5))])).status).toBe('sat');
+    await s.pop();
+    expect((await s.check([gt(x, num(5))])).status).toBe('sat');
+  });
+});
+
+describe.skipIf(!z3)('native process crash', () => {
+  it('a query in flight when z3 dies is unknown, and the next one is answered', async () => {
+    const backend = new NativeBackend();
+    const s = open(() => new SmtSolver(backend));
+    await s.check([gt(x, num(0))]);
+    const pending = s.check([pigeonhole(9)], { timeoutMs: 10_000 });
+    setTimeout(() => process.kill(backend.pid!, 'SIGKILL'), 100);
+    const r = await pending;
+    expect(r.status).toBe('unknown');
+    expect(r.status === 'unknown' && r.reason).toMatch(/z3 exited/);
+    expect((await s.check([gt(x, num(1))])).status).toBe('sat');
+  });
+});
+
 describe('process lifetime', () => {
   it('a program that used the solvers, with a timed-out query, exits on its own', () => {
     const script = `
