@@ -1,0 +1,84 @@
+/**
+ * Cartesian (transition) predicate abstraction, Fig. 6 lines 5–6:
+ *   α_i(S)    = ⋀{p ∈ P_i    | S ⇒ p}        (states, predicates over V)
+ *   α_i▷j(T)  = ⋀{q ∈ P_i▷j  | T ⇒ q}        (transitions, predicates over V, V')
+ * A thread's own program counter is tracked explicitly, not as predicates (as in
+ * Threader, §8): an abstract state is a location plus a cube of predicates.
+ * Cubes are sets of hash-consed predicate terms, so S ⇒ S' is a subset test.
+ */
+import { and, not, prime, type Term } from '../solver/formula.js';
+import type { SmtSolver } from '../solver/smt.js';
+
+/** A conjunction of predicates, kept as sorted term ids for subset tests. */
+export interface Cube {
+  readonly preds: readonly Term[];
+  readonly ids: readonly number[];
+}
+
+export function cube(preds: Iterable<Term>): Cube {
+  const sorted = [...new Set(preds)].sort((a, b) => a.id - b.id);
+  return { preds: sorted, ids: sorted.map((p) => p.id) };
+}
+
+export const cubeFormula = (c: Cube): Term => and(...c.preds);
+
+/** c ⇒ d for cubes: every predicate of d is one of c's. */
+export function cubeImplies(c: Cube, d: Cube): boolean {
+  let i = 0;
+  for (const id of d.ids) {
+    while (i < c.ids.length && c.ids[i] < id) i++;
+    if (c.ids[i] !== id) return false;
+    i++;
+  }
+  return true;
+}
+
+/** An ordered set of predicates (P_i or P_i▷j). */
+export class PredicateSet {
+  private readonly items: Term[] = [];
+  private readonly ids = new Set<number>();
+
+  get all(): readonly Term[] {
+    return this.items;
+  }
+
+  /** Adds predicates; returns how many were new. */
+  add(preds: Iterable<Term>): number {
+    let n = 0;
+    for (const p of preds)
+      if (!this.ids.has(p.id)) {
+        this.ids.add(p.id);
+        this.items.push(p);
+        n++;
+      }
+    return n;
+  }
+}
+
+export class SolverUnknown extends Error {
+  constructor(readonly reason: string) {
+    super(`solver: unknown (${reason})`);
+  }
+}
+
+/**
+ * The predicates implied by `formula` (when `primedPreds`, the predicates are read
+ * over V'), or null when `formula` is unsatisfiable. The queries are one-shot, so the
+ * solver's cache (keyed by hash-consed formulas) answers the ones every refinement
+ * iteration repeats. A query the solver cannot decide counts as satisfiable, which
+ * only keeps a successor or drops a predicate: a coarser abstraction, still sound.
+ */
+export async function impliedPredicates(
+  solver: SmtSolver,
+  formula: Term,
+  preds: readonly Term[],
+  primedPreds: boolean,
+): Promise<Term[] | null> {
+  if ((await solver.check([formula])).status === 'unsat') return null;
+  const out: Term[] = [];
+  for (const p of preds) {
+    const r = await solver.check([formula, not(primedPreds ? prime(p) : p)]);
+    if (r.status === 'unsat') out.push(p);
+  }
+  return out;
+}

@@ -1,0 +1,152 @@
+/**
+ * ARETs: per thread, abstract reachability plus environment transitions.
+ */
+import { and, eq, evaluate, mkVar, num, or, primed, type Term } from '../solver/formula.js';
+import type { SmtSolver } from '../solver/smt.js';
+import { fullFormula, type Program, type Transition } from '../frontend/program.js';
+import { SolverUnknown, cube, cubeFormula, cubeImplies, impliedPredicates, type Cube, type PredicateSet } from './abstraction.js';
+
+export interface AbsState {
+  readonly id: number;
+  readonly thread: number;
+  readonly pc: number;
+  readonly cube: Cube;
+  /** pc_i = pc ∧ the cube. */
+  readonly formula: Term;
+  /** Parent(S) and the transition taken (Fig. 7 lines 14, 15); none for α(φ_init). */
+  readonly parent?: { readonly from: AbsState; readonly via: Transition | EnvTransition };
+}
+
+export interface EnvTransition {
+  readonly kind: 'env';
+  readonly id: number;
+  /** ParentTId: the thread whose transition it abstracts. */
+  readonly source: number;
+  /** The thread it applies to. */
+  readonly target: number;
+  readonly cube: Cube;
+  readonly formula: Term;
+  /** Parent(ρ') = (S, ρ) (Fig. 7 line 23). */
+  readonly parent: { readonly from: AbsState; readonly via: Transition };
+}
+
+export interface Aret {
+  /** R_i: abstract states per thread. */
+  readonly states: AbsState[][];
+  /** E_j: environment transitions per target thread. */
+  readonly env: EnvTransition[][];
+}
+
+export interface Abstraction {
+  /** P_i */
+  readonly state: PredicateSet[];
+  /** P_i▷j, keyed by `${i}>${j}` */
+  readonly transition: (i: number, j: number) => PredicateSet;
+}
+
+export const isEnv = (x: Transition | EnvTransition): x is EnvTransition => 'kind' in x && x.kind === 'env';
+
+/** ρ_i^=: thread i's locals (its pc included) unchanged. */
+export function ownFrame(p: Program, i: number): Term {
+  return and(...p.threads[i].locals.map((v) => eq(mkVar(primed(v)), mkVar(v))));
+}
+
+/**
+ * ABSTREACHENV (Fig. 7). Each (state, transition) pair is processed once, in rounds,
+ * which reaches the same fixpoint as re-scanning every state each round.
+ */
+export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolver): Promise<Aret> {
+  const n = p.threads.length;
+  const states: AbsState[][] = p.threads.map(() => []);
+  const env: EnvTransition[][] = p.threads.map(() => []);
+  let ids = 0;
+  const state = (thread: number, pc: number, c: Cube, parent?: AbsState['parent']): AbsState => ({
+    id: ids++,
+    thread,
+    pc,
+    cube: c,
+    formula: and(eq(mkVar(p.threads[thread].pc), num(pc)), cubeFormula(c)),
+    parent,
+  });
+  const implied = (f: Term, preds: readonly Term[], primedPreds: boolean): Promise<Term[] | null> =>
+    impliedPredicates(solver, f, preds, primedPreds);
+  // Lines 2–4: R_i := {α_i(φ_init)}, E_i := ∅.
+  for (let i = 0; i < n; i++) {
+    const c = await implied(p.init, abs.state[i].all, false);
+    if (c) states[i].push(state(i, p.threads[i].entryPc, cube(c)));
+  }
+  const addState = (s: AbsState): boolean => {
+    // Line 12: keep S' unless some S'' ∈ R_i already covers it.
+    if (states[s.thread].some((o) => o.pc === s.pc && cubeImplies(s.cube, o.cube))) return false;
+    states[s.thread].push(s);
+    return true;
+  };
+  const frames = p.threads.map((_, i) => ownFrame(p, i));
+  const full = new Map<number, Term>();
+  const rho = (t: Transition): Term => {
+    let f = full.get(t.id);
+    if (!f) full.set(t.id, (f = fullFormula(p, t)));
+    return f;
+  };
+  const done = new Set<string>();
+  let envIds = 0;
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let i = 0; i < n; i++) {
+      for (const s of [...states[i]]) {
+        // Lines 9–11 for ρ ∈ T_i, and lines 19–25.
+        if (!done.has(`${s.id}`)) {
+          done.add(`${s.id}`);
+          for (const t of p.threads[i].transitions) {
+            if (t.from !== s.pc) continue;
+            const post = await implied(and(s.formula, rho(t)), abs.state[i].all, true);
+            if (post === null) continue; // S ∧ ρ infeasible: no successor, no environment effect
+            if (addState(state(i, t.to, cube(post), { from: s, via: t }))) changed = true;
+            for (let j = 0; j < n; j++) {
+              if (j === i) continue;
+              const q = await implied(and(s.formula, rho(t)), abs.transition(i, j).all, false);
+              if (q === null) continue;
+              const c = cube(q);
+              if (env[j].some((o) => cubeImplies(c, o.cube))) continue;
+              env[j].push({ kind: 'env', id: envIds++, source: i, target: j, cube: c, formula: cubeFormula(c), parent: { from: s, via: t } });
+              changed = true;
+            }
+          }
+        }
+        // Lines 9–11 for ρ ∈ E_i: post(ρ ∧ ρ_i^=, S), the thread's own location unchanged.
+        for (const e of [...env[i]]) {
+          const key = `${s.id}:${e.id}`;
+          if (done.has(key)) continue;
+          done.add(key);
+          const post = await implied(and(s.formula, e.formula, frames[i]), abs.state[i].all, true);
+          if (post === null) continue;
+          if (addState(state(i, s.pc, cube(post), { from: s, via: e }))) changed = true;
+        }
+      }
+    }
+  }
+  return { states, env };
+}
+
+/**
+ * Fig. 6 lines 8–9 without enumerating the product of the trees: for each state S
+ * at a thread's error location, one query S ∧ ⋀_{j≠i} ⋁R_j; the tuple is read off
+ * the model.
+ */
+export async function findErrorTuple(p: Program, aret: Aret, solver: SmtSolver): Promise<AbsState[] | null> {
+  const vars = [...p.vars.keys()];
+  const anyOf = aret.states.map((ss) => ss.map((s) => s.formula));
+  for (const [i, th] of p.threads.entries()) {
+    if (th.errorPc === undefined) continue;
+    for (const s of aret.states[i]) {
+      if (s.pc !== th.errorPc) continue;
+      const others = anyOf.flatMap((fs, j) => (j === i ? [] : [or(...fs)]));
+      const r = await solver.model([s.formula, ...others], vars);
+      if (r.status === 'unknown') throw new SolverUnknown(r.reason);
+      if (r.status === 'unsat') continue;
+      const val = (v: string): bigint => r.model?.get(v) ?? 0n;
+      return aret.states.map((ss, j) => (j === i ? s : ss.find((o) => evaluate(o.formula, val) === true)!));
+    }
+  }
+  return null;
+}
