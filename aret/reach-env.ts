@@ -1,9 +1,9 @@
 /**
  * ARETs: per thread, abstract reachability plus environment transitions.
  */
-import { and, eq, evaluate, mkVar, num, or, primed, type Term } from '../solver/formula.js';
+import { and, eq, evaluate, mkVar, num, or, primed, varsOf, type Term } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
-import { fullFormula, type Program, type Transition } from '../frontend/program.js';
+import { fullFormula, isFrameAtom, type Program, type Transition } from '../frontend/program.js';
 import { SolverUnknown, cube, cubeFormula, cubeImplies, impliedPredicates, type Cube, type PredicateSet } from './abstraction.js';
 
 export interface AbsState {
@@ -55,7 +55,7 @@ export function ownFrame(p: Program, i: number): Term {
  * ABSTREACHENV (Fig. 7). Each (state, transition) pair is processed once, in rounds,
  * which reaches the same fixpoint as re-scanning every state each round.
  */
-export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolver): Promise<Aret> {
+export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolver, frameShortcut = true): Promise<Aret> {
   const n = p.threads.length;
   const states: AbsState[][] = p.threads.map(() => []);
   const env: EnvTransition[][] = p.threads.map(() => []);
@@ -68,8 +68,26 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
     formula: and(eq(mkVar(p.threads[thread].pc), num(pc)), cubeFormula(c)),
     parent,
   });
-  const implied = (f: Term, preds: readonly Term[], primedPreds: boolean): Promise<Term[] | null> =>
-    impliedPredicates(solver, f, preds, primedPreds);
+  const implied = (f: Term, preds: readonly Term[], primedPreds: boolean, known?: (p: Term) => boolean): Promise<Term[] | null> =>
+    impliedPredicates(solver, f, preds, primedPreds, known);
+  // Frame shortcut: a predicate of the source cube over variables the step leaves
+  // unchanged holds after it, without a query.
+  const kept = (s: AbsState, unchanged: (v: string) => boolean) => {
+    const inCube = new Set(s.cube.ids);
+    return (q: Term): boolean => frameShortcut && inCube.has(q.id) && [...varsOf(q)].every(unchanged);
+  };
+  const otherLocals = p.threads.map((_, i) => new Set(p.threads.flatMap((th, k) => (k === i ? [] : th.locals))));
+  const unchangedBy = new Map<number, Set<string>>();
+  const unchangedIn = (t: Transition): Set<string> => {
+    let u = unchangedBy.get(t.id);
+    if (!u) {
+      u = new Set(otherLocals[t.thread]);
+      for (const a of t.atoms) if (isFrameAtom(a)) for (const v of varsOf(a)) u.add(v);
+      unchangedBy.set(t.id, u);
+    }
+    return u;
+  };
+  const ownLocals = p.threads.map((th) => new Set(th.locals));
   // Lines 2–4: R_i := {α_i(φ_init)}, E_i := ∅.
   for (let i = 0; i < n; i++) {
     const c = await implied(p.init, abs.state[i].all, false);
@@ -99,7 +117,8 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
           done.add(`${s.id}`);
           for (const t of p.threads[i].transitions) {
             if (t.from !== s.pc) continue;
-            const post = await implied(and(s.formula, rho(t)), abs.state[i].all, true);
+            const unchanged = unchangedIn(t);
+            const post = await implied(and(s.formula, rho(t)), abs.state[i].all, true, kept(s, (v) => unchanged.has(v)));
             if (post === null) continue; // S ∧ ρ infeasible: no successor, no environment effect
             if (addState(state(i, t.to, cube(post), { from: s, via: t }))) changed = true;
             for (let j = 0; j < n; j++) {
@@ -118,7 +137,7 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
           const key = `${s.id}:${e.id}`;
           if (done.has(key)) continue;
           done.add(key);
-          const post = await implied(and(s.formula, e.formula, frames[i]), abs.state[i].all, true);
+          const post = await implied(and(s.formula, e.formula, frames[i]), abs.state[i].all, true, kept(s, (v) => ownLocals[i].has(v)));
           if (post === null) continue;
           if (addState(state(i, s.pc, cube(post), { from: s, via: e }))) changed = true;
         }
