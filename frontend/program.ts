@@ -101,10 +101,6 @@ export function errorFormula(threads: readonly Thread[]): Term {
   return or(...threads.filter((t) => t.errorPc !== undefined).map((t) => eq(mkVar(t.pc), num(t.errorPc!))));
 }
 
-/** Variables of one thread's scope: globals and its own locals. */
-export function scopeOf(p: Program, thread: number): string[] {
-  return [...p.globals, ...p.threads[thread].locals];
-}
 
 /** A frame atom `x' = x`. */
 export function isFrameAtom(a: Term): boolean {

@@ -70,7 +70,6 @@ export function applyDeclarator(base: CType, decl: Declarator, env: TypeEnv): CT
   return t;
 }
 
-export const isScalar = (t: CType): t is Extract<CType, { k: 'int' }> => t.k === 'int';
 
 export function showType(t: CType): string {
   switch (t.k) {

@@ -383,7 +383,6 @@ export const primed = (name: string): string => name + PRIME;
 export const isPrimed = (name: string): boolean => name.endsWith(PRIME);
 export const unprimed = (name: string): string => (isPrimed(name) ? name.slice(0, -1) : name);
 export const prime = (t: Term): Term => rename(t, (n) => (isPrimed(n) ? n : primed(n)));
-export const unprime = (t: Term): Term => rename(t, unprimed);
 
 /** True when the term uses only linear arithmetic. */
 export function isLinear(t: Term): boolean {

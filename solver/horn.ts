@@ -2,7 +2,7 @@
  * Horn clauses over the formula IR, their SMT-LIB (HORN logic) encoding, and the
  * check that a solution really satisfies every clause.
  */
-import { and, mkVar, not, smtSymbol, substitute, toSmt, varsOf, type Term } from './formula.js';
+import { and, not, smtSymbol, substitute, toSmt, varsOf, type Term } from './formula.js';
 
 export interface Relation {
   readonly name: string;
@@ -75,7 +75,3 @@ export function solutionObligations(sys: HornSystem, sol: HornSolution): Term[] 
   );
 }
 
-/** Renames parameters of a solution body given in terms of other names. */
-export function solutionOver(params: readonly string[], bound: readonly string[], body: Term): Term {
-  return substitute(body, new Map(bound.map((b, i) => [b, mkVar(params[i])] as const)));
-}

@@ -13,7 +13,10 @@ import { NativeBackend, findZ3 } from '../solver/z3-native.js';
 import { WasmBackend } from '../solver/z3-wasm.js';
 
 const z3 = findZ3();
-if (!z3) console.warn('solver tests: native half skipped: no z3 binary on PATH and RELY_Z3 unset (apt-get install z3)');
+// Skip reason for every native-only block below: without a z3 binary there is no
+// native back end to test (CI installs Debian's z3, so CI runs them).
+const NATIVE_SKIP = 'no z3 binary on PATH and RELY_Z3 unset (apt-get install z3)';
+if (!z3) console.warn(`solver tests: native half skipped: ${NATIVE_SKIP}`);
 
 const backends: [string, () => SmtSolver, boolean][] = [
   ['wasm', () => new SmtSolver(new WasmBackend()), true],
@@ -119,6 +122,7 @@ async function expectValidSolution(s: SmtSolver, sys: HornSystem, r: HornResult)
 }
 
 for (const [name, make, available] of backends) {
+  // The native entry is skipped without native z3 (NATIVE_SKIP); wasm always runs.
   describe.skipIf(!available)(`solver back end: ${name}`, () => {
     it('sat, unsat, and models that satisfy the formula', async () => {
       const s = open(make);
@@ -206,6 +210,7 @@ for (const [name, make, available] of backends) {
   });
 }
 
+// Skipped without native z3 (NATIVE_SKIP): agreement needs both back ends.
 describe.skipIf(!z3)('back ends agree', () => {
   it('on satisfiability and Horn status over the corpus', async () => {
     const w = open(() => new SmtSolver(new WasmBackend()));
@@ -222,6 +227,7 @@ describe.skipIf(!z3)('back ends agree', () => {
   });
 });
 
+// Skipped without native z3 (NATIVE_SKIP): there is no process to kill.
 describe.skipIf(!z3)('native process', () => {
   it('restarts after z3 dies, replaying declarations and the push/assert stack', async () => {
     const backend = new NativeBackend();
@@ -241,6 +247,7 @@ describe.skipIf(!z3)('native process', () => {
   });
 });
 
+// Skipped without native z3 (NATIVE_SKIP): there is no process to kill.
 describe.skipIf(!z3)('native process crash', () => {
   it('a query in flight when z3 dies is unknown, and the next one is answered', async () => {
     const backend = new NativeBackend();
