@@ -55,7 +55,15 @@ export function ownFrame(p: Program, i: number): Term {
  * ABSTREACHENV (Fig. 7). Each (state, transition) pair is processed once, in rounds,
  * which reaches the same fixpoint as re-scanning every state each round.
  */
-export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolver, frameShortcut = true): Promise<Aret> {
+export interface ReachOptions {
+  /** Ask the solver for every predicate (no frame shortcut); for testing the shortcut. */
+  noShortcuts?: boolean;
+  /** Called between steps; throws to stop (a deadline). */
+  checkTime?: () => void;
+}
+
+export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolver, opts: ReachOptions = {}): Promise<Aret> {
+  const frameShortcut = !opts.noShortcuts;
   const n = p.threads.length;
   const states: AbsState[][] = p.threads.map(() => []);
   const env: EnvTransition[][] = p.threads.map(() => []);
@@ -112,6 +120,7 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
     changed = false;
     for (let i = 0; i < n; i++) {
       for (const s of [...states[i]]) {
+        opts.checkTime?.();
         // Lines 9–11 for ρ ∈ T_i, and lines 19–25.
         if (!done.has(`${s.id}`)) {
           done.add(`${s.id}`);

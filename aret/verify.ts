@@ -1,42 +1,72 @@
 /**
  * MAIN (Fig. 6): alternate ABSTREACHENV and REFINE until no error tuple remains
  * (SAFE, with the proof re-checked against CS1–CS5 of Fig. 5 by a fresh solver) or
- * the clauses have no solution (a counterexample, made concrete and replayed by the
- * explorer), else UNKNOWN with the reason.
+ * the error tuple is a real counterexample (UNSAFE, with a concrete trace replayed
+ * by the interpreter), else UNKNOWN with the reason.
  */
-import { and, not, or, prime, varsOf as collectVars, type Term } from '../solver/formula.js';
-import type { SmtSolver } from '../solver/smt.js';
-import { fullFormula, type Program } from '../frontend/program.js';
-import { explore, type TraceStep } from '../explicit/explore.js';
+import type { SmtSolver, SolverStats } from '../solver/smt.js';
+import type { Program } from '../frontend/program.js';
+import type { TraceStep } from '../explicit/explore.js';
 import { PredicateSet, SolverUnknown } from './abstraction.js';
-import { abstReachEnv, findErrorTuple, ownFrame, type Abstraction, type Aret } from './reach-env.js';
+import { abstReachEnv, findErrorTuple, type Abstraction, type Aret } from './reach-env.js';
+import { checkProof, proofOf, type Proof } from './proof.js';
+import { ReplayFailed, concreteCounterexample } from './counterexample.js';
 import { refine, type Bias } from '../horn/refine.js';
 
+export interface Progress {
+  readonly iteration: number;
+  readonly predicates: number;
+  readonly aretStates: number;
+  readonly envTransitions: number;
+}
+
 export interface VerifyOptions {
+  /** Internal errors that turn into UNKNOWN (a failed proof check or replay). */
+  onInternalError?: (message: string) => void;
   bias: Bias;
   maxIterations: number;
   /** A fresh solver for the proof check (independent of the one that built the proof). */
   checker: () => SmtSolver;
+  /** Per Horn query. */
   hornTimeoutMs?: number;
+  /** performance.now() past which the run stops with UNKNOWN (timeout). */
+  deadline?: number;
+  /** Called after each ARET computation. */
+  onProgress?: (p: Progress) => void;
 }
 
-export interface Proof {
-  /** R_i and E_i: disjunctions of the final ARET labels. */
-  readonly reach: readonly Term[];
-  readonly env: readonly Term[];
-  /** State predicates only over globals and own locals; environment ones only over globals. */
-  readonly modular: boolean;
+export interface VerifyStats {
+  iterations: number;
+  /** All predicates: per-thread state predicates plus per-pair transition predicates. */
+  predicates: number;
+  /** |P_i| per thread. */
+  statePredicates: number[];
+  /** |P_i▷j| for each pair that has any. */
+  pairPredicates: { source: number; target: number; count: number }[];
+  /** Sizes of the last ARET. */
+  aretStates: number;
+  envTransitions: number;
+  /** Refinements answered by the modular (Fig. 11) and by the unbiased (Fig. 10) clauses. */
+  refinements: { modular: number; unbiased: number };
+  solver: SolverStats;
+  timeMs: number;
 }
 
 export type Outcome =
-  | { verdict: 'safe'; proof: Proof }
-  | { verdict: 'unsafe'; trace: readonly TraceStep[] }
+  | { verdict: 'safe'; proof: Proof; proofChecked: true }
+  | { verdict: 'unsafe'; trace: readonly TraceStep[]; traceReplayed: true }
   | { verdict: 'unknown'; reason: string };
 
-export type Verdict = Outcome & { iterations: number; predicates: number };
+export type Verdict = Outcome & { stats: VerifyStats };
+
+export class Timeout extends Error {
+  constructor() {
+    super('timeout');
+  }
+}
 
 export async function verify(p: Program, solver: SmtSolver, opts: VerifyOptions): Promise<Verdict> {
-  const n = p.threads.length;
+  const t0 = performance.now();
   const pairs = new Map<string, PredicateSet>();
   const abs: Abstraction = {
     state: p.threads.map(() => new PredicateSet()),
@@ -47,72 +77,67 @@ export async function verify(p: Program, solver: SmtSolver, opts: VerifyOptions)
       return s;
     },
   };
-  const count = () => abs.state.reduce((a, s) => a + s.all.length, 0) + [...pairs.values()].reduce((a, s) => a + s.all.length, 0);
-  for (let iteration = 1; iteration <= opts.maxIterations; iteration++) {
-    const done = (v: Outcome): Verdict => ({ ...v, iterations: iteration, predicates: count() });
-    try {
-      const aret = await abstReachEnv(p, abs, solver);
-      const tuple = await findErrorTuple(p, aret, solver);
-      if (!tuple) {
-        const proof = proofOf(p, aret, n);
-        const failed = await checkProof(p, proof, opts.checker());
-        return failed ? done({ verdict: 'unknown', reason: `proof check failed: ${failed}` }) : done({ verdict: 'safe', proof });
-      }
-      const r = await refine(p, tuple, abs, solver, opts.bias, opts.hornTimeoutMs);
-      if (r.kind === 'stuck') return done({ verdict: 'unknown', reason: r.reason });
-      if (r.kind === 'counterexample') {
-        const found = explore(p, { maxStates: 200_000 });
-        if (found.errorReachable) return done({ verdict: 'unsafe', trace: found.trace! });
-        return done({ verdict: 'unknown', reason: 'refinement found a counterexample the explorer could not reproduce within its bounds' });
-      }
-    } catch (e) {
-      if (e instanceof SolverUnknown) return done({ verdict: 'unknown', reason: e.message });
-      throw e;
-    }
-  }
-  return { verdict: 'unknown', reason: `no verdict after ${opts.maxIterations} refinement iterations`, iterations: opts.maxIterations, predicates: count() };
-}
-
-function proofOf(p: Program, aret: Aret, n: number): Proof {
-  const reach = aret.states.map((ss) => or(...ss.map((s) => s.formula)));
-  const env = aret.env.map((es) => or(...es.map((e) => e.formula)));
-  const globals = new Set(p.globals);
-  const modular = Array.from({ length: n }, (_, i) => i).every((i) => {
-    const own = new Set([...globals, ...p.threads[i].locals]);
-    const varsIn = (t: Term, ok: (v: string) => boolean) => [...collectVars(t)].every(ok);
-    return varsIn(reach[i], (v) => own.has(v)) && varsIn(env[i], (v) => globals.has(v.replace(/'$/, '')));
-  });
-  return { reach, env, modular };
-}
-
-
-
-/** CS1–CS5 of Fig. 5, each as a fresh entailment query; returns the first that fails. */
-export async function checkProof(p: Program, proof: Proof, checker: SmtSolver): Promise<string | undefined> {
-  const { reach: R, env: E } = proof;
-  const valid = async (name: string, premise: Term, conclusion: Term): Promise<string | undefined> => {
-    const r = await checker.entails(premise, conclusion);
-    return r === true ? undefined : `${name} ${r === 'unknown' ? 'undecided' : 'does not hold'}`;
+  const refinements = { modular: 0, unbiased: 0 };
+  let last: Aret | undefined;
+  let iteration = 0;
+  const stats = (): VerifyStats => {
+    const statePredicates = abs.state.map((s) => s.all.length);
+    const pairPredicates = [...pairs.entries()]
+      .filter(([, s]) => s.all.length > 0)
+      .map(([k, s]) => {
+        const [source, target] = k.split('>').map(Number);
+        return { source, target, count: s.all.length };
+      });
+    return {
+      iterations: iteration,
+      predicates: statePredicates.reduce((a, b) => a + b, 0) + pairPredicates.reduce((a, b) => a + b.count, 0),
+      statePredicates,
+      pairPredicates,
+      aretStates: last ? last.states.reduce((a, s) => a + s.length, 0) : 0,
+      envTransitions: last ? last.env.reduce((a, s) => a + s.length, 0) : 0,
+      refinements: { ...refinements },
+      solver: { ...solver.stats },
+      timeMs: performance.now() - t0,
+    };
+  };
+  const done = (o: Outcome): Verdict => ({ ...o, stats: stats() });
+  const checkTime = () => {
+    if (opts.deadline !== undefined && performance.now() > opts.deadline) throw new Timeout();
   };
   try {
-    for (const [i, th] of p.threads.entries()) {
-      const fail =
-        (await valid(`CS1 (thread ${th.name})`, p.init, R[i])) ??
-        (await valid(`CS3 (thread ${th.name})`, and(R[i], E[i], ownFrame(p, i)), prime(R[i])));
-      if (fail) return fail;
-      for (const t of th.transitions) {
-        const rho = fullFormula(p, t);
-        const f = await valid(`CS2 (transition t${t.id})`, and(R[i], rho), prime(R[i]));
-        if (f) return f;
-        for (let j = 0; j < p.threads.length; j++)
-          if (j !== i) {
-            const g = await valid(`CS4 (t${t.id} into E of ${p.threads[j].name})`, and(R[i], rho), E[j]);
-            if (g) return g;
-          }
+    for (iteration = 1; iteration <= opts.maxIterations; iteration++) {
+      checkTime();
+      last = await abstReachEnv(p, abs, solver, { checkTime });
+      const s = stats();
+      opts.onProgress?.({ iteration, predicates: s.predicates, aretStates: s.aretStates, envTransitions: s.envTransitions });
+      const tuple = await findErrorTuple(p, last, solver);
+      if (!tuple) {
+        const proof = proofOf(p, last);
+        const failed = await checkProof(p, proof, opts.checker());
+        if (!failed) return done({ verdict: 'safe', proof, proofChecked: true });
+        opts.onInternalError?.(`proof check failed: ${failed}`);
+        return done({ verdict: 'unknown', reason: `proof check failed: ${failed}` });
       }
+      // A real error path needs no Horn query: MKPATH (Fig. 8) made concrete by one SMT query.
+      const cex = await concreteCounterexample(p, tuple, solver);
+      if (cex) return done({ verdict: 'unsafe', trace: cex, traceReplayed: true });
+      checkTime();
+      const r = await refine(p, tuple, abs, solver, opts.bias, opts.hornTimeoutMs);
+      if (r.kind === 'stuck') return done({ verdict: 'unknown', reason: r.reason });
+      if (r.kind === 'counterexample')
+        // Unsatisfiable unbiased clauses imply a feasible MKPATH, which was checked above.
+        return done({ verdict: 'unknown', reason: 'internal: the refinement clauses have no solution but the error path is infeasible' });
+      refinements[r.modular ? 'modular' : 'unbiased']++;
     }
-    return await valid('CS5', and(...R, p.err), not(and())); // ⋀R_i ∧ φ_err ⇒ false
-  } finally {
-    await checker.close();
+    iteration = opts.maxIterations;
+    return done({ verdict: 'unknown', reason: `no verdict after ${opts.maxIterations} refinement iterations` });
+  } catch (e) {
+    if (e instanceof Timeout) return done({ verdict: 'unknown', reason: 'timeout' });
+    if (e instanceof SolverUnknown) return done({ verdict: 'unknown', reason: e.message });
+    if (e instanceof ReplayFailed) {
+      opts.onInternalError?.(e.message);
+      return done({ verdict: 'unknown', reason: e.message });
+    }
+    throw e;
   }
 }

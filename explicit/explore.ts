@@ -47,7 +47,19 @@ interface Compiled {
   plan: Plan;
   /** Slots of the thread's scope variables that the plan writes as primed copies. */
   copy: [from: number, to: number][];
-  mentioned: string[];
+}
+
+/** The trace step of transition `t`, with the values after it of the variables it mentions. */
+export function traceStep(p: Program, t: Transition, after: (v: string) => bigint): TraceStep {
+  const touched = varsOf(and(...effectAtoms(t)));
+  const mentioned = [...new Set([...touched].filter((v) => p.vars.has(unprimed(v))).map(unprimed))];
+  return {
+    thread: p.threads[t.thread].name,
+    transition: t.id,
+    pos: t.pos,
+    steps: t.steps,
+    values: mentioned.filter((v) => ['user', 'ghost'].includes(p.vars.get(v)!.role)).map((v) => [v, after(v)] as const),
+  };
 }
 
 export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
@@ -80,9 +92,7 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
       const scope = [...p.globals, ...th.locals];
       const pl = plan(t.formula, known, slot, range, scope.map(primed));
       const copy = scope.map((v) => [n + index.get(v)!, index.get(v)!] as [number, number]);
-      const touched = varsOf(and(...effectAtoms(t)));
-      const mentioned = [...new Set([...touched].filter((v) => index.has(unprimed(v))).map(unprimed))];
-      return { t, plan: pl, copy, mentioned };
+      return { t, plan: pl, copy };
     }),
   );
   const byPc: Map<number, Compiled[]>[] = compiled.map((ts) => {
@@ -150,19 +160,7 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
 
   const traceTo = (id: number): TraceStep[] => {
     const steps: TraceStep[] = [];
-    for (let s = id; parent[s] >= 0; s = parent[s]) {
-      const c = via[s]!;
-      const th = p.threads[c.t.thread];
-      steps.push({
-        thread: th.name,
-        transition: c.t.id,
-        pos: c.t.pos,
-        steps: c.t.steps,
-        values: c.mentioned
-          .filter((v) => p.vars.get(v)!.role === 'user' || p.vars.get(v)!.role === 'ghost')
-          .map((v) => [v, values[s][index.get(v)!]] as const),
-      });
-    }
+    for (let s = id; parent[s] >= 0; s = parent[s]) steps.push(traceStep(p, via[s]!.t, (v) => values[s][index.get(v)!]));
     return steps.reverse();
   };
   return {

@@ -1,0 +1,66 @@
+/**
+ * Counterexamples: MKPATH (Fig. 8) turns an abstract error state into the path of
+ * program transitions that built it (an environment step becomes the thread
+ * transition it abstracts); one SMT query over copies of V per step makes the path
+ * concrete, and the interpreter replays the run before it is reported.
+ */
+import { and, isPrimed, rename, unprimed, type Term } from '../solver/formula.js';
+import type { SmtSolver } from '../solver/smt.js';
+import { fullFormula, type Program, type Transition } from '../frontend/program.js';
+import { replay } from '../explicit/replay.js';
+import type { TraceStep } from '../explicit/explore.js';
+import { SolverUnknown } from './abstraction.js';
+import { isEnv, type AbsState } from './reach-env.js';
+
+/** A counterexample from SMT that the interpreter rejects: never a verdict. */
+export class ReplayFailed extends Error {}
+
+/** MKPATH (Fig. 8): the transitions leading to D. */
+export function mkPath(d: AbsState): Transition[] {
+  const path: Transition[] = [];
+  for (let s: AbsState | undefined = d; s?.parent; s = s.parent.from) {
+    const via = s.parent.via;
+    path.push(isEnv(via) ? via.parent.via : via);
+  }
+  return path.reverse();
+}
+
+const at = (v: string, m: number): string => `${v}@${m}`;
+
+/** init(V^0) ∧ ρ_1(V^0, V^1) ∧ … ∧ ρ_k(V^{k-1}, V^k) ∧ err(V^k). */
+function pathFormula(p: Program, path: readonly Transition[]): Term {
+  const parts: Term[] = [rename(p.init, (v) => at(v, 0))];
+  path.forEach((t, m) =>
+    parts.push(rename(fullFormula(p, t), (v) => (isPrimed(v) ? at(unprimed(v), m + 1) : p.vars.has(v) ? at(v, m) : at(v, m + 1)))),
+  );
+  parts.push(rename(p.err, (v) => at(v, path.length)));
+  return and(...parts);
+}
+
+/**
+ * A concrete, replayed error trace along MKPATH(S) for some S of the error tuple,
+ * or null when every such path is infeasible (the tuple is spurious or needs
+ * refinement). A run the interpreter rejects throws ReplayFailed.
+ */
+export async function concreteCounterexample(p: Program, tuple: readonly AbsState[], solver: SmtSolver): Promise<TraceStep[] | null> {
+  const names = [...p.vars.keys()];
+  const tried = new Set<string>();
+  for (const d of [...tuple].sort((a, b) => Number(p.threads[b.thread].errorPc === b.pc) - Number(p.threads[a.thread].errorPc === a.pc))) {
+    const path = mkPath(d);
+    const key = path.map((t) => t.id).join(',');
+    if (tried.has(key)) continue;
+    tried.add(key);
+    const vars = [...Array(path.length + 1).keys()].flatMap((m) => names.map((v) => at(v, m)));
+    const auxVars = path.flatMap((t, m) => t.aux.map((a) => at(a, m + 1)));
+    const r = await solver.model([pathFormula(p, path)], [...vars, ...auxVars]);
+    if (r.status === 'unknown') throw new SolverUnknown(r.reason);
+    if (r.status === 'unsat') continue;
+    const value = (v: string): bigint => r.model?.get(v) ?? 0n;
+    const states = [...Array(path.length + 1).keys()].map((m) => new Map(names.map((v) => [v, value(at(v, m))] as const)));
+    const steps = path.map((t, m) => ({ transition: t, aux: new Map(t.aux.map((a) => [a, value(at(a, m + 1))] as const)) }));
+    const out = replay(p, { states, steps });
+    if ('failure' in out) throw new ReplayFailed(`a counterexample from SMT does not replay: ${out.failure}`);
+    return out.trace;
+  }
+  return null;
+}
