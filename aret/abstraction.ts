@@ -6,7 +6,8 @@
  * Threader, §8): an abstract state is a location plus a cube of predicates.
  * Cubes are sets of hash-consed predicate terms, so S ⇒ S' is a subset test.
  */
-import { and, not, prime, type Term } from '../solver/formula.js';
+import { and, conjuncts, not, prime, type Term } from '../solver/formula.js';
+import { Box } from './box.js';
 import type { SmtSolver } from '../solver/smt.js';
 
 /** A conjunction of predicates, kept as sorted term ids for subset tests. */
@@ -61,9 +62,26 @@ export class SolverUnknown extends Error {
   }
 }
 
+const boxes = new Map<number, Box | 'unsat' | null>();
+const boxOf = (f: Term): Box | 'unsat' | null => {
+  let b = boxes.get(f.id);
+  if (b === undefined) {
+    if (boxes.size > 200_000) boxes.clear(); // a memo, not a store: bound its memory
+    boxes.set(f.id, (b = Box.of(conjuncts(f))));
+  }
+  return b;
+};
+const primes = new Map<number, Term>();
+const primeOf = (p: Term): Term => {
+  let q = primes.get(p.id);
+  if (!q) primes.set(p.id, (q = prime(p)));
+  return q;
+};
+
 /**
  * The predicates implied by `formula` (when `primedPreds`, the predicates are read
- * over V'), or null when `formula` is unsatisfiable. The queries are one-shot, so the
+ * over V'), or null when `formula` is unsatisfiable. A formula of the box form
+ * (box.ts) is decided without the solver. Otherwise the queries are one-shot, so the
  * solver's cache (keyed by hash-consed formulas) answers the ones every refinement
  * iteration repeats. A query the solver cannot decide counts as satisfiable, which
  * only keeps a successor or drops a predicate: a coarser abstraction, still sound.
@@ -76,15 +94,18 @@ export async function impliedPredicates(
   /** Predicates known to be implied (no query needed). */
   known: (p: Term) => boolean = () => false,
 ): Promise<Term[] | null> {
-  if ((await solver.check([formula])).status === 'unsat') return null;
+  const box = boxOf(formula);
+  if (box === 'unsat') return null;
+  if (!box && (await solver.check([formula])).status === 'unsat') return null;
   const out: Term[] = [];
   for (const p of preds) {
     if (known(p)) {
       out.push(p);
       continue;
     }
-    const r = await solver.check([formula, not(primedPreds ? prime(p) : p)]);
-    if (r.status === 'unsat') out.push(p);
+    const q = primedPreds ? primeOf(p) : p;
+    const decided = box ? box.implies(q) : null;
+    if (decided ?? (await solver.check([formula, not(q)])).status === 'unsat') out.push(p);
   }
   return out;
 }

@@ -96,17 +96,33 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
     return u;
   };
   const ownLocals = p.threads.map((th) => new Set(th.locals));
-  // Lines 2–4: R_i := {α_i(φ_init)}, E_i := ∅.
-  for (let i = 0; i < n; i++) {
-    const c = await implied(p.init, abs.state[i].all, false);
-    if (c) states[i].push(state(i, p.threads[i].entryPc, cube(c)));
-  }
+  // Covering: a state (environment transition) implied by a newer one needs no
+  // further expansion — whatever it would produce, the newer one produces a cover of.
+  const covered = new Set<AbsState | EnvTransition>();
+  const atLocation = new Map<string, AbsState[]>();
   const addState = (s: AbsState): boolean => {
     // Line 12: keep S' unless some S'' ∈ R_i already covers it.
-    if (states[s.thread].some((o) => o.pc === s.pc && cubeImplies(s.cube, o.cube))) return false;
+    const key = `${s.thread}:${s.pc}`;
+    let here = atLocation.get(key);
+    if (!here) atLocation.set(key, (here = []));
+    if (here.some((o) => cubeImplies(s.cube, o.cube))) return false;
+    for (const o of here) if (cubeImplies(o.cube, s.cube)) covered.add(o);
+    here.push(s);
     states[s.thread].push(s);
     return true;
   };
+  const addEnv = (e: EnvTransition): boolean => {
+    // Line 21: keep ρ' unless some ρ'' ∈ E_j already covers it.
+    if (env[e.target].some((o) => cubeImplies(e.cube, o.cube))) return false;
+    for (const o of env[e.target]) if (cubeImplies(o.cube, e.cube)) covered.add(o);
+    env[e.target].push(e);
+    return true;
+  };
+  // Lines 2–4: R_i := {α_i(φ_init)}, E_i := ∅.
+  for (let i = 0; i < n; i++) {
+    const c = await implied(p.init, abs.state[i].all, false);
+    if (c) addState(state(i, p.threads[i].entryPc, cube(c)));
+  }
   const frames = p.threads.map((_, i) => ownFrame(p, i));
   const full = new Map<number, Term>();
   const rho = (t: Transition): Term => {
@@ -114,16 +130,19 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
     if (!f) full.set(t.id, (f = fullFormula(p, t)));
     return f;
   };
-  const done = new Set<string>();
+  const expanded = new Set<AbsState>();
+  /** How many of E_i each state has been combined with (E_i only grows). */
+  const envSeen = new Map<AbsState, number>();
   let envIds = 0;
   for (let changed = true; changed; ) {
     changed = false;
     for (let i = 0; i < n; i++) {
       for (const s of [...states[i]]) {
+        if (covered.has(s)) continue;
         opts.checkTime?.();
         // Lines 9–11 for ρ ∈ T_i, and lines 19–25.
-        if (!done.has(`${s.id}`)) {
-          done.add(`${s.id}`);
+        if (!expanded.has(s)) {
+          expanded.add(s);
           for (const t of p.threads[i].transitions) {
             if (t.from !== s.pc) continue;
             const unchanged = unchangedIn(t);
@@ -135,20 +154,20 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
               const q = await implied(and(s.formula, rho(t)), abs.transition(i, j).all, false);
               if (q === null) continue;
               const c = cube(q);
-              if (env[j].some((o) => cubeImplies(c, o.cube))) continue;
-              env[j].push({ kind: 'env', id: envIds++, source: i, target: j, cube: c, formula: cubeFormula(c), parent: { from: s, via: t } });
-              changed = true;
+              if (addEnv({ kind: 'env', id: envIds++, source: i, target: j, cube: c, formula: cubeFormula(c), parent: { from: s, via: t } })) changed = true;
             }
           }
         }
         // Lines 9–11 for ρ ∈ E_i: post(ρ ∧ ρ_i^=, S), the thread's own location unchanged.
-        for (const e of [...env[i]]) {
-          const key = `${s.id}:${e.id}`;
-          if (done.has(key)) continue;
-          done.add(key);
+        const es = env[i];
+        for (let k = envSeen.get(s) ?? 0; k < es.length; k++) {
+          envSeen.set(s, k + 1);
+          const e = es[k];
+          if (covered.has(e)) continue;
           const post = await implied(and(s.formula, e.formula, frames[i]), abs.state[i].all, true, kept(s, (v) => ownLocals[i].has(v)));
           if (post === null) continue;
           if (addState(state(i, s.pc, cube(post), { from: s, via: e }))) changed = true;
+          if (covered.has(s)) break;
         }
       }
     }

@@ -2,10 +2,11 @@
  * Abstraction refinement by Horn clauses: MKHORNCLAUSES (Fig. 10, and Fig. 11 for
  * modular solutions) and REFINE (Fig. 9).
  */
-import { gt, lt, mkVar, primed, varsOf, type Term } from '../solver/formula.js';
+import { and, eq, gt, lt, mkVar, num, primed, varsOf, type Term } from '../solver/formula.js';
 import type { HornClause, HornSystem, Relation } from '../solver/horn.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { fullFormula, type Program } from '../frontend/program.js';
+import { weakenSolution } from './weaken.js';
 import { isEnv, ownFrame, type Abstraction, type AbsState, type EnvTransition } from '../aret/reach-env.js';
 
 export type Bias = 'modular' | 'none';
@@ -37,6 +38,9 @@ export function mkHornClauses(p: Program, tuple: readonly AbsState[], modular: b
     relations.set(envRel(e), { name: envRel(e), params: ps });
     return { rel: envRel(e), args: ps.map((v) => mkVar(v)) };
   };
+  // A state's relation holds only at its location: saying so in every body lets
+  // solutions leave the thread's own pc out.
+  const at = (s: AbsState): Term => eq(mkVar(p.threads[s.thread].pc), num(s.pc));
   const seen = new Set<number>();
   const visit = (d: AbsState): void => {
     if (seen.has(d.id)) return; // the trees share states: the clauses form a DAG
@@ -51,15 +55,15 @@ export function mkHornClauses(p: Program, tuple: readonly AbsState[], modular: b
     if (isEnv(parent.via)) {
       const e = parent.via;
       const o = e.parent.from;
-      clauses.push({ body: [atState(o)], constraint: fullFormula(p, e.parent.via), head: atEnv(e) }); // line 9
-      clauses.push({ body: [atState(s), atEnv(e)], constraint: ownFrame(p, d.thread), head: atState(d, true) }); // line 10
+      clauses.push({ body: [atState(o)], constraint: and(at(o), fullFormula(p, e.parent.via)), head: atEnv(e) }); // line 9
+      clauses.push({ body: [atState(s), atEnv(e)], constraint: and(at(s), ownFrame(p, d.thread)), head: atState(d, true) }); // line 10
       visit(o); // line 11
     } else {
-      clauses.push({ body: [atState(s)], constraint: fullFormula(p, parent.via), head: atState(d, true) }); // line 12
+      clauses.push({ body: [atState(s)], constraint: and(at(s), fullFormula(p, parent.via)), head: atState(d, true) }); // line 12
     }
   };
   for (const s of tuple) visit(s);
-  clauses.push({ body: tuple.map((s) => atState(s)), constraint: p.err }); // REFINE line 1
+  clauses.push({ body: tuple.map((s) => atState(s)), constraint: and(...tuple.map(at), p.err) }); // REFINE line 1
   return { relations: [...relations.values()], clauses };
 }
 
@@ -124,8 +128,16 @@ export async function refine(
       if (modular) continue; // no modular solution: try the unbiased clauses
       return { kind: 'counterexample' };
     }
+    // Locals of other threads are what makes a proof non-modular: drop them first.
+    const foreign = (owner: (v: string) => boolean) => (c: Term) => [...varsOf(c)].filter((v) => !owner(v)).length;
+    const local = new Map(p.threads.flatMap((th) => th.locals.map((v) => [v, th.index] as const)));
+    const solution = process.env.NOWEAK ? r.solution : await weakenSolution(sys, r.solution, solver, (rel, c) => {
+      const s = states.get(rel);
+      const mine = (v: string) => !local.has(v) || (s !== undefined && local.get(v) === s.thread);
+      return foreign(mine)(c);
+    });
     let added = 0;
-    for (const [rel, sol] of r.solution) {
+    for (const [rel, sol] of solution) {
       const s = states.get(rel);
       if (s) {
         const own = p.threads[s.thread].pc;
@@ -136,7 +148,7 @@ export async function refine(
       const e = envs.get(rel);
       if (e) added += abs.transition(e.source, e.target).add(predsOf(sol));
     }
-    if (added > 0) return { kind: 'refined', modular, added, solution: r.solution };
+    if (added > 0) return { kind: 'refined', modular, added, solution };
     reason = 'the solution taught no new predicate';
   }
   return { kind: 'stuck', reason };

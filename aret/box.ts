@@ -1,0 +1,146 @@
+/**
+ * An exact, solver-free decision procedure for the abstract post of the common case:
+ * a conjunction whose atoms are single-variable bounds plus equalities between two
+ * variables up to a constant offset (assignments x' = c, copies x' = y + c, frames
+ * x' = x, guards x <= c). Offset equalities merge variables into classes (union–find
+ * with offsets); what remains are bounds on independent class roots, a box, over
+ * which the minimum and maximum of any linear term are exact (over the integers too,
+ * since the bounds are integers). Anything else — an atom relating two roots, a
+ * non-linear or Boolean atom — makes the caller ask the solver instead.
+ */
+import { linearOf, type Linear, type Term } from '../solver/formula.js';
+
+type Bound = bigint | undefined; // undefined: unbounded
+
+interface Atom {
+  readonly lin: Linear;
+  readonly op: '=' | '<=';
+  readonly rhs: bigint;
+}
+
+const atoms = new Map<number, Atom | null>();
+
+/** `lin op rhs` for a normalised linear atom, or null (memoised: terms are hash-consed). */
+function atomOf(t: Term): Atom | null {
+  let a = atoms.get(t.id);
+  if (a === undefined) atoms.set(t.id, (a = parseAtom(t)));
+  return a;
+}
+
+function parseAtom(t: Term): Atom | null {
+  if (t.kind !== 'app' || (t.op !== '=' && t.op !== '<=') || t.args[0].sort !== 'int') return null;
+  const [l, r] = t.args;
+  if (r.kind !== 'int') return null;
+  const lin = linearOf(l);
+  return lin && lin.constant === 0n ? { lin, op: t.op, rhs: r.value } : null;
+}
+
+const floorDiv = (a: bigint, b: bigint): bigint => {
+  const q = a / b;
+  return q * b !== a && a < 0n !== b < 0n ? q - 1n : q;
+};
+const ceilDiv = (a: bigint, b: bigint): bigint => -floorDiv(-a, b);
+
+export class Box {
+  private readonly parent = new Map<string, string>();
+  /** value(v) = value(parent(v)) + offset(v) */
+  private readonly offset = new Map<string, bigint>();
+  private readonly lo = new Map<string, bigint>();
+  private readonly hi = new Map<string, bigint>();
+
+  private find(v: string): [string, bigint] {
+    let off = 0n;
+    let r = v;
+    for (let p = this.parent.get(r); p !== undefined; p = this.parent.get(r)) {
+      off += this.offset.get(r)!;
+      r = p;
+    }
+    return [r, off];
+  }
+
+  /** The linear form over class roots, or null when a variable has coefficient 0 after merging. */
+  private overRoots(lin: Linear): { coeffs: Map<string, bigint>; constant: bigint } {
+    const coeffs = new Map<string, bigint>();
+    let constant = lin.constant;
+    for (const [v, c] of lin.coeffs) {
+      const [r, off] = this.find(v);
+      coeffs.set(r, (coeffs.get(r) ?? 0n) + c);
+      constant += c * off;
+    }
+    for (const [r, c] of coeffs) if (c === 0n) coeffs.delete(r);
+    return { coeffs, constant };
+  }
+
+  private tighten(r: string, lo: Bound, hi: Bound): boolean {
+    if (lo !== undefined && (this.lo.get(r) === undefined || lo > this.lo.get(r)!)) this.lo.set(r, lo);
+    if (hi !== undefined && (this.hi.get(r) === undefined || hi < this.hi.get(r)!)) this.hi.set(r, hi);
+    const l = this.lo.get(r);
+    const h = this.hi.get(r);
+    return l === undefined || h === undefined || l <= h;
+  }
+
+  /**
+   * The box of a conjunction: 'unsat' when it has no integer solution, null when it
+   * is not of the exact form (the caller must use a solver).
+   */
+  static of(conjuncts: readonly Term[]): Box | 'unsat' | null {
+    const box = new Box();
+    const atoms: Atom[] = [];
+    for (const t of conjuncts) {
+      const a = atomOf(t);
+      if (!a) return null;
+      atoms.push(a);
+    }
+    // Offset equalities first, so that bounds land on class roots.
+    const rest: Atom[] = [];
+    for (const a of atoms) {
+      const vs = [...a.lin.coeffs];
+      if (a.op === '=' && vs.length === 2 && vs[0][1] === -vs[1][1] && (vs[0][1] === 1n || vs[0][1] === -1n)) {
+        // c·(x − y) = rhs  ⇒  x = y + c·rhs
+        const [[x, cx], [y]] = vs;
+        const [rx, ox] = box.find(x);
+        const [ry, oy] = box.find(y);
+        const d = cx * a.rhs; // x − y
+        if (rx === ry) {
+          if (ox - oy !== d) return 'unsat';
+          continue;
+        }
+        // value(rx) = value(x) − ox = value(y) + d − ox = value(ry) + oy + d − ox
+        box.parent.set(rx, ry);
+        box.offset.set(rx, oy + d - ox);
+      } else rest.push(a);
+    }
+    // Bounds merged along the way are re-applied to the final roots.
+    for (const a of rest) {
+      const l = box.overRoots(a.lin);
+      const rhs = a.rhs - l.constant;
+      if (l.coeffs.size === 0) {
+        if (a.op === '=' ? rhs !== 0n : rhs < 0n) return 'unsat';
+        continue;
+      }
+      if (l.coeffs.size > 1) return null;
+      const [[r, c]] = [...l.coeffs];
+      if (a.op === '=') {
+        if (rhs % c !== 0n) return 'unsat';
+        if (!box.tighten(r, rhs / c, rhs / c)) return 'unsat';
+      } else if (!(c > 0n ? box.tighten(r, undefined, floorDiv(rhs, c)) : box.tighten(r, ceilDiv(rhs, c), undefined))) return 'unsat';
+    }
+    return box;
+  }
+
+  /** Whether every integer point of the box satisfies `t`; null when `t` is not a linear atom. */
+  implies(t: Term): boolean | null {
+    const a = atomOf(t);
+    if (!a) return null;
+    const l = this.overRoots(a.lin);
+    let min: Bound = l.constant;
+    let max: Bound = l.constant;
+    for (const [r, c] of l.coeffs) {
+      const [lo, hi] = c > 0n ? [this.lo.get(r), this.hi.get(r)] : [this.hi.get(r), this.lo.get(r)];
+      min = min === undefined || lo === undefined ? undefined : min + c * lo;
+      max = max === undefined || hi === undefined ? undefined : max + c * hi;
+    }
+    if (a.op === '<=') return max !== undefined && max <= a.rhs;
+    return min !== undefined && max !== undefined && min === a.rhs && max === a.rhs;
+  }
+}
