@@ -1,5 +1,5 @@
 /**
- * Our Dekker, Peterson and readers-writer lock (benchmarks/programs) and the SV-COMP
+ * Our Dekker, Peterson, readers-writer lock and Simple(4) (benchmarks/programs) and the SV-COMP
  * style fixtures: each lowers, and the explorer finds the error exactly in the broken
  * versions — with small steps and with large blocks alike.
  */
@@ -14,6 +14,8 @@ const CASES: [file: string, errorExpected: boolean][] = [
   ['benchmarks/programs/peterson-broken.c', true],
   ['benchmarks/programs/rwlock.c', false],
   ['benchmarks/programs/rwlock-broken.c', true],
+  ['benchmarks/programs/simple4.c', false],
+  ['benchmarks/programs/simple4-broken.c', true],
   ['benchmarks/programs/lockbit.c', false],
   ['benchmarks/programs/lockid.c', false],
   ['benchmarks/programs/lockbitcnt.c', false],
