@@ -1,8 +1,9 @@
 /**
- * The `rely` command line. Exit codes: 0 ok / no error found, 1 error reachable,
- * 2 bad input or usage, 4 internal error.
+ * The `rely` command line. Exit codes: 0 ok / no error found / SAFE, 1 error
+ * reachable / UNSAFE, 2 bad input or usage, 3 UNKNOWN (verify), 4 internal error.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { pino, type Logger } from 'pino';
 import { InputError, showPos } from '../frontend/diagnostics.js';
@@ -10,16 +11,36 @@ import { loadProgram, type FrontendOptions } from '../frontend/index.js';
 import { programJson, programSmt2, programText } from '../frontend/print.js';
 import type { Program } from '../frontend/program.js';
 import { DEFAULT_MAX_STATES, DEFAULT_NONDET_RANGE, explore } from '../explicit/explore.js';
-import { exploreJson, exploreText } from './report.js';
+import { verify, type Progress, type Verdict } from '../aret/verify.js';
+import { proofSmt2 } from '../aret/certificate.js';
+import type { Bias } from '../horn/refine.js';
+import { createSolver, type SolverChoice } from '../solver/select.js';
+import type { BackendName, SmtSolver } from '../solver/smt.js';
+import { findZ3 } from '../solver/z3-native.js';
+import { exploreJson, exploreText, verifyJson, verifyText } from './report.js';
 
-export const EXIT = { ok: 0, errorFound: 1, badInput: 2, internal: 4 } as const;
+export const EXIT = { ok: 0, errorFound: 1, badInput: 2, unknown: 3, internal: 4 } as const;
 
 export interface Io {
   out: (s: string) => void;
   err: (s: string) => void;
+  /** stderr is a terminal: worth a live progress line. */
+  errIsTty?: boolean;
 }
 
-const processIo: Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
+const processIo: Io = {
+  out: (s) => process.stdout.write(s),
+  err: (s) => process.stderr.write(s),
+  errIsTty: process.stderr.isTTY === true,
+};
+
+const DEFAULT_TIMEOUT_S = 300;
+const DEFAULT_MAX_ITERATIONS = 100;
+/**
+ * Cap on one solver query of the engine (Horn or SMT): a query Spacer or z3 has not
+ * answered in a minute rarely comes back, and UNKNOWN then beats waiting out the budget.
+ */
+const QUERY_CAP_MS = 60_000;
 
 /** The package version (package.json is one level up from cli/, two from dist/cli/). */
 function version(): string {
@@ -43,6 +64,28 @@ function parseRange(v: string): [bigint, bigint] {
 function parseCount(v: string): number {
   if (!/^\d+$/.test(v) || Number(v) < 1) throw new InvalidArgumentError('expected a positive integer');
   return Number(v);
+}
+
+function parseSeconds(v: string): number {
+  if (!/^(\d+\.?\d*|\.\d+)$/.test(v) || Number(v) <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
+  return Number(v);
+}
+
+function parseSolver(v: string): SolverChoice {
+  if (v !== 'auto' && v !== 'wasm' && v !== 'native') throw new InvalidArgumentError('expected auto, wasm or native');
+  if (v === 'native' && findZ3() === undefined) throw new InvalidArgumentError('no z3 binary on PATH and RELY_Z3 unset (apt-get install z3)');
+  return v;
+}
+
+/** Checked before the run, so that a long verification does not end in an unwritable path. */
+function parseProofPath(v: string): string {
+  if (existsSync(v) && statSync(v).isDirectory()) throw new InvalidArgumentError(`${v} is a directory`);
+  try {
+    accessSync(existsSync(v) ? v : dirname(v), constants.W_OK);
+  } catch {
+    throw new InvalidArgumentError(`cannot write ${v}`);
+  }
+  return v;
 }
 
 function parseDefine(v: string, prev: Record<string, string> = {}): Record<string, string> {
@@ -74,6 +117,53 @@ function warnAll(p: Program, io: Io): void {
   for (const w of p.warnings) io.err(`${showPos(w.pos)}: warning: ${w.message}\n`);
 }
 
+interface VerifyCli extends Common {
+  bias: Bias;
+  solver: SolverChoice;
+  timeout: number;
+  maxIterations: number;
+  json?: boolean;
+  proof?: string;
+}
+
+/** One line on stderr, rewritten in place after each ARET computation. */
+function progressLine(io: Io): { show: (x: Progress) => void; clear: () => void } {
+  return {
+    show: (x) =>
+      io.err(`\r\x1b[Kiteration ${x.iteration}: ${x.predicates} predicates, ${x.aretStates} ARET states, ${x.envTransitions} env transitions`),
+    clear: () => io.err('\r\x1b[K'),
+  };
+}
+
+/** Runs the ARET engine with the options' budget; every solver it opens is closed. */
+async function runVerify(p: Program, o: VerifyCli, deadline: number, io: Io, log: Logger): Promise<{ verdict: Verdict; backend: BackendName }> {
+  const opened: SmtSolver[] = [];
+  const open = (s: SmtSolver): SmtSolver => {
+    opened.push(s);
+    return s;
+  };
+  // Whole milliseconds: z3 takes only an unsigned integer.
+  const queryMs = Math.max(1, Math.min(Math.ceil(deadline - performance.now()), QUERY_CAP_MS));
+  const solver = open(createSolver(o.solver, { timeoutMs: queryMs }));
+  const progress = io.errIsTty ? progressLine(io) : undefined;
+  try {
+    const verdict = await verify(p, solver, {
+      bias: o.bias,
+      maxIterations: o.maxIterations,
+      // Independent of the solver that built the proof.
+      checker: () => open(createSolver(o.solver)),
+      hornTimeoutMs: queryMs,
+      deadline,
+      onProgress: progress?.show,
+      onInternalError: (message) => log.error({ file: p.file }, message),
+    });
+    return { verdict, backend: solver.backendName };
+  } finally {
+    progress?.clear();
+    for (const s of opened) await s.close();
+  }
+}
+
 /** Runs the CLI on `argv` (without node and script); returns the exit code. */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   let code: number = EXIT.ok;
@@ -84,7 +174,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     .version(version(), '-V, --version')
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
-    .showHelpAfterError('(run rely --help for usage)');
+    .showHelpAfterError('(run rely --help for usage)')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 no error found / SAFE, 1 error reachable / UNSAFE, 2 bad input or usage,\n3 UNKNOWN (verify), 4 internal error.',
+    );
 
   addCommon(
     program
@@ -125,6 +219,55 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     if (r.unsignedWrap && !o.json)
       io.err(`warning: unsigned '${r.unsignedWrap.variable}' became negative on a run; C would wrap around, rely models mathematical integers\n`);
     code = r.errorReachable ? EXIT.errorFound : EXIT.ok;
+  });
+
+  addCommon(
+    program
+      .command('verify')
+      .description('prove the program safe (with a checked proof) or find an error trace, by predicate abstraction and refinement (ARET)')
+      .argument('<file>', 'C source (.c) or preprocessed (.i) file')
+      .addOption(
+        new Option('--bias <bias>', "refinement bias: modular prefers predicates over globals and the thread's own locals (paper §5); none takes any")
+          .choices(['modular', 'none'])
+          .default('modular'),
+      )
+      .option('--solver <auto|wasm|native>', 'SMT back end; auto takes native z3 when one is on PATH or $RELY_Z3 is set, else wasm', parseSolver, 'auto')
+      .option(
+        '--timeout <S>',
+        `overall time limit in seconds, then UNKNOWN: timeout (one solver query gets at most ${QUERY_CAP_MS / 1000} s)`,
+        parseSeconds,
+        DEFAULT_TIMEOUT_S,
+      )
+      .option('--max-iterations <N>', 'refinement iterations before UNKNOWN', parseCount, DEFAULT_MAX_ITERATIONS)
+      .option('--json', 'print one JSON object')
+      .option('--proof <OUT.smt2>', 'if SAFE, write the proof as an SMT-LIB 2 script (check it: z3 OUT.smt2; every answer must be unsat)', parseProofPath)
+      .addHelpText(
+        'after',
+        `
+Output: the verdict line (SAFE, UNSAFE or UNKNOWN: <reason>), then for SAFE a summary of
+the proof (re-checked against CS1–CS5 by a fresh solver), for UNSAFE the error trace
+(replayed in the interpreter), then statistics. A progress line is shown on stderr when
+it is a terminal. A failed proof check or trace replay is an internal error of the
+engine: the verdict is UNKNOWN and --log-level error logs it.
+
+Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.`,
+      ),
+  ).action(async (file: string, o: VerifyCli) => {
+    // The budget covers parsing too.
+    const deadline = performance.now() + o.timeout * 1000;
+    log = pino({ level: o.logLevel }, pino.destination(2));
+    const p = loadProgram(file, frontendOptions(o));
+    warnAll(p, io);
+    const { verdict: v, backend } = await runVerify(p, o, deadline, io, log);
+    log.info({ file, verdict: v.verdict, ms: Math.round(v.stats.timeMs) }, 'verified');
+    let proofFile: string | undefined;
+    if (o.proof && v.verdict === 'safe') {
+      writeFileSync(o.proof, proofSmt2(p, v.proof));
+      proofFile = o.proof;
+    } else if (o.proof) io.err(`rely: no proof written to ${o.proof}: the verdict is not SAFE\n`);
+    const run = { bias: o.bias, backend, proofFile };
+    io.out(o.json ? JSON.stringify(verifyJson(p, v, run)) + '\n' : verifyText(p, v, run));
+    code = v.verdict === 'safe' ? EXIT.ok : v.verdict === 'unsafe' ? EXIT.errorFound : EXIT.unknown;
   });
 
   try {

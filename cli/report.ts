@@ -1,6 +1,9 @@
-/** Human and JSON renderings of explorer results and traces. */
+/** Human and JSON renderings of explorer and verifier results and traces. */
 import type { ExploreResult, TraceStep } from '../explicit/explore.js';
 import type { Program } from '../frontend/program.js';
+import type { Verdict, VerifyStats } from '../aret/verify.js';
+import type { Bias } from '../horn/refine.js';
+import type { BackendName } from '../solver/smt.js';
 
 export function traceText(trace: readonly TraceStep[]): string {
   const width = String(trace.length).length;
@@ -13,12 +16,17 @@ export function traceText(trace: readonly TraceStep[]): string {
     .join('\n');
 }
 
+/** Where an error trace ends. */
+function errorAt(trace: readonly TraceStep[]): string {
+  const last = trace[trace.length - 1];
+  return `thread ${last.thread} reaches its error location at ${last.pos.file}:${last.pos.line}`;
+}
+
 export function exploreText(p: Program, r: ExploreResult): string {
   const [lo, hi] = r.nondetRange;
   const stats = `${r.states} states, ${r.transitionsFired} transitions fired, ${Math.round(r.timeMs)} ms`;
   if (r.errorReachable) {
-    const last = r.trace![r.trace!.length - 1];
-    return `error reachable: thread ${last.thread} reaches its error location at ${last.pos.file}:${last.pos.line}\ntrace (${r.trace!.length} steps):\n${traceText(r.trace!)}\n(${stats})\n`;
+    return `error reachable: ${errorAt(r.trace!)}\ntrace (${r.trace!.length} steps):\n${traceText(r.trace!)}\n(${stats})\n`;
   }
   let scope: string;
   if (!r.complete) scope = `within bounds: stopped at the state bound after ${r.states} states (not exhaustive)`;
@@ -27,8 +35,8 @@ export function exploreText(p: Program, r: ExploreResult): string {
   return `no error ${scope}\n(${stats}; ${p.threads.length} threads)\n`;
 }
 
-export function exploreJson(p: Program, r: ExploreResult): unknown {
-  const trace = (t?: readonly TraceStep[]) =>
+function traceJson(t?: readonly TraceStep[]): unknown {
+  return (
     t?.map((s) => ({
       thread: s.thread,
       transition: s.transition,
@@ -36,7 +44,15 @@ export function exploreJson(p: Program, r: ExploreResult): unknown {
       line: s.pos.line,
       steps: s.steps.map((x) => ({ line: x.pos.line, text: x.text })),
       values: Object.fromEntries(s.values.map(([v, x]) => [v, x.toString()])),
-    })) ?? null;
+    })) ?? null
+  );
+}
+
+function warningsJson(p: Program): unknown {
+  return p.warnings.map((w) => ({ file: w.pos.file, line: w.pos.line, col: w.pos.col, message: w.message }));
+}
+
+export function exploreJson(p: Program, r: ExploreResult): unknown {
   return {
     result: r.errorReachable ? 'error-reachable' : 'no-error',
     complete: r.complete,
@@ -46,8 +62,75 @@ export function exploreJson(p: Program, r: ExploreResult): unknown {
     transitionsFired: r.transitionsFired,
     timeMs: Math.round(r.timeMs),
     threads: p.threads.length,
-    trace: trace(r.trace),
-    unsignedWrap: r.unsignedWrap ? { variable: r.unsignedWrap.variable, trace: trace(r.unsignedWrap.trace) } : null,
-    warnings: p.warnings.map((w) => ({ file: w.pos.file, line: w.pos.line, col: w.pos.col, message: w.message })),
+    trace: traceJson(r.trace),
+    unsignedWrap: r.unsignedWrap ? { variable: r.unsignedWrap.variable, trace: traceJson(r.unsignedWrap.trace) } : null,
+    warnings: warningsJson(p),
+  };
+}
+
+/** How `rely verify` ran, beyond what the verdict records. */
+export interface VerifyRun {
+  readonly bias: Bias;
+  readonly backend: BackendName;
+  /** Where the proof certificate was written, if it was. */
+  readonly proofFile?: string;
+}
+
+export function verifyText(p: Program, v: Verdict, run: VerifyRun): string {
+  const head =
+    v.verdict === 'safe'
+      ? `SAFE\n${proofText(p, v.proof.modular, v.stats, run)}`
+      : v.verdict === 'unsafe'
+        ? `UNSAFE\n${errorAt(v.trace)}\ntrace (${v.trace.length} steps, replayed in the interpreter):\n${traceText(v.trace)}`
+        : `UNKNOWN: ${v.reason}`;
+  return `${head}\n${statsText(v.stats, run)}`;
+}
+
+function proofText(p: Program, modular: boolean, s: VerifyStats, run: VerifyRun): string {
+  const name = (i: number) => p.threads[i].name;
+  const perThread = s.statePredicates.map((n, i) => `${name(i)} ${n}`).join(', ');
+  const perPair = s.pairPredicates.map((x) => `${name(x.source)}▷${name(x.target)} ${x.count}`).join(', ') || 'none';
+  const lines = [
+    `proof: R_i and E_i per thread (rule REACHENV), checked against CS1–CS5 by a fresh ${run.backend} solver`,
+    modular
+      ? '  modular: yes (each R_i over globals and thread i\'s locals, each E_i over globals)'
+      : '  modular: no (some R_i mentions another thread\'s locals, or some E_i a local)',
+    `  state predicates per thread: ${perThread}`,
+    `  transition predicates per pair i▷j: ${perPair}`,
+  ];
+  if (run.proofFile) lines.push(`  certificate: ${run.proofFile} (check it with: z3 ${run.proofFile}; every answer must be unsat)`);
+  return lines.join('\n');
+}
+
+function statsText(s: VerifyStats, run: VerifyRun): string {
+  const ms = (x: number) => `${Math.round(x)} ms`;
+  return [
+    'statistics:',
+    `  iterations ${s.iterations}, predicates ${s.predicates}, last ARET: ${s.aretStates} states, ${s.envTransitions} env transitions`,
+    `  refinements: ${s.refinements.modular} modular, ${s.refinements.unbiased} unbiased (bias: ${run.bias})`,
+    `  solver: ${run.backend}, queries ${s.solver.queries} (cache hits ${s.solver.cacheHits}), Horn queries ${s.solver.hornQueries}, ${ms(s.solver.timeMs)}`,
+    `  time: ${ms(s.timeMs)}`,
+  ].join('\n') + '\n';
+}
+
+export function verifyJson(p: Program, v: Verdict, run: VerifyRun): unknown {
+  return {
+    file: p.file,
+    verdict: v.verdict,
+    reason: v.verdict === 'unknown' ? v.reason : null,
+    modular: v.verdict === 'safe' ? v.proof.modular : null,
+    iterations: v.stats.iterations,
+    predicates: v.stats.predicates,
+    timeMs: Math.round(v.stats.timeMs),
+    solver: run.backend,
+    engine: 'aret',
+    bias: run.bias,
+    proofChecked: v.verdict === 'safe' && v.proofChecked,
+    traceReplayed: v.verdict === 'unsafe' && v.traceReplayed,
+    proofFile: run.proofFile ?? null,
+    counterexample: v.verdict === 'unsafe' ? traceJson(v.trace) : null,
+    threads: p.threads.length,
+    stats: v.stats,
+    warnings: warningsJson(p),
   };
 }

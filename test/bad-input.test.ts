@@ -6,16 +6,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../cli/main.js';
+import { rely } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rely-bad-'));
-
-async function rely(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) });
-  return { code, out, err };
-}
 
 const CASES: [name: string, src: string | Buffer, kind: 'error' | 'unsupported', line: number, message: RegExp][] = [
   ['malformed', 'int main() {\n  int x = ;\n}\n', 'error', 2, /syntax error: unexpected ';'/],
@@ -37,7 +30,7 @@ const CASES: [name: string, src: string | Buffer, kind: 'error' | 'unsupported',
 
 describe('bad input', () => {
   for (const [name, src, kind, line, message] of CASES)
-    for (const cmd of ['parse', 'explore'])
+    for (const cmd of ['parse', 'explore', 'verify'])
       it(`${name} (${cmd})`, async () => {
         const file = join(dir, `${name}.c`);
         writeFileSync(file, src);

@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
 function rely(...args: string[]) {
-  const r = spawnSync(process.execPath, ['bin/rely.js', ...args], { encoding: 'utf8' });
+  // The time limit turns a process that does not exit on its own into a failure (status null).
+  const r = spawnSync(process.execPath, ['bin/rely.js', ...args], { encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -16,6 +17,14 @@ describe('rely command', () => {
     expect(h.code).toBe(0);
     expect(h.out).toMatch(/parse/);
     expect(h.out).toMatch(/explore/);
+    expect(h.out).toMatch(/verify/);
+  });
+
+  it('verify: SAFE, exit 0, and the process exits once the solvers are closed', () => {
+    const r = rely('verify', 'benchmarks/programs/lockid.c');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^SAFE\n/);
+    expect(r.err).toBe('');
   });
 
   it('explore: exit 1 with an interleaved trace for a broken program', () => {

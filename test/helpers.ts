@@ -1,5 +1,6 @@
-/** Shared test helpers: compile C text, explore it, and check formulas with z3. */
+/** Shared test helpers: compile C text, explore it, check formulas with z3, run the CLI. */
 import { init, killThreads } from 'z3-solver';
+import { main, type Io } from '../cli/main.js';
 import { compileProgram, type FrontendOptions } from '../frontend/index.js';
 import type { Program } from '../frontend/program.js';
 import { explore, type ExploreOptions, type ExploreResult } from '../explicit/explore.js';
@@ -49,4 +50,12 @@ export async function checkSmt(script: string): Promise<'sat' | 'unsat' | 'unkno
 
 export async function stopZ3(): Promise<void> {
   if (z3) await killThreads((await z3).em);
+}
+
+/** The CLI in-process: exit code and what it wrote to stdout and stderr. */
+export async function rely(argv: string[], io: Partial<Io> = {}): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s), ...io });
+  return { code, out, err };
 }
