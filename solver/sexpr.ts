@@ -105,3 +105,8 @@ export function sexprToTerm(e: SExpr, names: ReadonlyMap<string, Term> = new Map
       throw new SyntaxError(`unsupported function '${head}' in solver output`);
   }
 }
+
+/** Prints an S-expression back as SMT-LIB text. */
+export function showSExpr(e: SExpr): string {
+  return typeof e === 'string' ? e : `(${e.map(showSExpr).join(' ')})`;
+}

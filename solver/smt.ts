@@ -46,6 +46,12 @@ export class SmtSolver {
     private readonly defaults: QueryOptions = {},
   ) {}
 
+  /** The per-query limit in whole milliseconds (z3 takes an unsigned integer; wasm misreads a fraction). */
+  private limit(opts: QueryOptions): number | undefined {
+    const ms = opts.timeoutMs ?? this.defaults.timeoutMs;
+    return ms === undefined ? undefined : Math.max(1, Math.ceil(ms));
+  }
+
   get backendName(): BackendName {
     return this.backend.name;
   }
@@ -72,7 +78,7 @@ export class SmtSolver {
       this.stats.cacheHits++;
       return hit;
     }
-    const r = await this.timed(() => this.backend.check([f], [], opts.timeoutMs ?? this.defaults.timeoutMs));
+    const r = await this.timed(() => this.backend.check([f], [], this.limit(opts)));
     const result: SatResult = r.status === 'unknown' ? { status: 'unknown', reason: r.reason } : { status: r.status };
     if (cacheable && result.status !== 'unknown') this.cache.set(f.id, result);
     return result;
@@ -81,7 +87,7 @@ export class SmtSolver {
   /** Satisfiability with a model for `vars` when sat. */
   async model(formulas: readonly Term[], vars: readonly string[], opts: QueryOptions = {}): Promise<SatResult & { model?: Model }> {
     this.stats.queries++;
-    return this.timed(() => this.backend.check([and(...formulas)], vars, opts.timeoutMs ?? this.defaults.timeoutMs));
+    return this.timed(() => this.backend.check([and(...formulas)], vars, this.limit(opts)));
   }
 
   /** Whether premise ⇒ conclusion is valid: 'unknown' when the solver cannot tell. */
@@ -109,7 +115,7 @@ export class SmtSolver {
   /** Solves Horn clauses with Spacer. */
   async horn(sys: HornSystem, opts: QueryOptions = {}): Promise<HornResult> {
     this.stats.hornQueries++;
-    return this.timed(() => this.backend.horn(sys, opts.timeoutMs ?? this.defaults.timeoutMs));
+    return this.timed(() => this.backend.horn(sys, this.limit(opts)));
   }
 
   async close(): Promise<void> {

@@ -8,7 +8,7 @@ import { init, killThreads } from 'z3-solver';
 import { mkVar, type Term } from './formula.js';
 import type { HornResult, HornSystem } from './horn.js';
 import { clauseVars } from './horn.js';
-import { parseSExprs, sexprToTerm, type SExpr } from './sexpr.js';
+import { parseSExprs, sexprToTerm, showSExpr, type SExpr } from './sexpr.js';
 import type { Backend, Model, SatResult } from './smt.js';
 
 type Api = Awaited<ReturnType<typeof init>>;
@@ -168,7 +168,17 @@ export class WasmBackend implements Backend {
       }
       const answer = fp.getAnswer();
       if (!answer) return { status: 'unknown', reason: 'spacer gave no answer' };
-      return { status: 'sat', solution: parseAnswer(sys, answer.sexpr()) };
+      // Newer Spacer answers can keep existentials (over eliminated clause variables);
+      // z3's own quantifier elimination removes them before the IR reads the formula.
+      const eliminate = async (body: string, params: readonly string[]): Promise<string> => {
+        const s = new ctx.Solver();
+        s.fromString(`${params.map((p) => `(declare-const ${p} Int)`).join(' ')} (assert ${body})`);
+        const goal = new ctx.Goal();
+        for (const a of s.assertions()) goal.add(a);
+        const out = await new ctx.Tactic('qe').apply(goal);
+        return out.length() === 1 ? out.getSubgoal(0).asExpr().sexpr() : 'true';
+      };
+      return { status: 'sat', solution: await parseAnswer(sys, answer.sexpr(), eliminate) };
     });
   }
 
@@ -187,8 +197,13 @@ export class WasmBackend implements Backend {
  * Spacer's answer: `(and (forall (params) (= (R params) body)) …)`, possibly inside
  * lets and with `!` annotations. Relations it leaves out are unreachable: false.
  */
-function parseAnswer(sys: HornSystem, text: string): Map<string, Term> {
+async function parseAnswer(
+  sys: HornSystem,
+  text: string,
+  eliminate: (body: string, params: readonly string[]) => Promise<string>,
+): Promise<Map<string, Term>> {
   const sol = new Map<string, Term>();
+  const quantified: (() => Promise<void>)[] = []; // z3-solver runs one async call at a time
   const visit = (e: SExpr, lets: Map<string, SExpr>): void => {
     if (typeof e === 'string') {
       const l = lets.get(e);
@@ -227,9 +242,11 @@ function parseAnswer(sys: HornSystem, text: string): Map<string, Term> {
     const names = new Map<string, Term>(argNames.map((a, i) => [a, mkVar(rel.params[i])] as const));
     // Let-bound names inside the body are expanded by the term reader.
     const body = wrapLets(rhs, lets, new Set(bound));
-    sol.set(rel.name, sexprToTerm(body, names));
+    if (!JSON.stringify(body).includes('"exists"')) return void sol.set(rel.name, sexprToTerm(body, names));
+    quantified.push(async () => void sol.set(rel.name, sexprToTerm(parseSExprs(await eliminate(showSExpr(body), argNames))[0], names)));
   };
   for (const top of parseSExprs(text)) visit(top, new Map());
+  for (const q of quantified) await q();
   for (const r of sys.relations) if (!sol.has(r.name)) sol.set(r.name, sexprToTerm('false'));
   return sol;
 }
