@@ -42,11 +42,22 @@ function pathFormula(p: Program, path: readonly Transition[]): Term {
  * or null when every such path is infeasible (the tuple is spurious or needs
  * refinement). A run the interpreter rejects throws ReplayFailed.
  */
-export async function concreteCounterexample(p: Program, tuple: readonly AbsState[], solver: SmtSolver): Promise<TraceStep[] | null> {
+export async function concreteCounterexample(
+  p: Program,
+  tuple: readonly AbsState[],
+  /** The transition of `p` behind an ARET's transition (the ARET may be of a slice of `p`). */
+  original: (t: Transition) => Transition,
+  solver: SmtSolver,
+): Promise<TraceStep[] | null> {
   const names = [...p.vars.keys()];
   const tried = new Set<string>();
-  for (const d of [...tuple].sort((a, b) => Number(p.threads[b.thread].errorPc === b.pc) - Number(p.threads[a.thread].errorPc === a.pc))) {
-    const path = mkPath(d);
+  // The path of the state at an error location first: it ends in the error.
+  const paths = tuple.map((d) => mkPath(d).map(original));
+  const endsInError = (path: Transition[]): number => {
+    const last = path.at(-1);
+    return Number(last !== undefined && last.to === p.threads[last.thread].errorPc);
+  };
+  for (const path of paths.sort((a, b) => endsInError(b) - endsInError(a))) {
     const key = path.map((t) => t.id).join(',');
     if (tried.has(key)) continue;
     tried.add(key);

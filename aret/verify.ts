@@ -10,6 +10,7 @@ import type { TraceStep } from '../explicit/explore.js';
 import { PredicateSet, SolverUnknown } from './abstraction.js';
 import { abstReachEnv, findErrorTuple, type Abstraction, type Aret } from './reach-env.js';
 import { checkProof, proofOf, type Proof } from './proof.js';
+import { coneOfInfluence, liftProof } from './slice.js';
 import { ReplayFailed, concreteCounterexample } from './counterexample.js';
 import { refine, type Bias } from '../horn/refine.js';
 
@@ -65,8 +66,11 @@ export class Timeout extends Error {
   }
 }
 
-export async function verify(p: Program, solver: SmtSolver, opts: VerifyOptions): Promise<Verdict> {
+export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOptions): Promise<Verdict> {
   const t0 = performance.now();
+  // The engine runs on the cone of influence; proofs and traces are checked on the whole program.
+  const slice = coneOfInfluence(whole);
+  const p = slice.program;
   const pairs = new Map<string, PredicateSet>();
   const abs: Abstraction = {
     state: p.threads.map(() => new PredicateSet()),
@@ -112,14 +116,14 @@ export async function verify(p: Program, solver: SmtSolver, opts: VerifyOptions)
       opts.onProgress?.({ iteration, predicates: s.predicates, aretStates: s.aretStates, envTransitions: s.envTransitions });
       const tuple = await findErrorTuple(p, last, solver);
       if (!tuple) {
-        const proof = proofOf(p, last);
-        const failed = await checkProof(p, proof, opts.checker());
+        const proof = liftProof(whole, slice, proofOf(p, last));
+        const failed = await checkProof(whole, proof, opts.checker());
         if (!failed) return done({ verdict: 'safe', proof, proofChecked: true });
         opts.onInternalError?.(`proof check failed: ${failed}`);
         return done({ verdict: 'unknown', reason: `proof check failed: ${failed}` });
       }
       // A real error path needs no Horn query: MKPATH (Fig. 8) made concrete by one SMT query.
-      const cex = await concreteCounterexample(p, tuple, solver);
+      const cex = await concreteCounterexample(whole, tuple, slice.original, solver);
       if (cex) return done({ verdict: 'unsafe', trace: cex, traceReplayed: true });
       checkTime();
       const r = await refine(p, tuple, abs, solver, opts.bias, opts.hornTimeoutMs);

@@ -55,7 +55,8 @@ export async function weakenSolution(
     if (cs.length === 0) continue;
     const ranked = cs.map((c, k) => ({ c, k, rank: dropFirst(rel, c) })).sort((a, b) => b.rank - a.rank || varsOf(b.c).size - varsOf(a.c).size || a.k - b.k);
     let kept = new Set(cs);
-    for (const { c } of ranked) {
+    for (const { c, rank } of ranked) {
+      if (process.env.WEAKMODE === 'foreign' && rank === 0) continue;
       const without = new Set(kept);
       without.delete(c);
       out.set(rel, and(...cs.filter((x) => without.has(x))));

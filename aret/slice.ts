@@ -1,0 +1,96 @@
+/**
+ * Cone of influence. A variable is relevant when it can decide whether some error
+ * location is reached: it occurs in a guard (an atom over current values) of a
+ * relevant thread, or it feeds the update of a relevant variable. A thread is
+ * relevant when it has an error location or writes a relevant variable. Threads and
+ * variables outside the cone cannot change the verdict; dropping them keeps their
+ * noise (main's joins, the `__done` flags) out of the predicates. Proofs and
+ * counterexamples of the slice are carried back to the whole program (liftProof,
+ * and the original transitions behind each sliced one) and checked there.
+ */
+import { and, conjuncts, eq, isPrimed, mkVar, or, primed, unprimed, varsOf, type Term } from '../solver/formula.js';
+import { errorFormula, isFrameAtom, type Program, type Thread, type Transition } from '../frontend/program.js';
+import type { Proof } from './proof.js';
+
+export interface Slice {
+  readonly program: Program;
+  /** Original thread index of each sliced thread. */
+  readonly threads: readonly number[];
+  /** The whole-program transition behind a sliced one. */
+  readonly original: (t: Transition) => Transition;
+}
+
+const baseVars = (a: Term): string[] => [...varsOf(a)].map(unprimed);
+const isGuard = (a: Term): boolean => ![...varsOf(a)].some(isPrimed);
+
+export function coneOfInfluence(p: Program): Slice {
+  const relevant = new Set<string>();
+  const threads = new Set<number>();
+  const add = (vs: Iterable<string>): boolean => {
+    let grew = false;
+    for (const v of vs) if (!relevant.has(v)) (relevant.add(v), (grew = true));
+    return grew;
+  };
+  const atomsOf = (t: Transition): Term[] => t.atoms.filter((a) => !isFrameAtom(a));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const th of p.threads) {
+      const writesRelevant = th.transitions.some((t) => atomsOf(t).some((a) => [...varsOf(a)].some((v) => isPrimed(v) && relevant.has(unprimed(v)))));
+      if (!threads.has(th.index) && (th.errorPc !== undefined || writesRelevant)) {
+        threads.add(th.index);
+        grew = true;
+        add([th.pc]);
+      }
+      if (!threads.has(th.index)) continue;
+      for (const t of th.transitions)
+        for (const a of atomsOf(t)) {
+          const vs = baseVars(a);
+          if (isGuard(a) || vs.some((v) => relevant.has(v) && [...varsOf(a)].includes(primed(v)))) grew = add(vs) || grew;
+        }
+    }
+    // init and err atoms that touch a relevant variable tie their other variables to it.
+    for (const a of [...conjuncts(p.init), ...conjuncts(p.err)]) if (baseVars(a).some((v) => relevant.has(v))) grew = add(baseVars(a)) || grew;
+  }
+  const keep = (a: Term): boolean => baseVars(a).every((v) => relevant.has(v) || !p.vars.has(v));
+  const kept = p.threads.filter((th) => threads.has(th.index));
+  const original = new Map<Transition, Transition>();
+  const newThreads: Thread[] = kept.map((th, index) => ({
+    ...th,
+    index,
+    locals: th.locals.filter((v) => relevant.has(v)),
+    transitions: th.transitions.map((t) => {
+      const atoms = t.atoms.filter(keep);
+      const s: Transition = { ...t, thread: index, atoms, formula: and(...atoms), writes: t.writes.filter((v) => relevant.has(v)) };
+      original.set(s, t);
+      return s;
+    }),
+  }));
+  const program: Program = {
+    ...p,
+    vars: new Map([...p.vars].filter(([v]) => relevant.has(v))),
+    globals: p.globals.filter((v) => relevant.has(v)),
+    threads: newThreads,
+    init: and(...conjuncts(p.init).filter(keep)),
+    err: errorFormula(newThreads),
+  };
+  return { program, threads: kept.map((th) => th.index), original: (t) => original.get(t) ?? t };
+}
+
+/**
+ * A proof of the slice as a proof of the whole program: threads outside the cone get
+ * R = E = true; a kept thread's E also admits steps that leave every variable its
+ * R and E mention (other than its own locals) unchanged — the steps of the threads
+ * outside the cone. CS1–CS5 are then re-checked on the whole program.
+ */
+export function liftProof(p: Program, slice: Slice, proof: Proof): Proof {
+  const reach: Term[] = p.threads.map(() => and());
+  const env: Term[] = p.threads.map(() => and());
+  slice.threads.forEach((orig, k) => {
+    const own = new Set(p.threads[orig].locals);
+    const mentioned = new Set([...varsOf(proof.reach[k]), ...varsOf(proof.env[k])].map(unprimed).filter((v) => !own.has(v)));
+    const stutter = and(...[...mentioned].sort().map((v) => eq(mkVar(primed(v)), mkVar(v))));
+    reach[orig] = proof.reach[k];
+    env[orig] = slice.program.threads.length === p.threads.length ? proof.env[k] : or(proof.env[k], stutter);
+  });
+  return { reach, env, modular: proof.modular };
+}
