@@ -93,8 +93,10 @@ export async function impliedPredicates(
   primedPreds: boolean,
   /** Predicates known to be implied (no query needed). */
   known: (p: Term) => boolean = () => false,
+  /** Decide box-form formulas without the solver. */
+  useBox = true,
 ): Promise<Term[] | null> {
-  const box = boxOf(formula);
+  const box = useBox ? boxOf(formula) : null;
   if (box === 'unsat') return null;
   if (!box && (await solver.check([formula])).status === 'unsat') return null;
   const out: Term[] = [];

@@ -87,6 +87,10 @@ export class Box {
     const box = new Box();
     const atoms: Atom[] = [];
     for (const t of conjuncts) {
+      if (t.kind === 'bool') {
+        if (!t.value) return 'unsat';
+        continue;
+      }
       const a = atomOf(t);
       if (!a) return null;
       atoms.push(a);
@@ -130,6 +134,7 @@ export class Box {
 
   /** Whether every integer point of the box satisfies `t`; null when `t` is not a linear atom. */
   implies(t: Term): boolean | null {
+    if (t.kind === 'bool') return t.value; // the box is never empty
     const a = atomOf(t);
     if (!a) return null;
     const l = this.overRoots(a.lin);

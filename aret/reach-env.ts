@@ -56,7 +56,7 @@ export function ownFrame(p: Program, i: number): Term {
  * which reaches the same fixpoint as re-scanning every state each round.
  */
 export interface ReachOptions {
-  /** Ask the solver for every predicate (no frame shortcut); for testing the shortcut. */
+  /** Ask the solver for every predicate (no frame shortcut, no box); for testing them. */
   noShortcuts?: boolean;
   /** Called between steps; throws to stop (a deadline). */
   checkTime?: () => void;
@@ -77,7 +77,7 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
     parent,
   });
   const implied = (f: Term, preds: readonly Term[], primedPreds: boolean, known?: (p: Term) => boolean): Promise<Term[] | null> =>
-    impliedPredicates(solver, f, preds, primedPreds, known);
+    impliedPredicates(solver, f, preds, primedPreds, known, !opts.noShortcuts);
   // Frame shortcut: a predicate of the source cube over variables the step leaves
   // unchanged holds after it, without a query.
   const kept = (s: AbsState, unchanged: (v: string) => boolean) => {

@@ -6,7 +6,6 @@ import { and, eq, gt, lt, mkVar, num, primed, varsOf, type Term } from '../solve
 import type { HornClause, HornSystem, Relation } from '../solver/horn.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { fullFormula, type Program } from '../frontend/program.js';
-import { weakenSolution } from './weaken.js';
 import { isEnv, ownFrame, type Abstraction, type AbsState, type EnvTransition } from '../aret/reach-env.js';
 
 export type Bias = 'modular' | 'none';
@@ -128,16 +127,8 @@ export async function refine(
       if (modular) continue; // no modular solution: try the unbiased clauses
       return { kind: 'counterexample' };
     }
-    // Locals of other threads are what makes a proof non-modular: drop them first.
-    const foreign = (owner: (v: string) => boolean) => (c: Term) => [...varsOf(c)].filter((v) => !owner(v)).length;
-    const local = new Map(p.threads.flatMap((th) => th.locals.map((v) => [v, th.index] as const)));
-    const solution = process.env.NOWEAK ? r.solution : await weakenSolution(sys, r.solution, solver, (rel, c) => {
-      const s = states.get(rel);
-      const mine = (v: string) => !local.has(v) || (s !== undefined && local.get(v) === s.thread);
-      return foreign(mine)(c);
-    });
     let added = 0;
-    for (const [rel, sol] of solution) {
+    for (const [rel, sol] of r.solution) {
       const s = states.get(rel);
       if (s) {
         const own = p.threads[s.thread].pc;
@@ -148,7 +139,7 @@ export async function refine(
       const e = envs.get(rel);
       if (e) added += abs.transition(e.source, e.target).add(predsOf(sol));
     }
-    if (added > 0) return { kind: 'refined', modular, added, solution };
+    if (added > 0) return { kind: 'refined', modular, added, solution: r.solution };
     reason = 'the solution taught no new predicate';
   }
   return { kind: 'stuck', reason };

@@ -1,16 +1,23 @@
 /**
- * The ARET engine (work in progress for issue 4) on the paper's §2 examples, with the
- * bias toward modular proofs: LockBit is safe with a non-modular proof, LockId safe
- * with a modular one, LockBitCnt safe; every proof is re-checked against CS1–CS5 by
- * a fresh solver (a failed check would make the verdict unknown).
+ * The ARET engine (issue 4): the paper's §2 examples, our protocols and their broken
+ * mutants under both bias settings, and the engine's exact shortcuts checked against
+ * the solver. Every SAFE must come with a proof re-checked against CS1–CS5 on the
+ * whole program, every UNSAFE with a trace the interpreter replayed.
  *
- * Refinement rounds differ from the paper's (3 for LockBit): Spacer returns exact
- * reachable-state formulas rather than the paper's minimal ones, so each round adds
- * more predicates and the engine needs more rounds; the counts are recorded, not pinned.
+ * Refinement rounds against the paper (§2: LockBit 3 rounds, LockId 3 with bias):
+ * ours take more, for two reasons. (1) REFINE reads predicates off Spacer's
+ * solutions, which describe states almost exactly (x = 0 ∧ lock = 1 ∧ …) rather than
+ * the paper's minimal ones (lock = 1), so the first rounds teach facts that later
+ * rounds do not need, and each round removes one error tuple. (2) Our C versions have
+ * a critical section that writes and checks x (C cannot name the other thread's pc),
+ * so the error needs the extra predicates on x. The round counts also depend on z3's
+ * choice of model and solution, which follows term ids (the order in which formulas
+ * were built in the process); the bounds below hold for every order we saw.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProgram } from '../frontend/index.js';
 import { verify } from '../aret/verify.js';
+import type { Bias } from '../horn/refine.js';
 import { checkProof } from '../aret/proof.js';
 import { createSolver } from '../solver/select.js';
 import { PredicateSet, cube, cubeImplies } from '../aret/abstraction.js';
@@ -29,19 +36,66 @@ const solver = () => {
   return s;
 };
 
+const run = (file: string, bias: Bias) => verify(loadProgram(file), solver(), { bias, maxIterations: 100, checker: solver, deadline: performance.now() + 120_000 });
+
 describe('ARET engine on the paper examples (modular bias)', () => {
-  for (const [file, modular] of [
-    ['lockbit', false],
-    ['lockid', true],
-    ['lockbitcnt', false],
+  for (const [file, modular, maxRounds] of [
+    ['lockbit', false, 20],
+    ['lockid', true, 12],
+    ['lockbitcnt', false, 20],
   ] as const)
     it(`${file}: safe, ${modular ? 'modular' : 'non-modular'} proof, checked`, async () => {
-      const p = loadProgram(`benchmarks/programs/${file}.c`);
-      const v = await verify(p, solver(), { bias: 'modular', maxIterations: 40, checker: solver });
+      const v = await run(`benchmarks/programs/${file}.c`, 'modular');
       expect(v.verdict).toBe('safe');
-      if (v.verdict === 'safe') expect(v.proof.modular).toBe(modular);
-      console.log(`${file}: ${v.stats.iterations} refinement rounds, ${v.stats.predicates} predicates`);
+      if (v.verdict === 'safe') {
+        expect(v.proof.modular).toBe(modular);
+        expect(v.proofChecked).toBe(true);
+      }
+      expect(v.stats.iterations).toBeLessThanOrEqual(maxRounds);
+      console.log(`${file}: ${v.stats.iterations} refinement rounds (paper: 3), ${v.stats.predicates} predicates`);
     }, 180_000);
+
+  it('lockid without the bias: still safe (the paper finds a non-modular proof there)', async () => {
+    const v = await run('benchmarks/programs/lockid.c', 'none');
+    expect(v.verdict).toBe('safe');
+    expect(v.stats.refinements.modular).toBe(0);
+  }, 180_000);
+});
+
+describe('protocols and their broken mutants, both bias settings', () => {
+  const cases: [file: string, expected: 'safe' | 'unsafe'][] = [
+    ['dekker', 'safe'],
+    ['dekker-broken', 'unsafe'],
+    ['peterson', 'safe'],
+    ['peterson-broken', 'unsafe'],
+    ['simple4', 'safe'],
+    ['simple4-broken', 'unsafe'],
+    ['rwlock-broken', 'unsafe'],
+    ['lockid-nolock', 'unsafe'],
+  ];
+  // Known gap: without the bias, Simple(4)'s unbiased solutions describe the other
+  // three threads' locations; ~40 predicates a round, past 3,900 ARET states and 700
+  // predicates in 40 s without a verdict (the paper's no-bias runs time out on Scull and
+  // QRCU, which also have modular proofs, for the same reason).
+  const gap = (file: string, bias: Bias) => file === 'simple4' && bias === 'none';
+  for (const bias of ['modular', 'none'] as const)
+    for (const [file, expected] of cases)
+      (gap(file, bias) ? it.skip : it)(`${file} (bias ${bias}): ${expected}`, async () => {
+        const path = file === 'lockid-nolock' ? `test/fixtures/${file}.c` : `benchmarks/programs/${file}.c`;
+        const v = await run(path, bias);
+        expect(v.verdict).toBe(expected);
+        if (v.verdict === 'safe') expect(v.proofChecked).toBe(true);
+        if (v.verdict === 'unsafe') {
+          expect(v.traceReplayed).toBe(true);
+          expect(v.trace.length).toBeGreaterThan(0);
+        }
+        console.log(`${file} (${bias}): ${v.verdict}, ${v.stats.iterations} rounds, ${v.stats.predicates} predicates, ${Math.round(v.stats.timeMs)} ms`);
+      }, 180_000);
+
+  it.skip('rwlock: safe — known gap: Spacer enumerates r = 0, 1, 2, … and x, y values, and the ARET of 4 threads grows past 6,000 states without converging in 60 s', async () => {
+    const v = await run('benchmarks/programs/rwlock.c', 'modular');
+    expect(v.verdict).toBe('safe');
+  });
 });
 
 describe('ABSTREACHENV', () => {
