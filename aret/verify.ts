@@ -40,9 +40,9 @@ export interface VerifyStats {
   iterations: number;
   /** All predicates: per-thread state predicates plus per-pair transition predicates. */
   predicates: number;
-  /** |P_i| per thread. */
+  /** |P_i| per thread of the whole program. */
   statePredicates: number[];
-  /** |P_i▷j| for each pair that has any. */
+  /** |P_i▷j| for each pair that has any (thread indices of the whole program). */
   pairPredicates: { source: number; target: number; count: number }[];
   /** Sizes of the last ARET. */
   aretStates: number;
@@ -85,11 +85,13 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
   let last: Aret | undefined;
   let iteration = 0;
   const stats = (): VerifyStats => {
-    const statePredicates = abs.state.map((s) => s.all.length);
+    // Counted per thread of the whole program (threads outside the cone have none).
+    const statePredicates = whole.threads.map(() => 0);
+    abs.state.forEach((s, k) => (statePredicates[slice.threads[k]] = s.all.length));
     const pairPredicates = [...pairs.entries()]
       .filter(([, s]) => s.all.length > 0)
       .map(([k, s]) => {
-        const [source, target] = k.split('>').map(Number);
+        const [source, target] = k.split('>').map((i) => slice.threads[Number(i)]);
         return { source, target, count: s.all.length };
       });
     return {
