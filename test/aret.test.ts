@@ -23,7 +23,7 @@ import { createSolver } from '../solver/select.js';
 import { PredicateSet, cube, cubeImplies } from '../aret/abstraction.js';
 import { abstReachEnv } from '../aret/reach-env.js';
 import { predsOf } from '../horn/refine.js';
-import { and, eq, gt, le, lt, mkVar, not, num, or } from '../solver/formula.js';
+import { and, eq, gt, le, lt, mkVar, not, num, or, varsOf } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
 
 const solvers: SmtSolver[] = [];
@@ -54,6 +54,21 @@ describe('ARET engine on the paper examples (modular bias)', () => {
       expect(v.stats.iterations).toBeLessThanOrEqual(maxRounds);
       console.log(`${file}: ${v.stats.iterations} refinement rounds (paper: 3), ${v.stats.predicates} predicates`);
     }, 180_000);
+
+  it('lockid: the modular proof knows what Fig. 4 says (lock = 1 while thread 1 holds it, lock = 2 for thread 2)', async () => {
+    const p = loadProgram('benchmarks/programs/lockid.c');
+    const v = await verify(p, solver(), { bias: 'modular', maxIterations: 100, checker: solver });
+    expect(v.verdict).toBe('safe');
+    if (v.verdict !== 'safe') return;
+    const check = solver();
+    for (const [name, id] of [['thr1', 1], ['thr2', 2]] as const) {
+      const i = p.threads.findIndex((t) => t.name === name);
+      // Locations 1 and 2 lie between take_lock and the end of the critical section.
+      for (const pc of [1, 2]) expect(await check.entails(and(v.proof.reach[i], eq(mkVar(`${name}.pc`), num(pc))), eq(mkVar('lock'), num(id)))).toBe(true);
+      const own = new Set([...p.globals, ...p.threads[i].locals]);
+      expect([...varsOf(v.proof.reach[i])].every((x) => own.has(x))).toBe(true);
+    }
+  }, 180_000);
 
   it('lockid without the bias: still safe (the paper finds a non-modular proof there)', async () => {
     const v = await run('benchmarks/programs/lockid.c', 'none');
