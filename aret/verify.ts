@@ -28,7 +28,7 @@ export interface VerifyOptions {
   maxIterations: number;
   /** A fresh solver for the proof check (independent of the one that built the proof). */
   checker: () => SmtSolver;
-  /** Per Horn query. */
+  /** Per Horn query (also capped by the time left before `deadline`). */
   hornTimeoutMs?: number;
   /** performance.now() past which the run stops with UNKNOWN (timeout). */
   deadline?: number;
@@ -128,7 +128,10 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
       const cex = await concreteCounterexample(whole, tuple, slice.original, solver);
       if (cex) return done({ verdict: 'unsafe', trace: cex, traceReplayed: true });
       checkTime();
-      const r = await refine(p, tuple, abs, solver, opts.bias, opts.hornTimeoutMs);
+      // A Horn query may not outlast the run's deadline.
+      const left = opts.deadline === undefined ? undefined : Math.max(1, opts.deadline - performance.now());
+      const hornMs = left === undefined ? opts.hornTimeoutMs : Math.min(left, opts.hornTimeoutMs ?? left);
+      const r = await refine(p, tuple, abs, solver, opts.bias, hornMs);
       if (r.kind === 'stuck') return done({ verdict: 'unknown', reason: r.reason });
       if (r.kind === 'counterexample')
         // Unsatisfiable unbiased clauses imply a feasible MKPATH, which was checked above.

@@ -142,8 +142,7 @@ async function runVerify(p: Program, o: VerifyCli, deadline: number, io: Io, log
     opened.push(s);
     return s;
   };
-  // Whole milliseconds: z3 takes only an unsigned integer.
-  const queryMs = Math.max(1, Math.min(Math.ceil(deadline - performance.now()), QUERY_CAP_MS));
+  const queryMs = Math.max(1, Math.min(deadline - performance.now(), QUERY_CAP_MS));
   const solver = open(createSolver(o.solver, { timeoutMs: queryMs }));
   const progress = io.errIsTty ? progressLine(io) : undefined;
   try {
@@ -152,7 +151,7 @@ async function runVerify(p: Program, o: VerifyCli, deadline: number, io: Io, log
       maxIterations: o.maxIterations,
       // Independent of the solver that built the proof.
       checker: () => open(createSolver(o.solver)),
-      hornTimeoutMs: queryMs,
+      hornTimeoutMs: QUERY_CAP_MS, // the engine also caps it by the deadline
       deadline,
       onProgress: progress?.show,
       onInternalError: (message) => log.error({ file: p.file }, message),
