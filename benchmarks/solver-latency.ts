@@ -10,23 +10,13 @@ import type { HornSystem } from '../solver/horn.js';
 import { SmtSolver } from '../solver/smt.js';
 import { NativeBackend, findZ3 } from '../solver/z3-native.js';
 import { WasmBackend } from '../solver/z3-wasm.js';
+import { mulberry32 } from './prng.js';
 
 const QUERIES = 1000;
 
-/** Deterministic PRNG (mulberry32) so both back ends get the same queries every run. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Premise: bounds and one relation over x, y, z; conclusion: a random linear atom. */
 function entailments(): [Term, Term][] {
-  const r = rng(42);
+  const r = mulberry32(42); // the same queries every run, for both back ends
   const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
   const vs = ['x', 'y', 'z'].map((n) => mkVar(n));
   const lin = (): Term => add(...vs.map((v) => mul(num(int(-3, 3)), v)), num(int(-5, 5)));

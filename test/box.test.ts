@@ -8,19 +8,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Box } from '../aret/box.js';
 import { add, and, eq, le, lt, mkVar, mul, not, num, type Term } from '../solver/formula.js';
 import { createSolver } from '../solver/select.js';
+import { mulberry32 } from '../benchmarks/prng.js';
 
 const solver = createSolver('auto');
 afterAll(() => solver.close());
-
-/** mulberry32: a small seeded generator, so a failure reproduces. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const vars = ['a', 'b', 'c', "a'", "b'"].map((v) => mkVar(v));
 
@@ -43,7 +34,7 @@ function boxAtom(r: () => number): Term {
 describe('Box', () => {
   const SEED = 20261122;
   it(`agrees with the solver on 300 random conjunctions (seed ${SEED})`, async () => {
-    const r = rng(SEED);
+    const r = mulberry32(SEED);
     let decided = 0;
     for (let n = 0; n < 300; n++) {
       const atoms = Array.from({ length: 1 + Math.floor(r() * 5) }, () => boxAtom(r));

@@ -1,0 +1,441 @@
+/**
+ * Random small concurrent C programs for the differential test of `verify` against the
+ * concrete explorer (test/differential.test.ts, benchmarks/differential.ts), and the
+ * per-program check both use.
+ *
+ * A program is fixed by (seed, index): main starts 2–3 threads (and may join them and
+ * assert afterwards) over 1–3 global ints and 0–2 locals per thread; statements are
+ * assignments of constants 0..3, variables and `y + c`, `if`/`else`, `__VERIFIER_assume`
+ * as a blocking wait, `__VERIFIER_atomic_begin/end` regions, `pthread_mutex_lock/unlock`
+ * around a few statements, and asserts. No loops and no nondet values, so exploration is
+ * exhaustive and exact: "no error in any run" or "error reachable".
+ *
+ * The SV-COMP `assert` macro puts an `ERROR:` label into the function, and a label may
+ * appear once per function, so a function's first assert uses the macro and further
+ * ones call `__VERIFIER_assert` (inlined, its label local to each inlining).
+ */
+import { compileProgram } from '../frontend/index.js';
+import { InputError } from '../frontend/diagnostics.js';
+import type { Program } from '../frontend/program.js';
+import { explore } from '../explicit/explore.js';
+import { verify, type Verdict } from '../aret/verify.js';
+import type { Bias } from '../horn/refine.js';
+import type { SmtSolver } from '../solver/smt.js';
+import { createSolver } from '../solver/select.js';
+import { mulberry32 } from '../benchmarks/prng.js';
+
+/** The PRNG of program `index` of a run with `seed`: each program reproduces on its own. */
+function programRng(seed: number, index: number): () => number {
+  const r = mulberry32((seed ^ Math.imul(index + 1, 0x9e3779b9)) | 0);
+  r(); // decorrelate neighbouring indices
+  return r;
+}
+
+const PRELUDE = `extern void abort(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *) __attribute__ ((__nothrow__ , __leaf__)) __attribute__ ((__noreturn__));
+void reach_error() { __assert_fail("0", "gen.c", 3, "reach_error"); }
+#include <pthread.h>
+#undef assert
+#define assert(e) if (!(e)) ERROR: reach_error()
+void __VERIFIER_assert(int cond) { if (!(cond)) { ERROR: {reach_error();abort();} } return; }
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+`;
+
+const GLOBALS = ['x', 'y', 'z'];
+const LOCALS = ['a', 'b'];
+const CMP = ['==', '!=', '<', '<='] as const;
+
+/** What a function knows (in its own sequential run) of a variable's value: a constant or another variable. */
+type Fact = { kind: 'const'; value: number } | { kind: 'var'; name: string };
+
+interface Scope {
+  readonly vars: string[];
+  readonly locals: string[];
+  readonly globals: string[];
+  /** Facts from the straight-line code so far (interference may break them: that is the point). */
+  readonly facts: Map<string, Fact>;
+  asserts: number;
+  /** The program has a mutex `m`. */
+  readonly mutex: boolean;
+}
+
+type Ctx = 'top' | 'branch' | 'atomic' | 'locked';
+
+class Generator {
+  readonly lines: string[] = [];
+  /** Globals' initial values and the constants assigned to them anywhere. */
+  readonly initial = new Map<string, number>();
+  readonly written = new Map<string, number[]>();
+  /** Asserts so far in the whole program. */
+  asserts = 0;
+  constructor(private readonly r: () => number) {}
+
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.r() * (hi - lo + 1));
+  }
+  chance(p: number): boolean {
+    return this.r() < p;
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[Math.floor(this.r() * xs.length)];
+  }
+  weighted<T>(options: readonly (readonly [number, T])[]): T {
+    const total = options.reduce((s, [w]) => s + w, 0);
+    let x = this.r() * total;
+    for (const [w, v] of options) if ((x -= w) < 0) return v;
+    return options[options.length - 1][1];
+  }
+
+  /** Two variables, distinct when there are two. */
+  two(vs: readonly string[]): [string, string] {
+    const v = this.pick(vs);
+    const rest = vs.filter((u) => u !== v);
+    return [v, rest.length ? this.pick(rest) : v];
+  }
+
+  emit(indent: number, line: string): void {
+    this.lines.push('  '.repeat(indent) + line);
+  }
+  text(): string {
+    return this.lines.join('\n') + '\n';
+  }
+
+  atom(s: Scope): string {
+    const v = this.pick(s.vars);
+    const op = this.pick(CMP);
+    if (s.vars.length > 1 && this.chance(0.3)) {
+      const w = this.pick(s.vars.filter((u) => u !== v));
+      return `${v} ${op} ${w}`;
+    }
+    return this.chance(0.85) ? `${v} ${op} ${this.int(0, 3)}` : `${this.int(0, 3)} ${op} ${v}`;
+  }
+
+  cond(s: Scope): string {
+    const k = this.r();
+    if (k < 0.18) return `${this.atom(s)} && ${this.atom(s)}`;
+    if (k < 0.32) return `${this.atom(s)} || ${this.atom(s)}`;
+    return this.atom(s);
+  }
+
+  /** An assert condition: mostly one the function's own run makes true, which interleavings may break. */
+  assertion(s: Scope): string {
+    const known = [...s.facts.entries()];
+    if (known.length > 0 && this.chance(0.85)) {
+      const [v, f] = this.pick(known);
+      const rhs = f.kind === 'const' ? String(f.value) : f.name;
+      const form = this.weighted([
+        [5, `${v} == ${rhs}`],
+        [1, `${v} <= ${rhs}`],
+        [1, f.kind === 'const' ? `${v} != ${(f.value + 1) % 4}` : `${rhs} <= ${v}`],
+        [1, `${v} == ${rhs} || ${this.atom(s)}`],
+      ]);
+      return form;
+    }
+    return this.cond(s);
+  }
+
+  assign(s: Scope, indent: number): void {
+    const form = this.weighted<() => [string, string, Fact | undefined]>([
+      [4, () => { const v = this.pick(s.globals); const c = this.int(0, 3); return [v, String(c), { kind: 'const', value: c }]; }],
+      [s.locals.length ? 2 : 0, () => { const l = this.pick(s.locals); const g = this.pick(s.globals); return [l, g, { kind: 'var', name: g }]; }],
+      [s.locals.length ? 2 : 0, () => { const g = this.pick(s.globals); const l = this.pick(s.locals); return [g, l, { kind: 'var', name: l }]; }],
+      [s.locals.length ? 1 : 0, () => { const l = this.pick(s.locals); const c = this.int(0, 3); return [l, String(c), { kind: 'const', value: c }]; }],
+      [1, () => { const [v, w] = this.two(s.vars); return [v, w, w === v ? undefined : { kind: 'var', name: w }]; }],
+      [1, () => { const v = this.pick(s.vars); const w = this.pick(s.vars); return [v, `${w} + ${this.int(1, 2)}`, undefined]; }],
+    ])();
+    const [lhs, rhs, fact] = form;
+    this.emit(indent, `${lhs} = ${rhs};`);
+    // Facts mentioning lhs are stale now.
+    for (const [v, f] of [...s.facts]) if (v === lhs || (f.kind === 'var' && f.name === lhs)) s.facts.delete(v);
+    if (fact) s.facts.set(lhs, fact);
+    if (fact?.kind === 'const' && s.globals.includes(lhs)) this.written.set(lhs, [...(this.written.get(lhs) ?? []), fact.value]);
+  }
+
+  /** `assert(c)` for the function's first assert, `__VERIFIER_assert(c)` after it. */
+  assertThat(s: Scope, c: string, indent: number): void {
+    this.asserts++;
+    this.emit(indent, s.asserts++ === 0 ? `assert(${c});` : `__VERIFIER_assert(${c});`);
+  }
+
+  assert(s: Scope, indent: number): void {
+    this.assertThat(s, this.assertion(s), indent);
+  }
+
+  block(s: Scope, ctx: Ctx, indent: number, min: number, max: number): void {
+    const n = this.int(min, max);
+    for (let i = 0; i < n; i++) this.stmt(s, ctx, indent);
+  }
+
+  stmt(s: Scope, ctx: Ctx, indent: number): void {
+    const kind = this.weighted<string>([
+      [4, 'assign'],
+      [ctx === 'branch' ? 0 : 1.2, 'if'],
+      [ctx === 'top' || ctx === 'locked' ? 0.7 : 0, 'assume'],
+      [ctx === 'top' ? 0.9 : 0, 'atomic'],
+      [ctx === 'top' && s.mutex ? 1.2 : 0, 'lock'],
+      [this.asserts < 2 ? 0.6 : 0, 'assert'],
+    ]);
+    switch (kind) {
+      case 'assign':
+        return this.assign(s, indent);
+      case 'assert':
+        return this.assert(s, indent);
+      case 'assume': {
+        const c = this.cond(s);
+        this.emit(indent, `__VERIFIER_assume(${c});`);
+        return;
+      }
+      case 'if': {
+        this.emit(indent, `if (${this.cond(s)}) {`);
+        const before = new Map(s.facts);
+        this.block(s, 'branch', indent + 1, 1, 2);
+        const afterThen = new Map(s.facts);
+        s.facts.clear();
+        for (const [k, v] of before) s.facts.set(k, v);
+        if (this.chance(0.6)) {
+          this.emit(indent, '} else {');
+          this.block(s, 'branch', indent + 1, 1, 2);
+        }
+        this.emit(indent, '}');
+        // Keep only the facts both branches agree on.
+        for (const [k, v] of [...s.facts]) {
+          const w = afterThen.get(k);
+          if (!w || JSON.stringify(w) !== JSON.stringify(v)) s.facts.delete(k);
+        }
+        return;
+      }
+      case 'atomic':
+        this.emit(indent, '__VERIFIER_atomic_begin();');
+        this.block(s, 'atomic', indent, 1, 2);
+        this.emit(indent, '__VERIFIER_atomic_end();');
+        return;
+      case 'lock':
+        this.emit(indent, 'pthread_mutex_lock(&m);');
+        this.block(s, 'locked', indent, 1, 2);
+        this.emit(indent, 'pthread_mutex_unlock(&m);');
+        return;
+    }
+  }
+}
+
+/** The C source of program `index` of a run with `seed`. */
+export function generateProgram(seed: number, index: number): string {
+  const g = new Generator(programRng(seed, index));
+  const globals = GLOBALS.slice(0, g.weighted([[2, 1], [3, 2], [2, 3]]));
+  const mutex = g.chance(0.35);
+  const threads = g.chance(0.75) ? 2 : 3;
+  const join = g.chance(0.6);
+  g.emit(0, `/* generated: seed ${seed}, program ${index} */`);
+  g.lines.push(...PRELUDE.trimEnd().split('\n'));
+  g.emit(0, '');
+  for (const v of globals) {
+    g.initial.set(v, g.chance(0.6) ? 0 : g.int(1, 3));
+    g.emit(0, `int ${v} = ${g.initial.get(v)};`);
+  }
+  if (mutex) g.emit(0, 'pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;');
+
+  const scopes: Scope[] = [];
+  for (let k = 1; k <= threads; k++) {
+    const locals = LOCALS.slice(0, g.weighted([[2, 0], [3, 1], [1, 2]]));
+    const s: Scope = { vars: [...globals, ...locals], locals, globals, facts: new Map(), asserts: 0, mutex };
+    scopes.push(s);
+    g.emit(0, '');
+    g.emit(0, `void *thr${k}(void *arg) {`);
+    for (const l of locals) {
+      const c = g.int(0, 3);
+      g.emit(1, `int ${l} = ${c};`);
+      s.facts.set(l, { kind: 'const', value: c });
+    }
+    g.block(s, 'top', 1, 1, 3);
+    // A thread without an assert sometimes gets one at its end (main asserts when no thread does).
+    if (s.asserts === 0 && g.chance(0.35)) g.assert(s, 1);
+    g.emit(1, 'return 0;');
+    g.emit(0, '}');
+  }
+
+  const ids = [...Array(threads).keys()].map((i) => i + 1);
+  g.emit(0, '');
+  g.emit(0, 'int main(void) {');
+  g.emit(1, `pthread_t ${ids.map((i) => `t${i}`).join(', ')};`);
+  for (const i of ids) g.emit(1, `pthread_create(&t${i}, 0, thr${i}, 0);`);
+  const ms: Scope = { vars: globals, locals: [], globals, facts: new Map(), asserts: 0, mutex };
+  if (g.chance(0.3)) g.block(ms, 'top', 1, 1, 2);
+  if (join) for (const i of ids) g.emit(1, `pthread_join(t${i}, 0);`);
+  const asserted = scopes.some((s) => s.asserts > 0) || ms.asserts > 0;
+  if (!asserted || g.chance(join ? 0.5 : 0.1)) {
+    // After the joins, a global holds what some thread wrote last (if a constant), mostly.
+    // Without them, it holds its initial value or some constant written to it, mostly.
+    const v = g.pick(globals);
+    const values = join
+      ? scopes.flatMap((s) => { const f = s.facts.get(v); return f?.kind === 'const' ? [f.value] : []; })
+      : [g.initial.get(v)!, ...(g.written.get(v) ?? [])];
+    const unique = [...new Set(values)].sort();
+    if (unique.length > 0 && g.chance(0.75)) g.assertThat(ms, unique.map((c) => `${v} == ${c}`).join(' || '), 1);
+    else {
+      ms.facts.clear();
+      g.assert(ms, 1);
+    }
+  }
+  g.emit(1, 'return 0;');
+  g.emit(0, '}');
+  return g.text();
+}
+
+// ─── the per-program check ────────────────────────────────────────────────────
+
+export type Expected = 'safe' | 'unsafe';
+
+export interface RunResult {
+  readonly bias: Bias;
+  readonly verdict: Verdict['verdict'] | 'exception';
+  /** UNKNOWN's reason, or the exception's message. */
+  readonly reason?: string;
+  readonly reasonClass?: string;
+  readonly iterations?: number;
+  readonly timeMs: number;
+  /** verify said safe while an error is reachable, or unsafe while no run errs. */
+  readonly contradiction: boolean;
+}
+
+export interface ProgramCheck {
+  readonly seed: number;
+  readonly index: number;
+  readonly source: string;
+  /** Why the program was not checked (frontend rejection, inexact exploration). */
+  readonly skipped?: string;
+  readonly expected?: Expected;
+  readonly exploreMs: number;
+  readonly runs: RunResult[];
+}
+
+export interface CheckOptions {
+  readonly solver: SmtSolver;
+  readonly biases: readonly Bias[];
+  readonly timeoutMs: number;
+  readonly maxIterations?: number;
+}
+
+/** A short class for an UNKNOWN reason (the reasons come from aret/verify.ts and horn/refine.ts). */
+export function reasonClass(reason: string): string {
+  if (reason === 'timeout') return 'timeout';
+  if (reason.startsWith('no verdict after')) return 'iterations';
+  if (reason.startsWith('Horn solver:')) return 'horn-unknown';
+  if (reason.startsWith('solver: unknown')) return 'solver-unknown';
+  if (reason.includes('taught no new predicate')) return 'stuck';
+  if (reason.startsWith('proof check failed')) return 'proof-check-failed';
+  if (reason.startsWith('a counterexample from SMT does not replay')) return 'replay-failed';
+  if (reason.startsWith('internal')) return 'internal';
+  return 'other';
+}
+
+/** Explores program `index` of `seed` exhaustively, then verifies it with each bias and compares. */
+export async function checkProgram(seed: number, index: number, opts: CheckOptions): Promise<ProgramCheck> {
+  const source = generateProgram(seed, index);
+  let p: Program;
+  try {
+    p = compileProgram(source, `gen-${seed}-${index}.c`);
+  } catch (e) {
+    if (e instanceof InputError) return { seed, index, source, skipped: `frontend: ${e.message}`, exploreMs: 0, runs: [] };
+    throw e;
+  }
+  const x = explore(p);
+  if (!x.complete || x.usedNondetRange)
+    return { seed, index, source, skipped: x.complete ? 'exploration used the nondet range' : 'exploration incomplete', exploreMs: x.timeMs, runs: [] };
+  const expected: Expected = x.errorReachable ? 'unsafe' : 'safe';
+  const runs: RunResult[] = [];
+  for (const bias of opts.biases) {
+    const t0 = performance.now();
+    let v: Verdict;
+    try {
+      v = await verify(p, opts.solver, {
+        bias,
+        maxIterations: opts.maxIterations ?? 50,
+        deadline: performance.now() + opts.timeoutMs,
+        hornTimeoutMs: opts.timeoutMs,
+        checker: () => createSolver('auto'),
+      });
+    } catch (e) {
+      // An engine crash is not a verdict: reported, never a contradiction.
+      runs.push({ bias, verdict: 'exception', reason: (e as Error).stack ?? String(e), reasonClass: 'exception', timeMs: performance.now() - t0, contradiction: false });
+      continue;
+    }
+    const contradiction = (v.verdict === 'safe' && expected === 'unsafe') || (v.verdict === 'unsafe' && expected === 'safe');
+    runs.push({
+      bias,
+      verdict: v.verdict,
+      reason: v.verdict === 'unknown' ? v.reason : undefined,
+      reasonClass: v.verdict === 'unknown' ? reasonClass(v.reason) : undefined,
+      iterations: v.stats.iterations,
+      timeMs: performance.now() - t0,
+      contradiction,
+    });
+  }
+  return { seed, index, source, expected, exploreMs: x.timeMs, runs };
+}
+
+/** The report of a contradiction: enough to reproduce it (seed, index, bias, source). */
+export function contradictionReport(c: ProgramCheck, r: RunResult): string {
+  return (
+    `CONTRADICTION seed ${c.seed} program ${c.index} bias ${r.bias}: verify says ${r.verdict}, ` +
+    `exhaustive exploration says ${c.expected === 'unsafe' ? 'error reachable' : 'no error in any run'}\n` +
+    `reproduce: node dist/benchmarks/differential.js --seed ${c.seed} --from ${c.index} --count 1 --bias ${r.bias}\n` +
+    `--- program ---\n${c.source}`
+  );
+}
+
+/** Running counts over checked programs, and the summary line. */
+export class DiffSummary {
+  programs = 0;
+  skipped = 0;
+  readonly skipReasons = new Map<string, number>();
+  expectedSafe = 0;
+  expectedUnsafe = 0;
+  /** Explored but not verified (the caller's time budget ran out). */
+  unverified = 0;
+  runs = 0;
+  agreeSafe = 0;
+  agreeUnsafe = 0;
+  readonly unknown = new Map<string, number>();
+  readonly contradictions: string[] = [];
+  readonly exceptions: string[] = [];
+  verifyMs = 0;
+  private readonly t0 = performance.now();
+
+  add(c: ProgramCheck): void {
+    this.programs++;
+    if (c.skipped) {
+      this.skipped++;
+      const k = c.skipped.split(':')[0];
+      this.skipReasons.set(k, (this.skipReasons.get(k) ?? 0) + 1);
+      return;
+    }
+    if (c.expected === 'safe') this.expectedSafe++;
+    else this.expectedUnsafe++;
+    if (c.runs.length === 0) this.unverified++;
+    for (const r of c.runs) {
+      this.runs++;
+      this.verifyMs += r.timeMs;
+      if (r.contradiction) this.contradictions.push(contradictionReport(c, r));
+      else if (r.verdict === 'safe') this.agreeSafe++;
+      else if (r.verdict === 'unsafe') this.agreeUnsafe++;
+      else {
+        this.unknown.set(r.reasonClass!, (this.unknown.get(r.reasonClass!) ?? 0) + 1);
+        if (r.verdict === 'exception') this.exceptions.push(`seed ${c.seed} program ${c.index} bias ${r.bias}: ${r.reason}`);
+      }
+    }
+  }
+
+  line(seed: number): string {
+    const unknown = [...this.unknown.values()].reduce((a, b) => a + b, 0);
+    const classes = [...this.unknown.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ');
+    const skips = [...this.skipReasons.entries()].map(([k, n]) => `${k} ${n}`).join(', ');
+    return (
+      `differential seed ${seed}: ${this.programs} programs (${this.expectedSafe} safe, ${this.expectedUnsafe} unsafe by exploration, ` +
+      `${this.skipped} skipped${skips ? `: ${skips}` : ''}${this.unverified ? `, ${this.unverified} not verified: time budget` : ''}), ` +
+      `${this.runs} verify runs: ` +
+      `agree-safe ${this.agreeSafe}, agree-unsafe ${this.agreeUnsafe}, unknown ${unknown}${classes ? ` (${classes})` : ''}, ` +
+      `contradictions ${this.contradictions.length}; verify ${(this.verifyMs / 1000).toFixed(1)} s, total ${((performance.now() - this.t0) / 1000).toFixed(1)} s`
+    );
+  }
+}
