@@ -226,7 +226,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       .description('prove the program safe (with a checked proof) or find an error trace, by predicate abstraction and refinement (ARET)')
       .argument('<file>', 'C source (.c) or preprocessed (.i) file')
       .addOption(
-        new Option('--bias <bias>', "refinement bias: modular prefers predicates over globals and the thread's own locals (paper §5); none takes any")
+        new Option('--bias <bias>', "refinement bias: modular prefers predicates over globals and the thread's own locals (paper §6, Fig. 11); none takes any")
           .choices(['modular', 'none'])
           .default('modular'),
       )
