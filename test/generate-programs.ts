@@ -7,7 +7,8 @@
  * assert afterwards) over 1–3 global ints and 0–2 locals per thread; statements are
  * assignments of constants 0..3, variables and `y + c`, `if`/`else`, `__VERIFIER_assume`
  * as a blocking wait, `__VERIFIER_atomic_begin/end` regions, `pthread_mutex_lock/unlock`
- * around a few statements, and asserts. No loops and no nondet values, so exploration is
+ * around a few statements, asserts, rarely `abort()` in a branch, and sometimes a step of
+ * main between two `pthread_create`s. No loops and no nondet values, so exploration is
  * exhaustive and exact: "no error in any run" or "error reachable".
  *
  * The SV-COMP `assert` macro puts an `ERROR:` label into the function, and a label may
@@ -175,12 +176,16 @@ class Generator {
       [ctx === 'top' ? 0.9 : 0, 'atomic'],
       [ctx === 'top' && s.mutex ? 1.2 : 0, 'lock'],
       [this.asserts < 2 ? 0.6 : 0, 'assert'],
+      [ctx === 'branch' ? 0.15 : 0, 'abort'],
     ]);
     switch (kind) {
       case 'assign':
         return this.assign(s, indent);
       case 'assert':
         return this.assert(s, indent);
+      case 'abort': // stops every thread
+        this.emit(indent, 'abort();');
+        return;
       case 'assume': {
         const c = this.cond(s);
         this.emit(indent, `__VERIFIER_assume(${c});`);
@@ -258,8 +263,12 @@ export function generateProgram(seed: number, index: number): string {
   g.emit(0, '');
   g.emit(0, 'int main(void) {');
   g.emit(1, `pthread_t ${ids.map((i) => `t${i}`).join(', ')};`);
-  for (const i of ids) g.emit(1, `pthread_create(&t${i}, 0, thr${i}, 0);`);
   const ms: Scope = { vars: globals, locals: [], globals, facts: new Map(), asserts: 0, mutex };
+  for (const i of ids) {
+    g.emit(1, `pthread_create(&t${i}, 0, thr${i}, 0);`);
+    // A step of main between two creations: the later threads start only after it.
+    if (i < threads && g.chance(0.2)) g.assign(ms, 1);
+  }
   if (g.chance(0.3)) g.block(ms, 'top', 1, 1, 2);
   if (join) for (const i of ids) g.emit(1, `pthread_join(t${i}, 0);`);
   const asserted = scopes.some((s) => s.asserts > 0) || ms.asserts > 0;
