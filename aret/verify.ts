@@ -12,7 +12,7 @@ import { abstReachEnv, findErrorTuple, type Abstraction, type Aret } from './rea
 import { checkProof, proofOf, type Proof } from './proof.js';
 import { coneOfInfluence, liftProof } from './slice.js';
 import { ReplayFailed, concreteCounterexample } from './counterexample.js';
-import { refine, type Bias } from '../horn/refine.js';
+import { InvalidSolution, newHornStats, refine, type Bias, type HornSolverChoice, type HornStats } from '../horn/refine.js';
 
 export interface Progress {
   readonly iteration: number;
@@ -25,6 +25,8 @@ export interface VerifyOptions {
   /** Internal errors that turn into UNKNOWN (a failed proof check or replay). */
   onInternalError?: (message: string) => void;
   bias: Bias;
+  /** Who solves the refinement clauses (default: spacer). */
+  hornSolver?: HornSolverChoice;
   maxIterations: number;
   /** A fresh solver for the proof check (independent of the one that built the proof). */
   checker: () => SmtSolver;
@@ -49,6 +51,8 @@ export interface VerifyStats {
   envTransitions: number;
   /** Refinements answered by the modular (Fig. 11) and by the unbiased (Fig. 10) clauses. */
   refinements: { modular: number; unbiased: number };
+  /** Which Horn solver answered each refinement, and SOLVELINEARHC's hand-overs to Spacer by reason. */
+  horn: HornStats;
   solver: SolverStats;
   timeMs: number;
 }
@@ -82,6 +86,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
     },
   };
   const refinements = { modular: 0, unbiased: 0 };
+  const horn = newHornStats();
   let last: Aret | undefined;
   let iteration = 0;
   const stats = (): VerifyStats => {
@@ -102,6 +107,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
       aretStates: last ? last.states.reduce((a, s) => a + s.length, 0) : 0,
       envTransitions: last ? last.env.reduce((a, s) => a + s.length, 0) : 0,
       refinements: { ...refinements },
+      horn: { answeredBy: { ...horn.answeredBy }, fallbacks: { ...horn.fallbacks } },
       solver: { ...solver.stats },
       timeMs: performance.now() - t0,
     };
@@ -131,7 +137,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
       // A Horn query may not outlast the run's deadline.
       const left = opts.deadline === undefined ? undefined : Math.max(1, opts.deadline - performance.now());
       const hornMs = left === undefined ? opts.hornTimeoutMs : Math.min(left, opts.hornTimeoutMs ?? left);
-      const r = await refine(p, tuple, abs, solver, opts.bias, hornMs);
+      const r = await refine(p, tuple, abs, solver, { bias: opts.bias, hornSolver: opts.hornSolver ?? 'spacer', timeoutMs: hornMs, stats: horn });
       if (r.kind === 'stuck') return done({ verdict: 'unknown', reason: r.reason });
       if (r.kind === 'counterexample')
         // Unsatisfiable unbiased clauses imply a feasible MKPATH, which was checked above.
@@ -143,7 +149,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
   } catch (e) {
     if (e instanceof Timeout) return done({ verdict: 'unknown', reason: 'timeout' });
     if (e instanceof SolverUnknown) return done({ verdict: 'unknown', reason: e.message });
-    if (e instanceof ReplayFailed) {
+    if (e instanceof ReplayFailed || e instanceof InvalidSolution) {
       opts.onInternalError?.(e.message);
       return done({ verdict: 'unknown', reason: e.message });
     }

@@ -13,7 +13,7 @@ import type { Program } from '../frontend/program.js';
 import { DEFAULT_MAX_STATES, DEFAULT_NONDET_RANGE, explore } from '../explicit/explore.js';
 import { verify, type Progress, type Verdict } from '../aret/verify.js';
 import { proofSmt2 } from '../aret/certificate.js';
-import type { Bias } from '../horn/refine.js';
+import type { Bias, HornSolverChoice } from '../horn/refine.js';
 import { createSolver, type SolverChoice } from '../solver/select.js';
 import type { BackendName, SmtSolver } from '../solver/smt.js';
 import { findZ3 } from '../solver/z3-native.js';
@@ -119,6 +119,7 @@ function warnAll(p: Program, io: Io): void {
 
 interface VerifyCli extends Common {
   bias: Bias;
+  hornSolver: HornSolverChoice;
   solver: SolverChoice;
   timeout: number;
   maxIterations: number;
@@ -148,6 +149,7 @@ async function runVerify(p: Program, o: VerifyCli, deadline: number, io: Io, log
   try {
     const verdict = await verify(p, solver, {
       bias: o.bias,
+      hornSolver: o.hornSolver,
       maxIterations: o.maxIterations,
       // Independent of the solver that built the proof.
       checker: () => open(createSolver(o.solver)),
@@ -230,6 +232,14 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
           .choices(['modular', 'none'])
           .default('modular'),
       )
+      .addOption(
+        new Option(
+          '--horn-solver <solver>',
+          "who solves the refinement clauses: spacer (z3's Horn engine); linear (the paper's Farkas-based SOLVELINEARHC, §7, handing to Spacer what it cannot answer); auto (linear, and Spacer whenever linear's answer is missing or teaches nothing new)",
+        )
+          .choices(['spacer', 'linear', 'auto'])
+          .default('spacer'),
+      )
       .option('--solver <auto|wasm|native>', 'SMT back end; auto takes native z3 when one is on PATH or $RELY_Z3 is set, else wasm', parseSolver, 'auto')
       .option(
         '--timeout <S>',
@@ -264,7 +274,7 @@ Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.
       writeFileSync(o.proof, proofSmt2(p, v.proof));
       proofFile = o.proof;
     } else if (o.proof) io.err(`rely: no proof written to ${o.proof}: the verdict is not SAFE\n`);
-    const run = { bias: o.bias, backend, proofFile };
+    const run = { bias: o.bias, hornSolver: o.hornSolver, backend, proofFile };
     io.out(o.json ? JSON.stringify(verifyJson(p, v, run)) + '\n' : verifyText(p, v, run));
     code = v.verdict === 'safe' ? EXIT.ok : v.verdict === 'unsafe' ? EXIT.errorFound : EXIT.unknown;
   });

@@ -2,7 +2,7 @@
 import type { ExploreResult, TraceStep } from '../explicit/explore.js';
 import type { Program } from '../frontend/program.js';
 import type { Verdict, VerifyStats } from '../aret/verify.js';
-import type { Bias } from '../horn/refine.js';
+import type { Bias, HornSolverChoice } from '../horn/refine.js';
 import type { BackendName } from '../solver/smt.js';
 
 export function traceText(trace: readonly TraceStep[]): string {
@@ -71,6 +71,7 @@ export function exploreJson(p: Program, r: ExploreResult): unknown {
 /** How `rely verify` ran, beyond what the verdict records. */
 export interface VerifyRun {
   readonly bias: Bias;
+  readonly hornSolver: HornSolverChoice;
   readonly backend: BackendName;
   /** Where the proof certificate was written, if it was. */
   readonly proofFile?: string;
@@ -108,9 +109,15 @@ function statsText(s: VerifyStats, run: VerifyRun): string {
     'statistics:',
     `  iterations ${s.iterations}, predicates ${s.predicates}, last ARET: ${s.aretStates} states, ${s.envTransitions} env transitions`,
     `  refinements: ${s.refinements.modular} modular, ${s.refinements.unbiased} unbiased (bias: ${run.bias})`,
+    `  Horn solver ${run.hornSolver}: ${s.horn.answeredBy.linear} answered by SOLVELINEARHC, ${s.horn.answeredBy.spacer} by Spacer${fallbacks(s)}`,
     `  solver: ${run.backend}, queries ${s.solver.queries} (cache hits ${s.solver.cacheHits}), Horn queries ${s.solver.hornQueries}, ${ms(s.solver.timeMs)}`,
     `  time: ${ms(s.timeMs)}`,
   ].join('\n') + '\n';
+}
+
+function fallbacks(s: VerifyStats): string {
+  const f = Object.entries(s.horn.fallbacks);
+  return f.length ? `; handed to Spacer: ${f.map(([why, n]) => `${n}× ${why}`).join(', ')}` : '';
 }
 
 export function verifyJson(p: Program, v: Verdict, run: VerifyRun): unknown {
@@ -125,6 +132,7 @@ export function verifyJson(p: Program, v: Verdict, run: VerifyRun): unknown {
     solver: run.backend,
     engine: 'aret',
     bias: run.bias,
+    hornSolver: run.hornSolver,
     proofChecked: v.verdict === 'safe' && v.proofChecked,
     traceReplayed: v.verdict === 'unsafe' && v.traceReplayed,
     proofFile: run.proofFile ?? null,

@@ -2,8 +2,9 @@
  * Abstraction refinement by Horn clauses: MKHORNCLAUSES (Fig. 10, and Fig. 11 for
  * modular solutions) and REFINE (Fig. 9).
  */
-import { and, eq, gt, lt, mkVar, num, primed, varsOf, type Term } from '../solver/formula.js';
-import type { HornClause, HornSystem, Relation } from '../solver/horn.js';
+import { and, eq, gt, lt, mkVar, num, or, primed, varsOf, type Term } from '../solver/formula.js';
+import { solutionObligations, type HornClause, type HornResult, type HornSolution, type HornSystem, type Relation } from '../solver/horn.js';
+import { solveLinearHC } from './linear.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { fullFormula, type Program } from '../frontend/program.js';
 import { isEnv, ownFrame, type Abstraction, type AbsState, type EnvTransition } from '../aret/reach-env.js';
@@ -90,21 +91,73 @@ export type RefineOutcome =
   | { kind: 'counterexample' }
   | { kind: 'stuck'; reason: string };
 
+/** Which Horn solver answers REFINE's clauses (§7's SOLVELINEARHC or Spacer). */
+export type HornSolverChoice = 'spacer' | 'linear' | 'auto';
+
+/** Who answered the refinements, and why SOLVELINEARHC handed clauses to Spacer. */
+export interface HornStats {
+  answeredBy: { linear: number; spacer: number };
+  fallbacks: Record<string, number>;
+}
+
+export const newHornStats = (): HornStats => ({ answeredBy: { linear: 0, spacer: 0 }, fallbacks: {} });
+
+export interface RefineOptions {
+  bias: Bias;
+  hornSolver: HornSolverChoice;
+  timeoutMs?: number;
+  stats: HornStats;
+}
+
+/** A solution that does not satisfy its clauses: a bug in a Horn solver, never a refinement. */
+export class InvalidSolution extends Error {
+  constructor(by: string, reason: string) {
+    super(`internal: the ${by} solution of the refinement clauses is not valid (${reason})`);
+  }
+}
+
+/** Every clause valid under the solution: one query for the disjunction of the violations. */
+async function validate(sys: HornSystem, sol: HornSolution, solver: SmtSolver, by: string, timeoutMs?: number): Promise<void> {
+  const r = await solver.check([or(...solutionObligations(sys, sol))], { timeoutMs });
+  if (r.status !== 'unsat') throw new InvalidSolution(by, r.status === 'sat' ? 'a clause is violated' : `check: ${r.reason}`);
+}
+
+type Answer = HornResult & { by: 'linear' | 'spacer' };
+
+/**
+ * The clauses' solution by the chosen solver. SOLVELINEARHC hands the clauses to
+ * Spacer when it cannot answer: a nonlinear or disjunctive atom, the tree or row
+ * limits, or — for unbiased clauses, or under `auto` — no rational certificate
+ * (the infeasibility may need the integers). Without a certificate for the modular
+ * clauses, `linear` concludes there is no modular solution, as Fig. 14 line 12 does.
+ */
+async function solveClauses(sys: HornSystem, modular: boolean, solver: SmtSolver, o: RefineOptions): Promise<Answer> {
+  const spacer = async (fallback?: string): Promise<Answer> => {
+    if (fallback) o.stats.fallbacks[fallback] = (o.stats.fallbacks[fallback] ?? 0) + 1;
+    const r = await solver.horn(sys, { timeoutMs: o.timeoutMs });
+    if (r.status === 'sat') await validate(sys, r.solution, solver, 'Spacer', o.timeoutMs);
+    return { ...r, by: 'spacer' };
+  };
+  if (o.hornSolver === 'spacer') return spacer();
+  const lin = solveLinearHC(sys);
+  if (lin.status === 'gave-up') return spacer(lin.reason);
+  if (lin.status === 'unsat') {
+    if (modular && o.hornSolver === 'linear') return { status: 'unsat', by: 'linear' };
+    return spacer('no rational certificate');
+  }
+  await validate(sys, lin.solution, solver, 'SOLVELINEARHC', o.timeoutMs);
+  return { status: 'sat', solution: lin.solution, by: 'linear' };
+}
+
 /**
  * REFINE (Fig. 9): solve the clauses and add the atomic predicates of each unknown's
  * solution to the predicate set of the thread (or thread pair) it came from. With
  * the modular bias the modular clauses are tried first; only if they have no
  * solution (or teach nothing new) are the unbiased ones used (§6). Unsatisfiable
- * unbiased clauses mean a counterexample.
+ * unbiased clauses mean a counterexample. Under `auto`, a SOLVELINEARHC solution
+ * that teaches nothing new is followed by Spacer's.
  */
-export async function refine(
-  p: Program,
-  tuple: readonly AbsState[],
-  abs: Abstraction,
-  solver: SmtSolver,
-  bias: Bias,
-  timeoutMs?: number,
-): Promise<RefineOutcome> {
+export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstraction, solver: SmtSolver, o: RefineOptions): Promise<RefineOutcome> {
   const states = new Map<string, AbsState>();
   const envs = new Map<string, EnvTransition>();
   const collect = (s: AbsState): void => {
@@ -118,17 +171,9 @@ export async function refine(
     }
   };
   tuple.forEach(collect);
-  let reason = 'the clauses taught no new predicate';
-  for (const modular of bias === 'modular' ? [true, false] : [false]) {
-    const sys = mkHornClauses(p, tuple, modular);
-    const r = await solver.horn(sys, { timeoutMs });
-    if (r.status === 'unknown') return { kind: 'stuck', reason: `Horn solver: ${r.reason}` };
-    if (r.status === 'unsat') {
-      if (modular) continue; // no modular solution: try the unbiased clauses
-      return { kind: 'counterexample' };
-    }
+  const learn = (solution: HornSolution): number => {
     let added = 0;
-    for (const [rel, sol] of r.solution) {
+    for (const [rel, sol] of solution) {
       const s = states.get(rel);
       if (s) {
         const own = p.threads[s.thread].pc;
@@ -139,7 +184,26 @@ export async function refine(
       const e = envs.get(rel);
       if (e) added += abs.transition(e.source, e.target).add(predsOf(sol));
     }
-    if (added > 0) return { kind: 'refined', modular, added, solution: r.solution };
+    return added;
+  };
+  let reason = 'the clauses taught no new predicate';
+  for (const modular of o.bias === 'modular' ? [true, false] : [false]) {
+    const sys = mkHornClauses(p, tuple, modular);
+    let r = await solveClauses(sys, modular, solver, o);
+    let added = r.status === 'sat' ? learn(r.solution) : 0;
+    if (r.status === 'sat' && added === 0 && r.by === 'linear' && o.hornSolver === 'auto') {
+      r = await solveClauses(sys, modular, solver, { ...o, hornSolver: 'spacer' });
+      added = r.status === 'sat' ? learn(r.solution) : 0;
+    }
+    if (r.status === 'unknown') return { kind: 'stuck', reason: `Horn solver: ${r.reason}` };
+    if (r.status === 'unsat') {
+      if (modular) continue; // no modular solution: try the unbiased clauses
+      return { kind: 'counterexample' };
+    }
+    if (added > 0) {
+      o.stats.answeredBy[r.by]++;
+      return { kind: 'refined', modular, added, solution: r.solution };
+    }
     reason = 'the solution taught no new predicate';
   }
   return { kind: 'stuck', reason };
