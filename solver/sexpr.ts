@@ -110,3 +110,44 @@ export function sexprToTerm(e: SExpr, names: ReadonlyMap<string, Term> = new Map
 export function showSExpr(e: SExpr): string {
   return typeof e === 'string' ? e : `(${e.map(showSExpr).join(' ')})`;
 }
+
+/** A relation's definition in a Horn answer: `(R params) = body`. */
+export interface RelationDef {
+  readonly params: readonly string[];
+  readonly body: SExpr;
+}
+
+/**
+ * Spacer may define one relation through another (`R(x) = (and (S x) …)`). Every
+ * application of a relation in a body is replaced by that relation's own body, its
+ * parameters bound by a `let` (parallel, so no capture); a relation without a
+ * definition is false. Each result then mentions only its own parameters.
+ */
+export function inlineRelations(defs: ReadonlyMap<string, RelationDef>, relations: ReadonlySet<string>): Map<string, SExpr> {
+  const done = new Map<string, SExpr>();
+  const active = new Set<string>();
+  const resolve = (name: string): SExpr => {
+    const hit = done.get(name);
+    if (hit !== undefined) return hit;
+    const d = defs.get(name);
+    if (!d) return 'false';
+    if (active.has(name)) throw new SyntaxError(`relation '${name}' is defined through itself in the solver's answer`);
+    active.add(name);
+    const body = expand(d.body);
+    active.delete(name);
+    done.set(name, body);
+    return body;
+  };
+  const expand = (e: SExpr): SExpr => {
+    if (typeof e === 'string') return relations.has(e) ? resolve(e) : e;
+    const [head, ...args] = e;
+    if (typeof head === 'string' && relations.has(head)) {
+      const body = resolve(head);
+      const params = defs.get(head)?.params ?? [];
+      return params.length ? ['let', params.map((p, i) => [p, expand(args[i])]), body] : body;
+    }
+    return e.map(expand);
+  };
+  for (const name of defs.keys()) resolve(name);
+  return done;
+}

@@ -10,7 +10,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { mkVar, smtSymbol, toSmt, varsOf, type Term } from './formula.js';
 import { hornToSmtLib, type HornResult, type HornSystem } from './horn.js';
-import { parseSExprs, sexprToTerm, type SExpr } from './sexpr.js';
+import { inlineRelations, parseSExprs, sexprToTerm, type RelationDef, type SExpr } from './sexpr.js';
 import type { Backend, Model, SatResult } from './smt.js';
 
 /** The z3 binary: $RELY_Z3 if set, else `z3` on PATH; undefined when there is none. */
@@ -290,16 +290,19 @@ function parseValues(text: string): Model {
 
 /** `(define-fun R ((x!0 Int) …) Bool body)` entries → solution over R's parameters. */
 function parseHornModel(sys: HornSystem, text: string): Map<string, Term> {
-  const sol = new Map<string, Term>();
-  const defs = parseSExprs(text).flatMap((top) => (Array.isArray(top) && top[0] !== 'define-fun' ? top : [top])) as SExpr[][];
-  for (const d of defs) {
+  const defs = new Map<string, RelationDef>();
+  const tops = parseSExprs(text).flatMap((top) => (Array.isArray(top) && top[0] !== 'define-fun' ? top : [top])) as SExpr[][];
+  for (const d of tops) {
     if (!Array.isArray(d) || d[0] !== 'define-fun') continue;
     const [, name, params, , body] = d as [string, string, SExpr[][], SExpr, SExpr];
-    const rel = sys.relations.find((r) => r.name === name);
-    if (!rel) continue;
-    const names = new Map(params.map((p, i) => [p[0] as string, mkVar(rel.params[i])] as const));
-    sol.set(name, sexprToTerm(body, names));
+    defs.set(name, { params: params.map((p) => p[0] as string), body });
   }
-  for (const r of sys.relations) if (!sol.has(r.name)) throw new Error(`z3: Horn model lacks relation '${r.name}'`);
+  for (const r of sys.relations) if (!defs.has(r.name)) throw new Error(`z3: Horn model lacks relation '${r.name}'`);
+  const bodies = inlineRelations(defs, new Set(sys.relations.map((r) => r.name)));
+  const sol = new Map<string, Term>();
+  for (const r of sys.relations) {
+    const names = new Map(defs.get(r.name)!.params.map((p, i) => [p, mkVar(r.params[i])] as const));
+    sol.set(r.name, sexprToTerm(bodies.get(r.name)!, names));
+  }
   return sol;
 }

@@ -8,7 +8,7 @@ import { init, killThreads } from 'z3-solver';
 import { mkVar, type Term } from './formula.js';
 import type { HornResult, HornSystem } from './horn.js';
 import { clauseVars } from './horn.js';
-import { parseSExprs, sexprToTerm, showSExpr, type SExpr } from './sexpr.js';
+import { inlineRelations, parseSExprs, sexprToTerm, showSExpr, type RelationDef, type SExpr } from './sexpr.js';
 import type { Backend, Model, SatResult } from './smt.js';
 
 type Api = Awaited<ReturnType<typeof init>>;
@@ -202,8 +202,7 @@ async function parseAnswer(
   text: string,
   eliminate: (body: string, params: readonly string[]) => Promise<string>,
 ): Promise<Map<string, Term>> {
-  const sol = new Map<string, Term>();
-  const quantified: (() => Promise<void>)[] = []; // z3-solver runs one async call at a time
+  const defs = new Map<string, RelationDef>();
   const visit = (e: SExpr, lets: Map<string, SExpr>): void => {
     if (typeof e === 'string') {
       const l = lets.get(e);
@@ -239,15 +238,20 @@ async function parseAnswer(
     const rel = sys.relations.find((r) => r.name === relName);
     if (!rel) return;
     const argNames = Array.isArray(lhs) ? (lhs.slice(1) as string[]) : [];
-    const names = new Map<string, Term>(argNames.map((a, i) => [a, mkVar(rel.params[i])] as const));
     // Let-bound names inside the body are expanded by the term reader.
-    const body = wrapLets(rhs, lets, new Set(bound));
-    if (!JSON.stringify(body).includes('"exists"')) return void sol.set(rel.name, sexprToTerm(body, names));
-    quantified.push(async () => void sol.set(rel.name, sexprToTerm(parseSExprs(await eliminate(showSExpr(body), argNames))[0], names)));
+    defs.set(rel.name, { params: argNames, body: wrapLets(rhs, lets, new Set(bound)) });
   };
   for (const top of parseSExprs(text)) visit(top, new Map());
-  for (const q of quantified) await q();
-  for (const r of sys.relations) if (!sol.has(r.name)) sol.set(r.name, sexprToTerm('false'));
+  const bodies = inlineRelations(defs, new Set(sys.relations.map((r) => r.name)));
+  const sol = new Map<string, Term>();
+  for (const r of sys.relations) {
+    const params = defs.get(r.name)?.params ?? [];
+    const names = new Map<string, Term>(params.map((a, i) => [a, mkVar(r.params[i])] as const));
+    const body = bodies.get(r.name) ?? 'false';
+    // z3-solver runs one async call at a time: the eliminations go in sequence.
+    const text = JSON.stringify(body).includes('"exists"') ? parseSExprs(await eliminate(showSExpr(body), params))[0] : body;
+    sol.set(r.name, sexprToTerm(text, names));
+  }
   return sol;
 }
 

@@ -6,7 +6,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { add, and, cdiv, crem, eq, evaluate, ge, gt, le, lt, mkVar, mul, not, num, type Term } from '../solver/formula.js';
+import { add, and, cdiv, crem, eq, evaluate, ge, gt, le, lt, mkVar, mul, not, num, show, type Term } from '../solver/formula.js';
+import { inlineRelations, sexprToTerm, type RelationDef } from '../solver/sexpr.js';
 import { solutionObligations, type HornClause, type HornResult, type HornSystem } from '../solver/horn.js';
 import { SmtSolver } from '../solver/smt.js';
 import { NativeBackend, findZ3 } from '../solver/z3-native.js';
@@ -278,5 +279,17 @@ describe('process lifetime', () => {
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/wasm unknown/);
+  });
+});
+
+describe('reading Horn answers', () => {
+  it('inlines a relation that Spacer defines through another', () => {
+    const defs = new Map<string, RelationDef>([
+      ['R', { params: ['a'], body: ['and', ['S', ['+', 'a', '1']], ['>', 'a', '0']] }],
+      ['S', { params: ['a'], body: ['<', 'a', '5'] }],
+    ]);
+    const out = inlineRelations(defs, new Set(['R', 'S', 'T']));
+    expect(out.get('R')).toEqual(['and', ['let', [['a', ['+', 'a', '1']]], ['<', 'a', '5']], ['>', 'a', '0']]);
+    expect(show(sexprToTerm(out.get('R')!))).toBe('(a <= 3) && (a >= 1)');
   });
 });
