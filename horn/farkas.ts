@@ -27,6 +27,13 @@ export function linearAtom(t: Term): LinearAtom | null {
   return { coeffs: l.coeffs, constant: t.op === '<' ? l.constant + 1n : l.constant, eq: t.op === '=' };
 }
 
+/** `2*x - y + 1 <= 0`: the atom as it is, unnormalised (certificates are shown in this form). */
+export function showLinearAtom(a: LinearAtom): string {
+  const terms = [...a.coeffs].map(([v, c], i) => `${c < 0n ? (i ? ' - ' : '-') : i ? ' + ' : ''}${c === 1n || c === -1n ? '' : `${c < 0n ? -c : c}*`}${v}`);
+  if (a.constant !== 0n || terms.length === 0) terms.push(`${a.constant < 0n ? ' - ' : terms.length ? ' + ' : ''}${a.constant < 0n ? -a.constant : a.constant}`);
+  return `${terms.join('')} ${a.eq ? '=' : '<='} 0`;
+}
+
 interface Row extends LinearAtom {
   /** The row is Σ origin[k] · atom_k; weights of inequalities are positive. */
   readonly origin: ReadonlyMap<number, bigint>;
@@ -86,23 +93,42 @@ const contradiction = (r: Row): boolean => r.coeffs.size === 0 && (r.eq ? r.cons
  * one. 'limit' when Fourier–Motzkin would need more than `maxRows` rows.
  */
 export function farkas(atoms: readonly LinearAtom[], maxRows = 20_000): FarkasResult {
-  let rows: Row[] = atoms.map((a, k) => ({ ...a, origin: new Map([[k, 1n]]) }));
   const found = (r: Row): FarkasResult => {
     const s = r.eq && r.constant < 0n ? -1n : 1n;
     return { status: 'certificate', weights: new Map([...r.origin].map(([k, w]) => [k, s * w])) };
   };
-  // Gaussian elimination: every equality removes one variable.
-  for (;;) {
-    const bad = rows.find(contradiction);
-    if (bad) return found(bad);
-    const pivot = rows.find((r) => r.eq && r.coeffs.size > 0);
-    if (!pivot) break;
+  // Gaussian elimination: every equality removes one variable. An index from each
+  // variable to the rows that mention it keeps this linear in the tree's size.
+  const table: (Row | undefined)[] = atoms.map((a, k) => ({ ...a, origin: new Map([[k, 1n]]) }));
+  const occurs = new Map<string, Set<number>>();
+  const index = (id: number, r: Row, on: boolean): void => {
+    for (const v of r.coeffs.keys()) {
+      let s = occurs.get(v);
+      if (!s) occurs.set(v, (s = new Set()));
+      if (on) s.add(id);
+      else s.delete(id);
+    }
+  };
+  table.forEach((r, id) => index(id, r!, true));
+  for (const r of table) if (contradiction(r!)) return found(r!);
+  for (let id = 0; id < table.length; id++) {
+    const pivot = table[id];
+    if (!pivot?.eq || pivot.coeffs.size === 0) continue;
     // A unit coefficient keeps the numbers small.
     let v = [...pivot.coeffs.keys()][0];
     for (const [u, c] of pivot.coeffs) if (abs(c) === 1n) v = u;
-    rows = rows.filter((r) => r !== pivot).map((r) => (r.coeffs.has(v) ? eliminate(r, pivot, v) : r));
+    index(id, pivot, false);
+    table[id] = undefined;
+    for (const other of [...occurs.get(v)!]) {
+      const r = table[other]!;
+      index(other, r, false);
+      const next = eliminate(r, pivot, v);
+      if (contradiction(next)) return found(next);
+      table[other] = next;
+      index(other, next, true);
+    }
   }
-  rows = rows.filter((r) => !r.eq);
+  let rows = table.filter((r): r is Row => r !== undefined && !r.eq);
   // Fourier–Motzkin on what is left.
   for (;;) {
     const bad = rows.filter(contradiction);

@@ -5,7 +5,7 @@
  * the certificate's sum over its subtree (ANNOTPRED) — a single linear inequality
  * over the node's head, like an interpolant.
  */
-import { and, conjuncts, eq, FALSE, fromLinear, le, mkVar, num, or, rename, substitute, TRUE, type Term } from '../solver/formula.js';
+import { and, conjuncts, eq, FALSE, fromLinear, le, linearOf, num, or, substitute, TRUE, type Term } from '../solver/formula.js';
 import type { HornClause, HornSolution, HornSystem } from '../solver/horn.js';
 import { farkas, linearAtom, type LinearAtom } from './farkas.js';
 
@@ -16,11 +16,11 @@ export interface LinearHornOptions {
   maxRows?: number;
 }
 
-export const DEFAULT_MAX_NODES = 2000;
+export const DEFAULT_MAX_NODES = 20_000;
 
 export interface CertificateEntry {
   /** A leaf atom of the tree (variables are fresh copies `name~k`). */
-  readonly atom: Term;
+  readonly atom: LinearAtom;
   readonly weight: bigint;
 }
 
@@ -114,32 +114,69 @@ function derivations(sys: HornSystem, maxNodes: number): { queries: Template[]; 
   return { queries: sys.clauses.filter((c) => !c.head).flatMap(expand), of: memo };
 }
 
-/** Places a template into a tree with fresh variable copies; collects the leaf atoms. */
-function instantiate(sys: HornSystem, root: Template, atoms: Term[]): Node {
+/** A clause's atoms as linear forms, renamed per tree node. */
+interface PreparedClause {
+  readonly constraint: readonly LinearAtom[];
+  readonly head: readonly LinearAtom[];
+  readonly body: readonly (readonly LinearAtom[])[];
+}
+
+function linearArg(t: Term): LinearAtom {
+  const l = linearOf(t);
+  if (!l) throw new GiveUp('a nonlinear argument');
+  return { coeffs: l.coeffs, constant: l.constant, eq: true };
+}
+
+function prepare(c: HornClause): PreparedClause {
+  return {
+    constraint: leafAtoms(c.constraint).map((a) => linearAtom(a)!),
+    head: c.head?.args.map(linearArg) ?? [],
+    body: c.body.map((b) => b.args.map(linearArg)),
+  };
+}
+
+/** `v − (arg renamed by k) = 0`: ties a fresh parameter to an argument. */
+function link(v: string, arg: LinearAtom, k: number): LinearAtom {
+  const coeffs = new Map<string, bigint>([[v, 1n]]);
+  for (const [x, c] of arg.coeffs) coeffs.set(`${x}~${k}`, (coeffs.get(`${x}~${k}`) ?? 0n) - c);
+  return { coeffs, constant: -arg.constant, eq: true };
+}
+
+function renamed(a: LinearAtom, k: number): LinearAtom {
+  return { coeffs: new Map([...a.coeffs].map(([x, c]) => [`${x}~${k}`, c])), constant: a.constant, eq: a.eq };
+}
+
+/**
+ * MKTREE's placement of a template into one tree: consistent fresh copies (`x~k` for
+ * node k) and the leaf atoms, as linear forms (no formula terms: trees can be large).
+ */
+function instantiate(sys: HornSystem, root: Template, prepared: Map<HornClause, PreparedClause>, atoms: LinearAtom[]): Node {
   const params = new Map(sys.relations.map((r) => [r.name, r.params] as const));
   let fresh = 0;
   const place = (t: Template, head: readonly string[]): Node => {
     const k = fresh++;
-    const copy = (t0: Term): Term => rename(t0, (v) => `${v}~${k}`);
     const own: number[] = [];
-    const push = (a: Term): void => {
+    const push = (a: LinearAtom): void => {
       own.push(atoms.length);
       atoms.push(a);
     };
-    const c = t.clause;
+    let c = prepared.get(t.clause);
+    if (!c) prepared.set(t.clause, (c = prepare(t.clause)));
     // The head's fresh parameters equal the head arguments …
-    if (c.head) c.head.args.forEach((arg, i) => push(eq(mkVar(head[i]), copy(arg))));
-    for (const a of leafAtoms(rename(c.constraint, (v) => `${v}~${k}`))) push(a);
-    const children = c.body.map((b, i) => {
+    c.head.forEach((arg, i) => push(link(head[i], arg, k)));
+    for (const a of c.constraint) push(renamed(a, k));
+    const children = t.clause.body.map((b, i) => {
       const childHead = (params.get(b.rel) ?? []).map((p) => `${p}~${fresh}h${i}`);
       // … and, in the parent, the body atom's arguments.
-      b.args.forEach((arg, j) => push(eq(mkVar(childHead[j]), copy(arg))));
+      c.body[i].forEach((arg, j) => push(link(childHead[j], arg, k)));
       return place(t.children[i], childHead);
     });
     return { template: t, head, atoms: own, children };
   };
   return place(root, []);
 }
+
+const atomTerm = (a: LinearAtom): Term => (a.eq ? eq : le)(fromLinear({ coeffs: a.coeffs, constant: a.constant }), num(0));
 
 /**
  * ANNOTPRED (Fig. 16): Pred(n) is the certificate's weighted sum of the leaf atoms in
@@ -175,7 +212,7 @@ function predTerm(p: LinearAtom, head: readonly string[], params: readonly strin
     if (n === undefined) throw new Error(`internal: Pred mentions ${v}, which is not in its head`);
     coeffs.set(n, c);
   }
-  return (p.eq ? eq : le)(fromLinear({ coeffs, constant: p.constant }), num(0));
+  return atomTerm({ coeffs, constant: p.constant, eq: p.eq });
 }
 
 /**
@@ -195,14 +232,14 @@ export function solveLinearHC(sys: HornSystem, opts: LinearHornOptions = {}): Li
     // solution is the disjunction over its derivations (just one with one clause per head).
     const conj = new Map<Template, Term[]>();
     const certificates: CertificateEntry[][] = [];
+    const prepared = new Map<HornClause, PreparedClause>();
     for (const q of queries) {
-      const atomTerms: Term[] = [];
-      const root = instantiate(sys, q, atomTerms);
-      const atoms = atomTerms.map((a) => linearAtom(a)!);
+      const atoms: LinearAtom[] = [];
+      const root = instantiate(sys, q, prepared, atoms);
       const r = farkas(atoms, opts.maxRows);
       if (r.status === 'limit') throw new GiveUp('Fourier–Motzkin row limit');
       if (r.status === 'feasible') return { status: 'unsat', nodes };
-      certificates.push([...r.weights].sort(([a], [b]) => a - b).map(([k, weight]) => ({ atom: atomTerms[k], weight })));
+      certificates.push([...r.weights].sort(([a], [b]) => a - b).map(([k, weight]) => ({ atom: atoms[k], weight })));
       const preds = new Map<Node, LinearAtom>();
       annotPred(root, atoms, r.weights, preds);
       const params = new Map(sys.relations.map((x) => [x.name, x.params] as const));
