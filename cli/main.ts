@@ -2,8 +2,8 @@
  * The `rely` command line. Exit codes: 0 ok / no error found / SAFE, 1 error
  * reachable / UNSAFE, 2 bad input or usage, 3 UNKNOWN (verify), 4 internal error.
  */
-import { accessSync, constants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { pino, type Logger } from 'pino';
 import { InputError, showPos } from '../frontend/diagnostics.js';
@@ -18,6 +18,8 @@ import { createSolver, type SolverChoice } from '../solver/select.js';
 import type { BackendName, SmtSolver } from '../solver/smt.js';
 import { findZ3 } from '../solver/z3-native.js';
 import { exploreJson, exploreText, verifyJson, verifyText } from './report.js';
+import { configs, loadManifest, machine, runBench, suiteOf, type RunResult, type Suite } from '../benchmarks/bench.js';
+import { csv, markdownTable } from '../benchmarks/bench-report.js';
 
 export const EXIT = { ok: 0, errorFound: 1, badInput: 2, unknown: 3, internal: 4 } as const;
 
@@ -125,6 +127,34 @@ interface VerifyCli extends Common {
   maxIterations: number;
   json?: boolean;
   proof?: string;
+}
+
+interface BenchCli {
+  suite: Suite;
+  bias: 'modular' | 'none' | 'both';
+  engine: string[];
+  hornSolver: string[];
+  solver: SolverChoice;
+  timeout: number;
+  jobs: number;
+  out: string;
+}
+
+function parseList(allowed: readonly string[]): (v: string) => string[] {
+  return (v) => {
+    const xs = v.split(',').map((x) => x.trim()).filter(Boolean);
+    const bad = xs.find((x) => !allowed.includes(x));
+    if (bad !== undefined || xs.length === 0) throw new InvalidArgumentError(`expected a comma-separated list of ${allowed.join(', ')}`);
+    return xs;
+  };
+}
+
+/** `[k/n] program config: verdict time` on stderr, rewritten in place. */
+function progressBar(io: Io): { show: (r: RunResult, done: number, total: number) => void; clear: () => void } {
+  return {
+    show: (r, done, total) => io.err(`\r\x1b[K[${done}/${total}] ${r.program} ${r.config}: ${r.verdict} ${(r.timeMs / 1000).toFixed(1)} s`),
+    clear: () => io.err('\r\x1b[K'),
+  };
 }
 
 /** One line on stderr, rewritten in place after each ARET computation. */
@@ -278,6 +308,34 @@ Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.
     io.out(o.json ? JSON.stringify(verifyJson(p, v, run)) + '\n' : verifyText(p, v, run));
     code = v.verdict === 'safe' ? EXIT.ok : v.verdict === 'unsafe' ? EXIT.errorFound : EXIT.unknown;
   });
+
+  program
+    .command('bench')
+    .description("run the benchmark programs of benchmarks/expected.json, each in a fresh `rely verify` process, and check every verdict against the manifest")
+    .addOption(new Option('--suite <suite>', "table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; ci: the fast ones").choices(['table1', 'scaling', 'extra', 'ci', 'all']).default('table1'))
+    .addOption(new Option('--bias <bias>', 'bias settings of the ARET engine (both: one column each)').choices(['modular', 'none', 'both']).default('both'))
+    .option('--engine <list>', 'comma-separated engines: aret, monolithic (the product program as one Horn query)', parseList(['aret', 'monolithic']), ['aret'])
+    .option('--horn-solver <list>', 'comma-separated Horn solvers for the ARET engine (spacer, linear, auto); the first serves every bias, each further one adds a column', parseList(['spacer', 'linear', 'auto']), ['spacer'])
+    .option('--solver <auto|wasm|native>', 'SMT back end of every run', parseSolver, 'auto')
+    .option('--timeout <S>', 'time limit per run in seconds', parseSeconds, 60)
+    .option('--jobs <N>', 'runs at a time (1 keeps timings comparable)', parseCount, 1)
+    .option('--out <DIR>', 'where results.json, results.csv and results.md go', 'bench-results')
+    .addHelpText('after', '\nPrints the Markdown table (laid out like Table 1) on stdout. Exit codes: 0 every verdict agrees with the manifest (UNKNOWN allowed), 1 a wrong verdict or a run that failed, 2 usage.')
+    .action(async (o: BenchCli) => {
+      const entries = suiteOf(loadManifest(), o.suite);
+      const cols = configs({ bias: o.bias === 'both' ? ['modular', 'none'] : [o.bias], engines: o.engine, hornSolvers: o.hornSolver });
+      const m = machine(o.solver);
+      const progress = io.errIsTty ? progressBar(io) : undefined;
+      const results = await runBench({ entries, configs: cols, timeoutS: o.timeout, jobs: o.jobs, solver: o.solver, onResult: progress?.show });
+      progress?.clear();
+      const table = markdownTable(entries, cols, results, m, o.timeout);
+      mkdirSync(o.out, { recursive: true });
+      writeFileSync(join(o.out, 'results.json'), JSON.stringify({ machine: m, suite: o.suite, timeoutS: o.timeout, configs: cols, results }, null, 2) + '\n');
+      writeFileSync(join(o.out, 'results.csv'), csv(entries, results));
+      writeFileSync(join(o.out, 'results.md'), table);
+      io.out(table);
+      code = results.some((r) => r.wrong || r.verdict === 'error') ? EXIT.errorFound : EXIT.ok;
+    });
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,0 +1,99 @@
+/**
+ * Tables of a benchmark run: a Markdown table laid out like the paper's Table 1
+ * (our columns beside Threader's published times, with speed-ups) and a CSV with one
+ * line per run.
+ */
+import type { Config, Machine, ManifestEntry, RunResult } from './bench.js';
+
+const secs = (ms: number): string => (ms < 1000 ? `${(ms / 1000).toFixed(2)} s` : `${(ms / 1000).toFixed(1)} s`);
+
+/** ✓ safe, ✓-M with a modular proof, × unsafe, ? unknown (T/O for a timeout); WRONG marks a wrong verdict. */
+function cell(r: RunResult | undefined): string {
+  if (!r) return '';
+  if (r.verdict === 'error') return `ERROR (${r.reason})`;
+  if (r.verdict === 'unknown') return r.reason === 'timeout' ? `T/O ${secs(r.timeMs)}` : `? ${secs(r.timeMs)} (${r.reason})`;
+  const mark = r.verdict === 'unsafe' ? '×' : r.modular ? '✓-M' : '✓';
+  return `${r.wrong ? '**WRONG** ' : ''}${mark} ${secs(r.timeMs)}`;
+}
+
+function threaderCell(t: { verdict: string; modular: boolean; timeS: number | null } | undefined): string {
+  if (!t) return '';
+  if (t.verdict === 'timeout' || t.timeS === null) return 'T/O';
+  return `${t.verdict === 'unsafe' ? '×' : t.modular ? '✓-M' : '✓'} ${t.timeS} s`;
+}
+
+const definite = (r: RunResult | undefined): r is RunResult => r !== undefined && (r.verdict === 'safe' || r.verdict === 'unsafe') && !r.wrong;
+
+/** `other / ours`, or `> x` when the other timed out and we did not. */
+function speedup(ours: RunResult | undefined, otherMs: number | null | undefined, otherTimedOut = false): string {
+  if (!definite(ours) || otherMs === undefined || otherMs === null) return '';
+  const x = otherMs / Math.max(ours.timeMs, 1);
+  return `${otherTimedOut ? '> ' : ''}${x >= 10 ? x.toFixed(0) : x.toFixed(1)}×`;
+}
+
+export function markdownTable(entries: readonly ManifestEntry[], configs: readonly Config[], results: readonly RunResult[], m: Machine, timeoutS: number): string {
+  const get = (e: ManifestEntry, c: Config) => results.find((r) => r.program === e.name && r.config === c.key);
+  const withBias = configs[0];
+  const mono = configs.find((c) => c.key === 'monolithic');
+  const table1 = entries.some((e) => e.threader);
+  const head = ['program', 'LOC', 'modular proof exists', ...configs.map((c) => c.label)];
+  if (table1) head.push('Threader with bias', 'Threader no bias', `speed-up vs Threader (${withBias.label})`);
+  if (mono && mono !== withBias) head.push(`speed-up vs monolithic (${withBias.label})`);
+  const rows = entries.map((e) => {
+    const row = [e.name, String(e.loc), e.modularProofExists === null ? '' : e.modularProofExists ? 'yes' : 'no', ...configs.map((c) => cell(get(e, c)))];
+    if (table1) {
+      const t = e.threader;
+      const ours = get(e, withBias);
+      // A speed-up compares like with like: not across different verdicts.
+      const same = t !== undefined && t.withBias.timeS !== null && ours?.verdict === t.withBias.verdict;
+      row.push(threaderCell(t?.withBias), threaderCell(t?.noBias), same ? speedup(ours, t.withBias.timeS! * 1000) : '');
+    }
+    if (mono && mono !== withBias) {
+      const r = get(e, mono);
+      row.push(speedup(get(e, withBias), r ? r.timeMs : undefined, r !== undefined && !definite(r)));
+    }
+    return row;
+  });
+  const totals = ['**total**', '', '', ...configs.map((c) => {
+    const rs = entries.map((e) => get(e, c)).filter((r): r is RunResult => r !== undefined);
+    const ok = rs.filter(definite).length;
+    return `${ok}/${rs.length} decided, ${secs(rs.reduce((s, r) => s + r.timeMs, 0))}`;
+  })];
+  if (table1) {
+    const sum = (k: 'withBias' | 'noBias') => {
+      const s = entries.reduce((a, e) => a + (e.threader?.[k].timeS ?? 0), 0);
+      return `${s.toFixed(1)} s${entries.some((e) => e.threader && e.threader[k].timeS === null) ? ' + T/O' : ''}`;
+    };
+    totals.push(sum('withBias'), sum('noBias'), '');
+  }
+  if (mono && mono !== withBias) totals.push('');
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const wrong = results.filter((r) => r.wrong);
+  const errors = results.filter((r) => r.verdict === 'error');
+  return [
+    `Run ${m.date} on ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}; SMT back end ${m.solver}; time limit ${timeoutS} s per run, each run a fresh process.`,
+    'Times are the engine\'s (parsing and process start-up excluded: results.csv has the wall times); ✓ safe (proof re-checked), ✓-M with a modular proof, × unsafe (trace replayed), T/O timeout, ? unknown with its reason.',
+    '',
+    line(head),
+    line(head.map(() => '---')),
+    ...rows.map(line),
+    line(totals),
+    '',
+    `Wrong verdicts: ${wrong.length}${wrong.length ? ` (${wrong.map((r) => `${r.program} ${r.config}`).join(', ')})` : ''}. Errors: ${errors.length}${errors.length ? ` (${errors.map((r) => `${r.program} ${r.config}: ${r.reason}`).join('; ')})` : ''}.`,
+    '',
+  ].join('\n');
+}
+
+const csvField = (s: string | number | boolean | null): string => {
+  const t = s === null ? '' : String(s);
+  return /[",\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+};
+
+export function csv(entries: readonly ManifestEntry[], results: readonly RunResult[]): string {
+  const expected = new Map(entries.map((e) => [e.name, e.expected] as const));
+  const head = ['program', 'config', 'expected', 'verdict', 'wrong', 'modular', 'time_ms', 'wall_ms', 'iterations', 'predicates', 'reason'];
+  const rows = results.map((r) =>
+    [r.program, r.config, expected.get(r.program) ?? '', r.verdict, r.wrong, r.modular, Math.round(r.timeMs), Math.round(r.wallMs), r.iterations, r.predicates, r.reason].map(csvField).join(','),
+  );
+  return [head.join(','), ...rows].join('\n') + '\n';
+}

@@ -1,0 +1,38 @@
+/**
+ * The benchmark runner: the CI subset of the manifest agrees with its expected verdicts
+ * (a regression check on verdicts, no timing assertions), and a run whose verdict
+ * differs from the manifest is caught.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { configs, loadManifest, runBench, suiteOf, type ManifestEntry } from '../benchmarks/bench.js';
+import { csv, markdownTable } from '../benchmarks/bench-report.js';
+import { rely } from './helpers.js';
+
+describe('rely bench', () => {
+  it('the CI subset: every verdict as the manifest says, under both bias settings', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'rely-bench-'));
+    const r = await rely(['bench', '--suite', 'ci', '--timeout', '60', '--out', out]);
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { results: { program: string; config: string; verdict: string }[] };
+    const undecided = results.results.filter((x) => x.verdict !== 'safe' && x.verdict !== 'unsafe');
+    console.log(r.out);
+    expect(r.code).toBe(0);
+    expect(results.results.length).toBe(2 * suiteOf(loadManifest(), 'ci').length);
+    expect(undecided).toEqual([]);
+    expect(readFileSync(join(out, 'results.csv'), 'utf8').split('\n')[0]).toBe('program,config,expected,verdict,wrong,modular,time_ms,wall_ms,iterations,predicates,reason');
+    expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain('| Fig2-fixed | ');
+  }, 300_000);
+
+  it('flags a verdict that contradicts the manifest', async () => {
+    const bogus: ManifestEntry = { file: 'test/fixtures/lockid-nolock.c', name: 'nolock', suite: 'extra', expected: 'safe', modularProofExists: null, loc: 0, note: '' };
+    const cols = configs({ bias: ['modular'], engines: ['aret'], hornSolvers: ['spacer'] });
+    const [r] = await runBench({ entries: [bogus], configs: cols, timeoutS: 30, jobs: 1, solver: 'auto' });
+    expect(r.verdict).toBe('unsafe');
+    expect(r.wrong).toBe(true);
+    const m = { date: 'd', cpus: 1, cpuModel: 'c', memoryGiB: 1, node: 'v', solver: 's', z3: 'z' };
+    expect(markdownTable([bogus], cols, [r], m, 30)).toContain('**WRONG** ×');
+    expect(csv([bogus], [r])).toContain('nolock,aret-modular-spacer,safe,unsafe,true');
+  }, 60_000);
+});
