@@ -78,6 +78,17 @@ describe('rely verify', () => {
     expect(j.stats.solver.queries).toBeGreaterThan(0);
   });
 
+  it('--horn-solver linear: the Farkas solver answers the refinements, and the statistics say so', async () => {
+    const j = JSON.parse((await rely(['verify', '--json', '--horn-solver', 'linear', LOCKID])).out);
+    expect(j).toMatchObject({ verdict: 'safe', hornSolver: 'linear', proofChecked: true });
+    expect(j.stats.horn.answeredBy.linear).toBeGreaterThan(0);
+    const text = await rely(['verify', '--horn-solver', 'linear', LOCKID]);
+    expect(text.out).toMatch(/Horn solver linear: \d+ answered by SOLVELINEARHC, 0 by Spacer/);
+    const bad = await rely(['verify', '--horn-solver', 'farkas', LOCKID]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("'farkas' is invalid");
+  });
+
   it('lockbit: SAFE with a non-modular proof', async () => {
     const r = await rely(['verify', '--json', LOCKBIT]);
     expect(r.code).toBe(0);
