@@ -4,7 +4,7 @@
  * a verdict that contradicts exploration is a soundness bug.
  *
  *   node dist/benchmarks/differential.js --seed S --count N [--from K] [--bias modular|none|both]
- *        [--timeout-ms T] [--max-iterations M] [--out-dir DIR] [--batch B] [--verbose]
+ *        [--timeout-ms T] [--max-iterations M] [--horn-solver spacer|linear|auto] [--out-dir DIR] [--batch B] [--verbose]
  *
  * Prints one line per contradiction (the program is written to DIR, default /tmp) and
  * the summary; exit code 1 when there was a contradiction.
@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createSolver } from '../solver/select.js';
-import type { Bias } from '../horn/refine.js';
+import type { Bias, HornSolverChoice } from '../horn/refine.js';
 import { DiffSummary, checkProgram, contradictionReport, type CheckOptions, type ProgramCheck } from '../test/generate-programs.js';
 
 interface Args {
@@ -30,6 +30,7 @@ interface Args {
   from: number;
   biases: Bias[];
   bias: string;
+  hornSolver: HornSolverChoice;
   timeoutMs: number;
   maxIterations: number;
   outDir: string;
@@ -52,6 +53,7 @@ function parse(): Args {
       bias: { type: 'string' },
       'timeout-ms': { type: 'string' },
       'max-iterations': { type: 'string' },
+      'horn-solver': { type: 'string' },
       'out-dir': { type: 'string' },
       batch: { type: 'string' },
       verbose: { type: 'boolean' },
@@ -67,12 +69,15 @@ function parse(): Args {
   };
   const bias = values.bias ?? 'modular';
   if (!['modular', 'none', 'both'].includes(bias)) usage(`--bias: modular, none or both, got '${bias}'`);
+  const hornSolver = values['horn-solver'] ?? 'spacer';
+  if (!['spacer', 'linear', 'auto'].includes(hornSolver)) usage(`--horn-solver: spacer, linear or auto, got '${hornSolver}'`);
   return {
     seed: int('seed', 1),
     count: int('count', 100),
     from: int('from', 0),
     bias,
     biases: bias === 'both' ? ['modular', 'none'] : [bias as Bias],
+    hornSolver: hornSolver as HornSolverChoice,
     timeoutMs: int('timeout-ms', 10_000),
     maxIterations: int('max-iterations', 50),
     outDir: values['out-dir'] ?? '/tmp',
@@ -85,7 +90,7 @@ function parse(): Args {
 /** Checks programs from..from+count-1 in this process, handing each result to `report`. */
 async function checkRange(a: Args, from: number, count: number, report: (c: ProgramCheck) => void): Promise<void> {
   const solver = createSolver('auto');
-  const opts: CheckOptions = { solver, biases: a.biases, timeoutMs: a.timeoutMs, maxIterations: a.maxIterations };
+  const opts: CheckOptions = { solver, biases: a.biases, timeoutMs: a.timeoutMs, maxIterations: a.maxIterations, hornSolver: a.hornSolver };
   try {
     for (let i = from; i < from + count; i++) report(await checkProgram(a.seed, i, opts));
   } finally {
@@ -96,7 +101,7 @@ async function checkRange(a: Args, from: number, count: number, report: (c: Prog
 /** Runs programs from..from+count-1 in a child process; resolves with the index after the last one it finished. */
 function checkInChild(a: Args, from: number, count: number, report: (c: ProgramCheck) => void): Promise<number> {
   const args = ['--worker', '--seed', `${a.seed}`, '--from', `${from}`, '--count', `${count}`, '--bias', a.bias];
-  args.push('--timeout-ms', `${a.timeoutMs}`, '--max-iterations', `${a.maxIterations}`);
+  args.push('--timeout-ms', `${a.timeoutMs}`, '--max-iterations', `${a.maxIterations}`, '--horn-solver', a.hornSolver);
   return new Promise((resolve) => {
     let next = from;
     const child = fork(fileURLToPath(import.meta.url), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -117,7 +122,7 @@ async function main(): Promise<number> {
     await checkRange(a, a.from, a.count, (c) => process.send!(c));
     return 0;
   }
-  console.log(`differential: seed ${a.seed}, programs ${a.from}..${a.from + a.count - 1}, bias ${a.bias}, timeout ${a.timeoutMs} ms`);
+  console.log(`differential: seed ${a.seed}, programs ${a.from}..${a.from + a.count - 1}, bias ${a.bias}, Horn solver ${a.hornSolver}, timeout ${a.timeoutMs} ms`);
   const summary = new DiffSummary();
   let crashes = 0;
   const report = (c: ProgramCheck): void => {

@@ -20,7 +20,7 @@ import { InputError } from '../frontend/diagnostics.js';
 import type { Program } from '../frontend/program.js';
 import { explore } from '../explicit/explore.js';
 import { verify, type Verdict } from '../aret/verify.js';
-import type { Bias } from '../horn/refine.js';
+import type { Bias, HornSolverChoice } from '../horn/refine.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { createSolver } from '../solver/select.js';
 import { mulberry32 } from '../benchmarks/prng.js';
@@ -323,6 +323,8 @@ export interface CheckOptions {
   readonly biases: readonly Bias[];
   readonly timeoutMs: number;
   readonly maxIterations?: number;
+  /** REFINE's Horn solver (default spacer). */
+  readonly hornSolver?: HornSolverChoice;
 }
 
 /** A short class for an UNKNOWN reason (the reasons come from aret/verify.ts and horn/refine.ts). */
@@ -359,6 +361,7 @@ export async function checkProgram(seed: number, index: number, opts: CheckOptio
     try {
       v = await verify(p, opts.solver, {
         bias,
+        hornSolver: opts.hornSolver,
         maxIterations: opts.maxIterations ?? 50,
         deadline: performance.now() + opts.timeoutMs,
         hornTimeoutMs: opts.timeoutMs,

@@ -80,42 +80,41 @@ function fig13(modular: boolean): HornSystem {
   return { relations: rels, clauses };
 }
 
+/**
+ * Solves the clauses, shows the certificate and the solution, and checks that the
+ * weights derive a contradiction (every variable cancels, c ≤ 0 with c > 0 remains)
+ * and that the solution makes every clause valid.
+ */
+async function solveChecked(sys: HornSystem, label: string): Promise<ReadonlyMap<string, Term>> {
+  const r = solveLinearHC(sys);
+  if (r.status !== 'sat') throw new Error(`${label}: ${r.status}`);
+  const [cert] = r.certificates;
+  console.log(`${label} certificate: ${showCert(cert)}`);
+  for (const [rel, sol] of r.solution) console.log(`  SOL(${rel}) = ${show(sol)}`);
+  const sum = certificateSum(cert);
+  expect(sum.vars).toBe(0);
+  expect(sum.constant > 0n).toBe(true);
+  await expectValid(sys, r.solution);
+  return r.solution;
+}
+
 describe('SOLVELINEARHC on the paper\'s §7 example', () => {
   it('solves Fig. 13(b) with a checked Farkas certificate', async () => {
-    const sys = fig13(false);
-    const r = solveLinearHC(sys);
-    expect(r.status).toBe('sat');
-    if (r.status !== 'sat') return;
-    const [cert] = r.certificates;
-    console.log(`Fig. 13(b) certificate: ${showCert(cert)}`);
-    for (const [rel, sol] of r.solution) console.log(`  SOL(${rel}) = ${show(sol)}`);
-    // The weights derive 1 ≤ 0 (after scaling: c ≤ 0 with c > 0) and every variable cancels.
-    const sum = certificateSum(cert);
-    expect(sum.vars).toBe(0);
-    expect(sum.constant > 0n).toBe(true);
-    await expectValid(sys, r.solution);
+    const sol = await solveChecked(fig13(false), 'Fig. 13(b)');
     // Either refutation the clauses allow: the paper's by the counter (cnt ≥ 1 in m2, m3
     // against cnt ≤ 0 where e2 starts) or Fig. 13(f)'s by the lock (lock = 1 in m3
     // against lock = 0 where e2 starts; a sum of equalities, so kept as an equality).
-    const m3 = show(r.solution.get('m3')!);
+    const m3 = show(sol.get('m3')!);
     expect(m3 === 'cnt >= 1' || m3 === 'lock = 1').toBe(true);
-    expect(show(r.solution.get('m4')!)).toBe('false');
+    expect(show(sol.get('m4')!)).toBe('false');
   });
 
   it('solves the modular Fig. 13(c) by the lock, as the paper\'s Fig. 13(f)', async () => {
-    const sys = fig13(true);
-    const r = solveLinearHC(sys);
-    expect(r.status).toBe('sat');
-    if (r.status !== 'sat') return;
-    const [cert] = r.certificates;
-    console.log(`Fig. 13(c) certificate: ${showCert(cert)}`);
-    for (const [rel, sol] of r.solution) console.log(`  SOL(${rel}) = ${show(sol)}`);
-    expect(certificateSum(cert).vars).toBe(0);
-    await expectValid(sys, r.solution);
+    const sol = await solveChecked(fig13(true), 'Fig. 13(c)');
     // Pred(3) = (1 ≤ lock) for m3, Pred(9) = (lock ≤ 0) for e2 — here as equalities,
     // since the certificate adds only equalities (lock' = 1 of ρ1, lock = 0 of ρ2).
-    expect(show(r.solution.get('m3')!)).toBe('lock = 1');
-    expect(show(r.solution.get('e2')!)).toBe('lock = 0');
+    expect(show(sol.get('m3')!)).toBe('lock = 1');
+    expect(show(sol.get('e2')!)).toBe('lock = 0');
   });
 });
 
