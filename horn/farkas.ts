@@ -83,16 +83,28 @@ function eliminate(r: Row, p: Row, v: string): Row {
 export type FarkasResult =
   | { status: 'certificate'; weights: ReadonlyMap<number, bigint> }
   | { status: 'feasible' }
-  | { status: 'limit' };
+  | { status: 'limit'; reason: string };
+
+/** Bounds on the work of one certificate search. */
+export interface FarkasLimits {
+  /** Rows Fourier–Motzkin may hold at once. */
+  readonly maxRows?: number;
+  /** Atoms the rows of the elimination may refer to, summed over the rows (memory). */
+  readonly maxOrigins?: number;
+  /** performance.now() past which the search stops. */
+  readonly deadline?: number;
+}
 
 const contradiction = (r: Row): boolean => r.coeffs.size === 0 && (r.eq ? r.constant !== 0n : r.constant > 0n);
 
 /**
  * Weights λ_k ≥ 0 (any sign for equalities) with Σ λ_k·atom_k = (c ≤ 0), c > 0 — a
  * proof that the atoms have no rational solution — or 'feasible' when they have
- * one. 'limit' when Fourier–Motzkin would need more than `maxRows` rows.
+ * one; 'limit' past the limits.
  */
-export function farkas(atoms: readonly LinearAtom[], maxRows = 20_000): FarkasResult {
+export function farkas(atoms: readonly LinearAtom[], limits: FarkasLimits = {}): FarkasResult {
+  const { maxRows = 20_000, maxOrigins = 2_000_000, deadline = Infinity } = limits;
+  let origins = atoms.length;
   const found = (r: Row): FarkasResult => {
     const s = r.eq && r.constant < 0n ? -1n : 1n;
     return { status: 'certificate', weights: new Map([...r.origin].map(([k, w]) => [k, s * w])) };
@@ -124,6 +136,9 @@ export function farkas(atoms: readonly LinearAtom[], maxRows = 20_000): FarkasRe
       index(other, r, false);
       const next = eliminate(r, pivot, v);
       if (contradiction(next)) return found(next);
+      origins += next.origin.size - r.origin.size;
+      if (origins > maxOrigins) return { status: 'limit', reason: `elimination past ${maxOrigins} atom references` };
+      if ((other & 1023) === 0 && performance.now() > deadline) return { status: 'limit', reason: 'deadline' };
       table[other] = next;
       index(other, next, true);
     }
@@ -148,7 +163,8 @@ export function farkas(atoms: readonly LinearAtom[], maxRows = 20_000): FarkasRe
     const keep = rows.filter((r) => !r.coeffs.has(best));
     const ps = rows.filter((r) => (r.coeffs.get(best) ?? 0n) > 0n);
     const ns = rows.filter((r) => (r.coeffs.get(best) ?? 0n) < 0n);
-    if (keep.length + ps.length * ns.length > maxRows) return { status: 'limit' };
+    if (keep.length + ps.length * ns.length > maxRows) return { status: 'limit', reason: `Fourier–Motzkin past ${maxRows} rows` };
+    if (performance.now() > deadline) return { status: 'limit', reason: 'deadline' };
     for (const p of ps) for (const n of ns) keep.push(eliminate(p, n, best));
     rows = keep;
   }

@@ -7,16 +7,19 @@
  */
 import { and, conjuncts, eq, FALSE, fromLinear, le, linearOf, num, or, substitute, TRUE, type Term } from '../solver/formula.js';
 import type { HornClause, HornSolution, HornSystem } from '../solver/horn.js';
-import { farkas, linearAtom, type LinearAtom } from './farkas.js';
+import { farkas, linearAtom, type FarkasLimits, type LinearAtom } from './farkas.js';
 
 export interface LinearHornOptions {
   /** Give up when the unfolded trees would have more nodes than this. */
   maxNodes?: number;
-  /** Give up when Fourier–Motzkin would need more rows than this. */
-  maxRows?: number;
+  /** Give up when the trees would have more leaf atoms than this (memory). */
+  maxAtoms?: number;
+  /** Limits of the certificate search (Fourier–Motzkin rows, memory, a deadline). */
+  farkas?: FarkasLimits;
 }
 
 export const DEFAULT_MAX_NODES = 20_000;
+export const DEFAULT_MAX_ATOMS = 400_000;
 
 export interface CertificateEntry {
   /** A leaf atom of the tree (variables are fresh copies `name~k`). */
@@ -98,13 +101,18 @@ function derivations(sys: HornSystem, maxNodes: number): { queries: Template[]; 
     memo.set(rel, out);
     return out;
   };
+  // Every template counts against the limit, so that duplicated derivations cannot
+  // multiply past it before a tree is even built.
+  let made = 0;
   const expand = (c: HornClause): Template[] => {
     let combos: Template[][] = [[]];
     for (const a of c.body) {
       const ds = of(a.rel);
+      if (combos.length * ds.length > maxNodes) throw new GiveUp(`more than ${maxNodes} tree nodes`);
       combos = combos.flatMap((cs) => ds.map((d) => [...cs, d]));
-      if (combos.length > maxNodes) throw new GiveUp(`more than ${maxNodes} tree nodes`);
     }
+    made += combos.length;
+    if (made > maxNodes) throw new GiveUp(`more than ${maxNodes} tree nodes`);
     return combos.map((children) => {
       const size = 1 + children.reduce((s, t) => s + t.size, 0);
       if (size > maxNodes) throw new GiveUp(`more than ${maxNodes} tree nodes`);
@@ -150,13 +158,14 @@ function renamed(a: LinearAtom, k: number): LinearAtom {
  * MKTREE's placement of a template into one tree: consistent fresh copies (`x~k` for
  * node k) and the leaf atoms, as linear forms (no formula terms: trees can be large).
  */
-function instantiate(sys: HornSystem, root: Template, prepared: Map<HornClause, PreparedClause>, atoms: LinearAtom[]): Node {
+function instantiate(sys: HornSystem, root: Template, prepared: Map<HornClause, PreparedClause>, atoms: LinearAtom[], maxAtoms: number): Node {
   const params = new Map(sys.relations.map((r) => [r.name, r.params] as const));
   let fresh = 0;
   const place = (t: Template, head: readonly string[]): Node => {
     const k = fresh++;
     const own: number[] = [];
     const push = (a: LinearAtom): void => {
+      if (atoms.length >= maxAtoms) throw new GiveUp(`more than ${maxAtoms} tree atoms`);
       own.push(atoms.length);
       atoms.push(a);
     };
@@ -235,9 +244,9 @@ export function solveLinearHC(sys: HornSystem, opts: LinearHornOptions = {}): Li
     const prepared = new Map<HornClause, PreparedClause>();
     for (const q of queries) {
       const atoms: LinearAtom[] = [];
-      const root = instantiate(sys, q, prepared, atoms);
-      const r = farkas(atoms, opts.maxRows);
-      if (r.status === 'limit') throw new GiveUp('Fourier–Motzkin row limit');
+      const root = instantiate(sys, q, prepared, atoms, opts.maxAtoms ?? DEFAULT_MAX_ATOMS);
+      const r = farkas(atoms, opts.farkas);
+      if (r.status === 'limit') throw new GiveUp(r.reason);
       if (r.status === 'feasible') return { status: 'unsat', nodes };
       certificates.push([...r.weights].sort(([a], [b]) => a - b).map(([k, weight]) => ({ atom: atoms[k], weight })));
       const preds = new Map<Node, LinearAtom>();

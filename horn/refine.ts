@@ -55,7 +55,8 @@ export function mkHornClauses(p: Program, tuple: readonly AbsState[], modular: b
     if (isEnv(parent.via)) {
       const e = parent.via;
       const o = e.parent.from;
-      clauses.push({ body: [atState(o)], constraint: and(at(o), fullFormula(p, e.parent.via)), head: atEnv(e) }); // line 9
+      // line 9, once per environment transition however many states it leads to
+      if (!relations.has(envRel(e))) clauses.push({ body: [atState(o)], constraint: and(at(o), fullFormula(p, e.parent.via)), head: atEnv(e) });
       clauses.push({ body: [atState(s), atEnv(e)], constraint: and(at(s), ownFrame(p, d.thread)), head: atState(d, true) }); // line 10
       visit(o); // line 11
     } else {
@@ -139,7 +140,8 @@ async function solveClauses(sys: HornSystem, modular: boolean, solver: SmtSolver
     return { ...r, by: 'spacer' };
   };
   if (o.hornSolver === 'spacer') return spacer();
-  const lin = solveLinearHC(sys);
+  // Synchronous: it must stop by itself when the query's time is up.
+  const lin = solveLinearHC(sys, { farkas: { deadline: o.timeoutMs === undefined ? undefined : performance.now() + o.timeoutMs } });
   if (lin.status === 'gave-up') return spacer(lin.reason);
   if (lin.status === 'unsat') {
     if (modular && o.hornSolver === 'linear') return { status: 'unsat', by: 'linear' };
