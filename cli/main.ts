@@ -18,6 +18,9 @@ import { createSolver, type SolverChoice } from '../solver/select.js';
 import type { BackendName, SmtSolver } from '../solver/smt.js';
 import { findZ3 } from '../solver/z3-native.js';
 import { exploreJson, exploreText, verifyJson, verifyText } from './report.js';
+import { verifyMonolithic, type MonolithicVerdict } from '../monolithic/verify.js';
+import { invariantSmt2 } from '../monolithic/proof.js';
+import { chcSmt2, type ChcEncoding } from '../monolithic/encode.js';
 
 export const EXIT = { ok: 0, errorFound: 1, badInput: 2, unknown: 3, internal: 4 } as const;
 
@@ -118,6 +121,7 @@ function warnAll(p: Program, io: Io): void {
 }
 
 interface VerifyCli extends Common {
+  engine: 'aret' | 'monolithic';
   bias: Bias;
   hornSolver: HornSolverChoice;
   solver: SolverChoice;
@@ -161,6 +165,31 @@ async function runVerify(p: Program, o: VerifyCli, deadline: number, io: Io, log
     return { verdict, backend: solver.backendName };
   } finally {
     progress?.clear();
+    for (const s of opened) await s.close();
+  }
+}
+
+/**
+ * Runs the monolithic baseline (--engine monolithic) with the options' budget: one
+ * Spacer query on the product program, which is the whole method and so may take all
+ * the time left (no QUERY_CAP_MS); every solver it opens is closed.
+ */
+async function runMonolithic(p: Program, o: VerifyCli, deadline: number, log: Logger): Promise<{ verdict: MonolithicVerdict; backend: BackendName }> {
+  const opened: SmtSolver[] = [];
+  const open = (s: SmtSolver): SmtSolver => {
+    opened.push(s);
+    return s;
+  };
+  const solver = open(createSolver(o.solver));
+  try {
+    const verdict = await verifyMonolithic(p, solver, {
+      // Independent of the solver Spacer ran in.
+      checker: () => open(createSolver(o.solver)),
+      deadline, // every query is limited to the time left
+      onInternalError: (message) => log.error({ file: p.file }, message),
+    });
+    return { verdict, backend: solver.backendName };
+  } finally {
     for (const s of opened) await s.close();
   }
 }
@@ -225,8 +254,18 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   addCommon(
     program
       .command('verify')
-      .description('prove the program safe (with a checked proof) or find an error trace, by predicate abstraction and refinement (ARET)')
+      .description(
+        'prove the program safe (with a checked proof) or find an error trace, by predicate abstraction and refinement (ARET), or with --engine monolithic by one Spacer query on the product program',
+      )
       .argument('<file>', 'C source (.c) or preprocessed (.i) file')
+      .addOption(
+        new Option(
+          '--engine <engine>',
+          "aret: predicate abstraction and refinement (the paper's algorithm); monolithic: the baseline, one Spacer query for one inductive invariant of the product program of all threads (--bias, --horn-solver, --max-iterations do not apply)",
+        )
+          .choices(['aret', 'monolithic'])
+          .default('aret'),
+      )
       .addOption(
         new Option('--bias <bias>', "refinement bias: modular prefers predicates over globals and the thread's own locals (paper §6, Fig. 11); none takes any")
           .choices(['modular', 'none'])
@@ -243,7 +282,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       .option('--solver <auto|wasm|native>', 'SMT back end; auto takes native z3 when one is on PATH or $RELY_Z3 is set, else wasm', parseSolver, 'auto')
       .option(
         '--timeout <S>',
-        `overall time limit in seconds, then UNKNOWN: timeout (one solver query gets at most ${QUERY_CAP_MS / 1000} s)`,
+        `overall time limit in seconds, then UNKNOWN: timeout (one solver query of the aret engine gets at most ${QUERY_CAP_MS / 1000} s; the monolithic engine's Spacer query gets all the time left)`,
         parseSeconds,
         DEFAULT_TIMEOUT_S,
       )
@@ -254,10 +293,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         'after',
         `
 Output: the verdict line (SAFE, UNSAFE or UNKNOWN: <reason>), then for SAFE a summary of
-the proof (re-checked against CS1–CS5 by a fresh solver), for UNSAFE the error trace
-(replayed in the interpreter), then statistics. A progress line is shown on stderr when
-it is a terminal. A failed proof check or trace replay is an internal error of the
-engine: the verdict is UNKNOWN and --log-level error logs it.
+the proof (re-checked by a fresh solver: R_i and E_i against CS1–CS5, or with --engine
+monolithic the invariant against every clause of the product program), for UNSAFE the
+error trace (replayed in the interpreter), then statistics. The aret engine shows a
+progress line on stderr when it is a terminal. A failed proof check or trace replay is
+an internal error of the engine: the verdict is UNKNOWN and --log-level error logs it.
 
 Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.`,
       ),
@@ -267,16 +307,49 @@ Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.
     log = pino({ level: o.logLevel }, pino.destination(2));
     const p = loadProgram(file, frontendOptions(o));
     warnAll(p, io);
-    const { verdict: v, backend } = await runVerify(p, o, deadline, io, log);
+    const { verdict: v, backend } = o.engine === 'monolithic' ? await runMonolithic(p, o, deadline, log) : await runVerify(p, o, deadline, io, log);
     log.info({ file, verdict: v.verdict, ms: Math.round(v.stats.timeMs) }, 'verified');
     let proofFile: string | undefined;
     if (o.proof && v.verdict === 'safe') {
-      writeFileSync(o.proof, proofSmt2(p, v.proof));
+      writeFileSync(o.proof, 'engine' in v ? invariantSmt2(p, v.proof) : proofSmt2(p, v.proof));
       proofFile = o.proof;
     } else if (o.proof) io.err(`rely: no proof written to ${o.proof}: the verdict is not SAFE\n`);
     const run = { bias: o.bias, hornSolver: o.hornSolver, backend, proofFile };
     io.out(o.json ? JSON.stringify(verifyJson(p, v, run)) + '\n' : verifyText(p, v, run));
     code = v.verdict === 'safe' ? EXIT.ok : v.verdict === 'unsafe' ? EXIT.errorFound : EXIT.unknown;
+  });
+
+  addCommon(
+    program
+      .command('emit-chc')
+      .description('write the program as constrained Horn clauses (SMT-LIB 2, logic HORN) for any CHC solver')
+      .argument('<file>', 'C source (.c) or preprocessed (.i) file')
+      .addOption(
+        new Option(
+          '--encoding <encoding>',
+          "monolithic: one unknown invariant Inv(V) of the product program of all threads; reachenv: the paper's proof rule REACHENV (Fig. 5, CS1–CS5) with unknowns R_i(V) and E_i(V,V') per thread",
+        )
+          .choices(['monolithic', 'reachenv'])
+          .default('monolithic'),
+      )
+      .option('-o, --output <OUT.smt2>', 'write to this file instead of stdout', parseProofPath)
+      .addHelpText(
+        'after',
+        `
+Both encodings are exact: the clauses have a solution iff no error location is
+reachable, so sat means the program is safe and unsat that an error is reachable
+(z3 OUT.smt2 runs Spacer, which may also answer unknown or run long).
+
+Exit codes: 0 written, 2 bad input or usage, 4 internal error.`,
+      ),
+  ).action((file: string, o: Common & { encoding: ChcEncoding; output?: string }) => {
+    log = pino({ level: o.logLevel }, pino.destination(2));
+    const p = loadProgram(file, frontendOptions(o));
+    warnAll(p, io);
+    const text = chcSmt2(p, o.encoding);
+    if (o.output) writeFileSync(o.output, text);
+    else io.out(text);
+    log.info({ file, encoding: o.encoding, output: o.output ?? '-' }, 'emitted');
   });
 
   try {
