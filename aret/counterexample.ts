@@ -25,16 +25,33 @@ export function mkPath(d: AbsState): Transition[] {
   return path.reverse();
 }
 
-const at = (v: string, m: number): string => `${v}@${m}`;
+/** The copy of variable `v` in the m-th state of a path (aux variables of step m belong to m). */
+export const at = (v: string, m: number): string => `${v}@${m}`;
+
+/** ρ(V^m, V^{m+1}) for the transition taken in step m+1 (its aux variables as copies at m+1). */
+export function stepFormula(p: Program, t: Transition, m: number): Term {
+  return rename(fullFormula(p, t), (v) => (isPrimed(v) ? at(unprimed(v), m + 1) : p.vars.has(v) ? at(v, m) : at(v, m + 1)));
+}
 
 /** init(V^0) ∧ ρ_1(V^0, V^1) ∧ … ∧ ρ_k(V^{k-1}, V^k) ∧ err(V^k). */
 function pathFormula(p: Program, path: readonly Transition[]): Term {
   const parts: Term[] = [rename(p.init, (v) => at(v, 0))];
-  path.forEach((t, m) =>
-    parts.push(rename(fullFormula(p, t), (v) => (isPrimed(v) ? at(unprimed(v), m + 1) : p.vars.has(v) ? at(v, m) : at(v, m + 1)))),
-  );
+  path.forEach((t, m) => parts.push(stepFormula(p, t, m)));
   parts.push(rename(p.err, (v) => at(v, path.length)));
   return and(...parts);
+}
+
+/**
+ * The run along `path` whose values a model gives (named as pathFormula names them),
+ * replayed by the interpreter; throws ReplayFailed when the program does not run it.
+ */
+export function replayModel(p: Program, path: readonly Transition[], value: (v: string) => bigint): TraceStep[] {
+  const names = [...p.vars.keys()];
+  const states = [...Array(path.length + 1).keys()].map((m) => new Map(names.map((v) => [v, value(at(v, m))] as const)));
+  const steps = path.map((t, m) => ({ transition: t, aux: new Map(t.aux.map((a) => [a, value(at(a, m + 1))] as const)) }));
+  const out = replay(p, { states, steps });
+  if ('failure' in out) throw new ReplayFailed(`a counterexample from SMT does not replay: ${out.failure}`);
+  return out.trace;
 }
 
 /**
@@ -66,12 +83,7 @@ export async function concreteCounterexample(
     const r = await solver.model([pathFormula(p, path)], [...vars, ...auxVars]);
     if (r.status === 'unknown') throw new SolverUnknown(r.reason);
     if (r.status === 'unsat') continue;
-    const value = (v: string): bigint => r.model?.get(v) ?? 0n;
-    const states = [...Array(path.length + 1).keys()].map((m) => new Map(names.map((v) => [v, value(at(v, m))] as const)));
-    const steps = path.map((t, m) => ({ transition: t, aux: new Map(t.aux.map((a) => [a, value(at(a, m + 1))] as const)) }));
-    const out = replay(p, { states, steps });
-    if ('failure' in out) throw new ReplayFailed(`a counterexample from SMT does not replay: ${out.failure}`);
-    return out.trace;
+    return replayModel(p, path, (v) => r.model?.get(v) ?? 0n);
   }
   return null;
 }

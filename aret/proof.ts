@@ -36,22 +36,61 @@ export function proofOf(p: Program, aret: Aret): Proof {
   return { reach, env, modular };
 }
 
+/**
+ * One premise of a proof rule in Horn form: the unknowns in `body` and `constraint`
+ * imply `head` (absent: false). The unknowns `U` are formulas when a candidate proof
+ * is checked (proofObligations) and relation atoms when the rule itself is handed to
+ * a Horn solver (monolithic/encode.ts), so that the rule is written down once.
+ */
+export interface Premise<U> {
+  readonly name: string;
+  readonly body: readonly U[];
+  readonly constraint: Term;
+  readonly head?: U;
+}
+
+/** The unknowns of REACHENV for thread i: R_i over V, R_i' over V', E_i over V and V'. */
+export interface ReachEnvUnknowns<U> {
+  reach(i: number): U;
+  reachPost(i: number): U;
+  env(i: number): U;
+}
+
+/**
+ * CS1–CS5 of Fig. 5. With `perTransition` (checks: a failure names its transition)
+ * CS2 and CS4 come once per transition of thread i; without, once per thread with
+ * ρ_i the disjunction of its transitions, as Fig. 5 states them — the same
+ * conditions in fewer, larger premises, which Spacer solves far faster.
+ */
+export function reachEnvPremises<U>(p: Program, u: ReachEnvUnknowns<U>, perTransition = true): Premise<U>[] {
+  const out: Premise<U>[] = [];
+  for (const [i, th] of p.threads.entries()) {
+    out.push({ name: `CS1 (thread ${th.name})`, body: [], constraint: p.init, head: u.reach(i) });
+    out.push({ name: `CS3 (thread ${th.name})`, body: [u.reach(i), u.env(i)], constraint: ownFrame(p, i), head: u.reachPost(i) });
+    const steps = perTransition
+      ? th.transitions.map((t) => ({ what: `transition t${t.id} of ${th.name}`, short: `t${t.id}`, rho: fullFormula(p, t) }))
+      : th.transitions.length
+        ? [{ what: `thread ${th.name}`, short: th.name, rho: or(...th.transitions.map((t) => fullFormula(p, t))) }]
+        : [];
+    for (const { what, short, rho } of steps) {
+      out.push({ name: `CS2 (${what})`, body: [u.reach(i)], constraint: rho, head: u.reachPost(i) });
+      for (const [j, other] of p.threads.entries())
+        if (j !== i) out.push({ name: `CS4 (${short} into E of ${other.name})`, body: [u.reach(i)], constraint: rho, head: u.env(j) });
+    }
+  }
+  out.push({ name: 'CS5', body: p.threads.map((_, i) => u.reach(i)), constraint: p.err }); // ⋀R_i ∧ φ_err ⇒ false
+  return out;
+}
+
+/** A premise over formulas as one entailment. */
+export function obligationOf(pr: Premise<Term>): Obligation {
+  return { name: pr.name, premise: and(...pr.body, pr.constraint), conclusion: pr.head ?? not(and()) };
+}
+
 /** CS1–CS5 of Fig. 5 for `proof`, one obligation per thread, transition and target thread. */
 export function proofObligations(p: Program, proof: Proof): Obligation[] {
   const { reach: R, env: E } = proof;
-  const out: Obligation[] = [];
-  for (const [i, th] of p.threads.entries()) {
-    out.push({ name: `CS1 (thread ${th.name})`, premise: p.init, conclusion: R[i] });
-    out.push({ name: `CS3 (thread ${th.name})`, premise: and(R[i], E[i], ownFrame(p, i)), conclusion: prime(R[i]) });
-    for (const t of th.transitions) {
-      const rho = fullFormula(p, t);
-      out.push({ name: `CS2 (transition t${t.id} of ${th.name})`, premise: and(R[i], rho), conclusion: prime(R[i]) });
-      for (const [j, other] of p.threads.entries())
-        if (j !== i) out.push({ name: `CS4 (t${t.id} into E of ${other.name})`, premise: and(R[i], rho), conclusion: E[j] });
-    }
-  }
-  out.push({ name: 'CS5', premise: and(...R, p.err), conclusion: not(and()) }); // ⋀R_i ∧ φ_err ⇒ false
-  return out;
+  return reachEnvPremises(p, { reach: (i) => R[i], reachPost: (i) => prime(R[i]), env: (i) => E[i] }).map(obligationOf);
 }
 
 /**

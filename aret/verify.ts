@@ -57,8 +57,9 @@ export interface VerifyStats {
   timeMs: number;
 }
 
-export type Outcome =
-  | { verdict: 'safe'; proof: Proof; proofChecked: true }
+/** A verdict without statistics; `P` is the engine's kind of proof (the monolithic engine's is an invariant). */
+export type Outcome<P = Proof> =
+  | { verdict: 'safe'; proof: P; proofChecked: true }
   | { verdict: 'unsafe'; trace: readonly TraceStep[]; traceReplayed: true }
   | { verdict: 'unknown'; reason: string };
 

@@ -20,6 +20,9 @@ import { findZ3 } from '../solver/z3-native.js';
 import { exploreJson, exploreText, verifyJson, verifyText } from './report.js';
 import { configs, loadManifest, machine, runBench, suiteOf, type RunResult, type Suite } from '../benchmarks/bench.js';
 import { csv, markdownTable } from '../benchmarks/bench-report.js';
+import { verifyMonolithic, type MonolithicVerdict } from '../monolithic/verify.js';
+import { invariantSmt2 } from '../monolithic/proof.js';
+import { chcSmt2, type ChcEncoding } from '../monolithic/encode.js';
 
 export const EXIT = { ok: 0, errorFound: 1, badInput: 2, unknown: 3, internal: 4 } as const;
 
@@ -120,6 +123,7 @@ function warnAll(p: Program, io: Io): void {
 }
 
 interface VerifyCli extends Common {
+  engine: 'aret' | 'monolithic';
   bias: Bias;
   hornSolver: HornSolverChoice;
   solver: SolverChoice;
@@ -195,6 +199,31 @@ async function runVerify(p: Program, o: VerifyCli, deadline: number, io: Io, log
   }
 }
 
+/**
+ * Runs the monolithic baseline (--engine monolithic) with the options' budget: one
+ * Spacer query on the product program, which is the whole method and so may take all
+ * the time left (no QUERY_CAP_MS); every solver it opens is closed.
+ */
+async function runMonolithic(p: Program, o: VerifyCli, deadline: number, log: Logger): Promise<{ verdict: MonolithicVerdict; backend: BackendName }> {
+  const opened: SmtSolver[] = [];
+  const open = (s: SmtSolver): SmtSolver => {
+    opened.push(s);
+    return s;
+  };
+  const solver = open(createSolver(o.solver));
+  try {
+    const verdict = await verifyMonolithic(p, solver, {
+      // Independent of the solver Spacer ran in.
+      checker: () => open(createSolver(o.solver)),
+      deadline, // every query is limited to the time left
+      onInternalError: (message) => log.error({ file: p.file }, message),
+    });
+    return { verdict, backend: solver.backendName };
+  } finally {
+    for (const s of opened) await s.close();
+  }
+}
+
 /** Runs the CLI on `argv` (without node and script); returns the exit code. */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   let code: number = EXIT.ok;
@@ -255,8 +284,18 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   addCommon(
     program
       .command('verify')
-      .description('prove the program safe (with a checked proof) or find an error trace, by predicate abstraction and refinement (ARET)')
+      .description(
+        'prove the program safe (with a checked proof) or find an error trace, by predicate abstraction and refinement (ARET), or with --engine monolithic by one Spacer query on the product program',
+      )
       .argument('<file>', 'C source (.c) or preprocessed (.i) file')
+      .addOption(
+        new Option(
+          '--engine <engine>',
+          "aret: predicate abstraction and refinement (the paper's algorithm); monolithic: the baseline, one Spacer query for one inductive invariant of the product program of all threads (--bias, --horn-solver, --max-iterations do not apply)",
+        )
+          .choices(['aret', 'monolithic'])
+          .default('aret'),
+      )
       .addOption(
         new Option('--bias <bias>', "refinement bias: modular prefers predicates over globals and the thread's own locals (paper §6, Fig. 11); none takes any")
           .choices(['modular', 'none'])
@@ -273,7 +312,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       .option('--solver <auto|wasm|native>', 'SMT back end; auto takes native z3 when one is on PATH or $RELY_Z3 is set, else wasm', parseSolver, 'auto')
       .option(
         '--timeout <S>',
-        `overall time limit in seconds, then UNKNOWN: timeout (one solver query gets at most ${QUERY_CAP_MS / 1000} s)`,
+        `overall time limit in seconds, then UNKNOWN: timeout (one solver query of the aret engine gets at most ${QUERY_CAP_MS / 1000} s; the monolithic engine's Spacer query gets all the time left)`,
         parseSeconds,
         DEFAULT_TIMEOUT_S,
       )
@@ -284,10 +323,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         'after',
         `
 Output: the verdict line (SAFE, UNSAFE or UNKNOWN: <reason>), then for SAFE a summary of
-the proof (re-checked against CS1–CS5 by a fresh solver), for UNSAFE the error trace
-(replayed in the interpreter), then statistics. A progress line is shown on stderr when
-it is a terminal. A failed proof check or trace replay is an internal error of the
-engine: the verdict is UNKNOWN and --log-level error logs it.
+the proof (re-checked by a fresh solver: R_i and E_i against CS1–CS5, or with --engine
+monolithic the invariant against every clause of the product program), for UNSAFE the
+error trace (replayed in the interpreter), then statistics. The aret engine shows a
+progress line on stderr when it is a terminal. A failed proof check or trace replay is
+an internal error of the engine: the verdict is UNKNOWN and --log-level error logs it.
 
 Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.`,
       ),
@@ -297,11 +337,11 @@ Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.
     log = pino({ level: o.logLevel }, pino.destination(2));
     const p = loadProgram(file, frontendOptions(o));
     warnAll(p, io);
-    const { verdict: v, backend } = await runVerify(p, o, deadline, io, log);
+    const { verdict: v, backend } = o.engine === 'monolithic' ? await runMonolithic(p, o, deadline, log) : await runVerify(p, o, deadline, io, log);
     log.info({ file, verdict: v.verdict, ms: Math.round(v.stats.timeMs) }, 'verified');
     let proofFile: string | undefined;
     if (o.proof && v.verdict === 'safe') {
-      writeFileSync(o.proof, proofSmt2(p, v.proof));
+      writeFileSync(o.proof, 'engine' in v ? invariantSmt2(p, v.proof) : proofSmt2(p, v.proof));
       proofFile = o.proof;
     } else if (o.proof) io.err(`rely: no proof written to ${o.proof}: the verdict is not SAFE\n`);
     const run = { bias: o.bias, hornSolver: o.hornSolver, backend, proofFile };
@@ -314,7 +354,7 @@ Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.
     .description("run the benchmark programs of benchmarks/expected.json, each in a fresh `rely verify` process, and check every verdict against the manifest")
     .addOption(new Option('--suite <suite>', "table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; ci: the fast ones").choices(['table1', 'scaling', 'extra', 'ci', 'all']).default('table1'))
     .addOption(new Option('--bias <bias>', 'bias settings of the ARET engine (both: one column each)').choices(['modular', 'none', 'both']).default('both'))
-    .option('--engine <list>', 'comma-separated engines: aret, monolithic (the product program as one Horn query)', parseList(['aret', 'monolithic']), ['aret'])
+    .option('--engine <list>', 'comma-separated engines: aret (the ARET engine), monolithic (the product program as one Horn query, the baseline)', parseList(['aret', 'monolithic']), ['aret', 'monolithic'])
     .option('--horn-solver <list>', 'comma-separated Horn solvers for the ARET engine (spacer, linear, auto); the first serves every bias, each further one adds a column', parseList(['spacer', 'linear', 'auto']), ['spacer'])
     .option('--solver <auto|wasm|native>', 'SMT back end of every run', parseSolver, 'auto')
     .option('--timeout <S>', 'time limit per run in seconds', parseSeconds, 60)
@@ -336,6 +376,39 @@ Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.
       io.out(table);
       code = results.some((r) => r.wrong || r.verdict === 'error') ? EXIT.errorFound : EXIT.ok;
     });
+
+  addCommon(
+    program
+      .command('emit-chc')
+      .description('write the program as constrained Horn clauses (SMT-LIB 2, logic HORN) for any CHC solver')
+      .argument('<file>', 'C source (.c) or preprocessed (.i) file')
+      .addOption(
+        new Option(
+          '--encoding <encoding>',
+          "monolithic: one unknown invariant Inv(V) of the product program of all threads; reachenv: the paper's proof rule REACHENV (Fig. 5, CS1–CS5) with unknowns R_i(V) and E_i(V,V') per thread",
+        )
+          .choices(['monolithic', 'reachenv'])
+          .default('monolithic'),
+      )
+      .option('-o, --output <OUT.smt2>', 'write to this file instead of stdout', parseProofPath)
+      .addHelpText(
+        'after',
+        `
+Both encodings are exact: the clauses have a solution iff no error location is
+reachable, so sat means the program is safe and unsat that an error is reachable
+(z3 OUT.smt2 runs Spacer, which may also answer unknown or run long).
+
+Exit codes: 0 written, 2 bad input or usage, 4 internal error.`,
+      ),
+  ).action((file: string, o: Common & { encoding: ChcEncoding; output?: string }) => {
+    log = pino({ level: o.logLevel }, pino.destination(2));
+    const p = loadProgram(file, frontendOptions(o));
+    warnAll(p, io);
+    const text = chcSmt2(p, o.encoding);
+    if (o.output) writeFileSync(o.output, text);
+    else io.out(text);
+    log.info({ file, encoding: o.encoding, output: o.output ?? '-' }, 'emitted');
+  });
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -2,6 +2,7 @@
 import type { ExploreResult, TraceStep } from '../explicit/explore.js';
 import type { Program } from '../frontend/program.js';
 import type { Verdict, VerifyStats } from '../aret/verify.js';
+import type { MonolithicStats, MonolithicVerdict } from '../monolithic/verify.js';
 import type { Bias, HornSolverChoice } from '../horn/refine.js';
 import type { BackendName } from '../solver/smt.js';
 
@@ -77,14 +78,14 @@ export interface VerifyRun {
   readonly proofFile?: string;
 }
 
-export function verifyText(p: Program, v: Verdict, run: VerifyRun): string {
+export function verifyText(p: Program, v: Verdict | MonolithicVerdict, run: VerifyRun): string {
   const head =
     v.verdict === 'safe'
-      ? `SAFE\n${proofText(p, v.proof.modular, v.stats, run)}`
+      ? `SAFE\n${'engine' in v ? invariantText(v.stats, run) : proofText(p, v.proof.modular, v.stats, run)}`
       : v.verdict === 'unsafe'
         ? `UNSAFE\n${errorAt(v.trace)}\ntrace (${v.trace.length} steps, replayed in the interpreter):\n${traceText(v.trace)}`
         : `UNKNOWN: ${v.reason}`;
-  return `${head}\n${statsText(v.stats, run)}`;
+  return `${head}\n${'engine' in v ? monolithicStatsText(v.stats, run) : statsText(v.stats, run)}`;
 }
 
 function proofText(p: Program, modular: boolean, s: VerifyStats, run: VerifyRun): string {
@@ -115,24 +116,48 @@ function statsText(s: VerifyStats, run: VerifyRun): string {
   ].join('\n') + '\n';
 }
 
+/** `--engine monolithic`: the proof is one invariant of the product program. */
+function invariantText(s: MonolithicStats, run: VerifyRun): string {
+  const lines = [
+    `proof: one inductive invariant of the product program, checked by a fresh ${run.backend} solver`,
+    `  invariant: ${s.invariant?.atoms ?? '?'} atoms over ${s.invariant?.variables ?? '?'} variables`,
+  ];
+  if (run.proofFile) lines.push(`  certificate: ${run.proofFile} (check it with: z3 ${run.proofFile}; every answer must be unsat)`);
+  return lines.join('\n');
+}
+
+function monolithicStatsText(s: MonolithicStats, run: VerifyRun): string {
+  const ms = (x: number) => `${Math.round(x)} ms`;
+  const unrolled = s.unrolledSteps === null ? '' : ` (${s.unrolledSteps} steps)`;
+  return [
+    'statistics:',
+    `  engine: monolithic, ${s.clauses} Horn clauses over one relation of ${s.variables} variables (cone of influence; ${s.wholeVariables} in the program)`,
+    `  Spacer ${ms(s.spacerMs)}, invariant check ${ms(s.checkMs)}, trace search by unrolling ${ms(s.unrollMs)}${unrolled}`,
+    `  solver: ${run.backend}, queries ${s.solver.queries} (cache hits ${s.solver.cacheHits}), Horn queries ${s.solver.hornQueries}, ${ms(s.solver.timeMs)}`,
+    `  time: ${ms(s.timeMs)}`,
+  ].join('\n') + '\n';
+}
+
 function fallbacks(s: VerifyStats): string {
   const f = Object.entries(s.horn.fallbacks);
   return f.length ? `; handed to Spacer: ${f.map(([why, n]) => `${n}× ${why}`).join(', ')}` : '';
 }
 
-export function verifyJson(p: Program, v: Verdict, run: VerifyRun): unknown {
+export function verifyJson(p: Program, v: Verdict | MonolithicVerdict, run: VerifyRun): unknown {
+  // The monolithic engine has no REACHENV proof, iterations, predicates, bias or refinement solver.
+  const mono = 'engine' in v;
   return {
     file: p.file,
     verdict: v.verdict,
     reason: v.verdict === 'unknown' ? v.reason : null,
-    modular: v.verdict === 'safe' ? v.proof.modular : null,
-    iterations: v.stats.iterations,
-    predicates: v.stats.predicates,
+    modular: v.verdict === 'safe' && !('engine' in v) ? v.proof.modular : null,
+    iterations: mono ? null : v.stats.iterations,
+    predicates: mono ? null : v.stats.predicates,
     timeMs: Math.round(v.stats.timeMs),
     solver: run.backend,
-    engine: 'aret',
-    bias: run.bias,
-    hornSolver: run.hornSolver,
+    engine: mono ? 'monolithic' : 'aret',
+    bias: mono ? null : run.bias,
+    hornSolver: mono ? null : run.hornSolver,
     proofChecked: v.verdict === 'safe' && v.proofChecked,
     traceReplayed: v.verdict === 'unsafe' && v.traceReplayed,
     proofFile: run.proofFile ?? null,

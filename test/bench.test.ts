@@ -12,14 +12,14 @@ import { csv, markdownTable } from '../benchmarks/bench-report.js';
 import { rely } from './helpers.js';
 
 describe('rely bench', () => {
-  it('the CI subset: every verdict as the manifest says, under both bias settings', async () => {
+  it('the CI subset: every verdict as the manifest says, under both bias settings and by the monolithic baseline', async () => {
     const out = mkdtempSync(join(tmpdir(), 'rely-bench-'));
     const r = await rely(['bench', '--suite', 'ci', '--timeout', '60', '--out', out]);
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { results: { program: string; config: string; verdict: string }[] };
     const undecided = results.results.filter((x) => x.verdict !== 'safe' && x.verdict !== 'unsafe');
     console.log(r.out);
     expect(r.code).toBe(0);
-    expect(results.results.length).toBe(2 * suiteOf(loadManifest(), 'ci').length);
+    expect(results.results.length).toBe(3 * suiteOf(loadManifest(), 'ci').length); // both biases and the monolithic baseline
     expect(undecided).toEqual([]);
     expect(readFileSync(join(out, 'results.csv'), 'utf8').split('\n')[0]).toBe('program,config,expected,verdict,wrong,modular,time_ms,wall_ms,iterations,predicates,reason');
     expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain('| Fig2-fixed | ');
