@@ -61,3 +61,12 @@ describe('rely command', () => {
     expect(r.err).toMatch(/^test\/fixtures\/unsigned-wrap\.c:\d+:\d+: warning: unsigned 'u' may wrap around/m);
   });
 });
+
+describe('output into a pipe that closes early', () => {
+  it('no stack trace when the reader stops (rely parse --emit json … | head -1)', () => {
+    // Far more than a pipe buffer, so the writer is still writing when head exits.
+    const r = spawnSync('bash', ['-c', `"${process.execPath}" bin/rely.js parse --emit json benchmarks/programs/simple64.c | head -1`], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.stdout).toBe('{\n');
+    expect(r.stderr).toBe('');
+  });
+});
