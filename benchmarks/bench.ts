@@ -5,12 +5,11 @@
  * the manifest. Results go to JSON, CSV and a Markdown table laid out like the
  * paper's Table 1 (bench-report.ts).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { findZ3 } from '../solver/z3-native.js';
 
 /** The repository root: one level up from benchmarks/, two from dist/benchmarks/. */
