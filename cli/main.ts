@@ -23,6 +23,7 @@ import { csv, markdownTable } from '../benchmarks/bench-report.js';
 import { verifyMonolithic, type MonolithicVerdict } from '../monolithic/verify.js';
 import { invariantSmt2 } from '../monolithic/proof.js';
 import { chcSmt2, type ChcEncoding } from '../monolithic/encode.js';
+import { verifyExplicit, type ExplicitEngine } from '../explicit/verify.js';
 
 export const EXIT = { ok: 0, errorFound: 1, badInput: 2, unknown: 3, internal: 4 } as const;
 
@@ -123,7 +124,9 @@ function warnAll(p: Program, io: Io): void {
 }
 
 interface VerifyCli extends Common {
-  engine: 'aret' | 'monolithic';
+  engine: 'aret' | 'monolithic' | ExplicitEngine;
+  intRange?: [bigint, bigint];
+  maxStates?: number;
   bias: Bias;
   hornSolver: HornSolverChoice;
   solver: SolverChoice;
@@ -224,6 +227,17 @@ async function runMonolithic(p: Program, o: VerifyCli, deadline: number, log: Lo
   }
 }
 
+/** Runs an explicit-state engine with the options' bounds and the time left. */
+function runExplicit(p: Program, engine: ExplicitEngine, o: VerifyCli, deadline: number, log: Logger) {
+  return verifyExplicit(p, engine, {
+    intRange: o.intRange,
+    nondetRange: o.intRange,
+    maxStates: o.maxStates,
+    deadline,
+    onInternalError: (message) => log.error({ file: p.file }, message),
+  });
+}
+
 /** Runs the CLI on `argv` (without node and script); returns the exit code. */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   let code: number = EXIT.ok;
@@ -291,9 +305,9 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       .addOption(
         new Option(
           '--engine <engine>',
-          "aret: predicate abstraction and refinement (the paper's algorithm); monolithic: the baseline, one Spacer query for one inductive invariant of the product program of all threads (--bias, --horn-solver, --max-iterations do not apply)",
+          "aret: predicate abstraction and refinement (the paper's algorithm); monolithic: the baseline, one Spacer query for one inductive invariant of the product program of all threads; explicit-global: every reachable state of the product program (finite-state programs); explicit-modular: Flanagan–Qadeer thread-modular model checking, one thread at a time against the others' guarantees. The explicit engines keep calls as calls, so recursion is allowed; --bias, --horn-solver, --max-iterations, --solver and --proof apply to aret (and --solver, --proof to monolithic) only",
         )
-          .choices(['aret', 'monolithic'])
+          .choices(['aret', 'monolithic', 'explicit-global', 'explicit-modular'])
           .default('aret'),
       )
       .addOption(
@@ -317,6 +331,12 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         DEFAULT_TIMEOUT_S,
       )
       .option('--max-iterations <N>', 'refinement iterations before UNKNOWN', parseCount, DEFAULT_MAX_ITERATIONS)
+      .option(
+        '--int-range <LO..HI>',
+        `explicit engines: int variables range over LO..HI (nondeterministic ints are drawn from it, values outside are not explored); without it values are exact and nondeterministic ints are drawn from ${DEFAULT_NONDET_RANGE[0]}..${DEFAULT_NONDET_RANGE[1]}. A result that depends on the bound is UNKNOWN and says so`,
+        parseRange,
+      )
+      .option('--max-states <N>', `explicit engines: stop after this many states (default ${DEFAULT_MAX_STATES})`, parseCount)
       .option('--json', 'print one JSON object')
       .option('--proof <OUT.smt2>', 'if SAFE, write the proof as an SMT-LIB 2 script (check it: z3 OUT.smt2; every answer must be unsat)', parseProofPath)
       .addHelpText(
@@ -324,8 +344,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         `
 Output: the verdict line (SAFE, UNSAFE or UNKNOWN: <reason>), then for SAFE a summary of
 the proof (re-checked by a fresh solver: R_i and E_i against CS1–CS5, or with --engine
-monolithic the invariant against every clause of the product program), for UNSAFE the
-error trace (replayed in the interpreter), then statistics. The aret engine shows a
+monolithic the invariant against every clause of the product program; with the explicit
+engines the state set or thread-modular fixpoint, re-checked closed under the rules), for
+UNSAFE the error trace (replayed in the interpreter), then statistics. An error that
+explicit-modular finds in its abstraction is confirmed or refuted by explicit-global, and
+the output says which. The aret engine shows a
 progress line on stderr when it is a terminal. A failed proof check or trace replay is
 an internal error of the engine: the verdict is UNKNOWN and --log-level error logs it.
 
@@ -335,15 +358,22 @@ Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.
     // The budget covers parsing too.
     const deadline = performance.now() + o.timeout * 1000;
     log = pino({ level: o.logLevel }, pino.destination(2));
-    const p = loadProgram(file, frontendOptions(o));
+    const explicit = o.engine === 'explicit-global' || o.engine === 'explicit-modular';
+    // The explicit engines run procedures with their own stacks; the others need calls inlined.
+    const p = loadProgram(file, { ...frontendOptions(o), calls: explicit ? 'keep' : 'inline' });
     warnAll(p, io);
-    const { verdict: v, backend } = o.engine === 'monolithic' ? await runMonolithic(p, o, deadline, log) : await runVerify(p, o, deadline, io, log);
+    const { verdict: v, backend } =
+      o.engine === 'monolithic'
+        ? await runMonolithic(p, o, deadline, log)
+        : o.engine === 'explicit-global' || o.engine === 'explicit-modular'
+          ? { verdict: runExplicit(p, o.engine, o, deadline, log), backend: null }
+          : await runVerify(p, o, deadline, io, log);
     log.info({ file, verdict: v.verdict, ms: Math.round(v.stats.timeMs) }, 'verified');
     let proofFile: string | undefined;
-    if (o.proof && v.verdict === 'safe') {
+    if (o.proof && v.verdict === 'safe' && !('engine' in v && v.engine !== 'monolithic')) {
       writeFileSync(o.proof, 'engine' in v ? invariantSmt2(p, v.proof) : proofSmt2(p, v.proof));
       proofFile = o.proof;
-    } else if (o.proof) io.err(`rely: no proof written to ${o.proof}: the verdict is not SAFE\n`);
+    } else if (o.proof) io.err(`rely: no proof written to ${o.proof}: ${explicit ? 'the explicit engines write no SMT-LIB certificate' : 'the verdict is not SAFE'}\n`);
     const run = { bias: o.bias, hornSolver: o.hornSolver, backend, proofFile };
     io.out(o.json ? JSON.stringify(verifyJson(p, v, run)) + '\n' : verifyText(p, v, run));
     code = v.verdict === 'safe' ? EXIT.ok : v.verdict === 'unsafe' ? EXIT.errorFound : EXIT.unknown;

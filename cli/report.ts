@@ -3,6 +3,7 @@ import type { ExploreResult, TraceStep } from '../explicit/explore.js';
 import type { Program } from '../frontend/program.js';
 import type { Verdict, VerifyStats } from '../aret/verify.js';
 import type { MonolithicStats, MonolithicVerdict } from '../monolithic/verify.js';
+import type { ExplicitProof, ExplicitStats, ExplicitVerdict } from '../explicit/verify.js';
 import type { Bias, HornSolverChoice } from '../horn/refine.js';
 import type { BackendName } from '../solver/smt.js';
 
@@ -73,19 +74,66 @@ export function exploreJson(p: Program, r: ExploreResult): unknown {
 export interface VerifyRun {
   readonly bias: Bias;
   readonly hornSolver: HornSolverChoice;
-  readonly backend: BackendName;
+  /** The SMT back end (null for the explicit engines, which use none). */
+  readonly backend: BackendName | null;
   /** Where the proof certificate was written, if it was. */
   readonly proofFile?: string;
 }
 
-export function verifyText(p: Program, v: Verdict | MonolithicVerdict, run: VerifyRun): string {
+export type AnyVerdict = Verdict | MonolithicVerdict | ExplicitVerdict;
+
+const isExplicit = (v: AnyVerdict): v is ExplicitVerdict => 'engine' in v && v.engine !== 'monolithic';
+
+export function verifyText(p: Program, v: AnyVerdict, run: VerifyRun): string {
+  if (isExplicit(v)) return explicitText(p, v);
   const head =
     v.verdict === 'safe'
       ? `SAFE\n${'engine' in v ? invariantText(v.stats, run) : proofText(p, v.proof.modular, v.stats, run)}`
       : v.verdict === 'unsafe'
-        ? `UNSAFE\n${errorAt(v.trace)}\ntrace (${v.trace.length} steps, replayed in the interpreter):\n${traceText(v.trace)}`
+        ? unsafeText(v.trace)
         : `UNKNOWN: ${v.reason}`;
   return `${head}\n${'engine' in v ? monolithicStatsText(v.stats, run) : statsText(v.stats, run)}`;
+}
+
+function unsafeText(trace: readonly TraceStep[]): string {
+  return `UNSAFE\n${errorAt(trace)}\ntrace (${trace.length} steps, replayed in the interpreter):\n${traceText(trace)}`;
+}
+
+/** `--engine explicit-global|explicit-modular`. */
+function explicitText(p: Program, v: ExplicitVerdict): string {
+  const s = v.stats;
+  const c = s.confirmation;
+  const lines: string[] = [];
+  if (v.verdict === 'safe') lines.push('SAFE', explicitProofText(v.proof, s));
+  else if (v.verdict === 'unsafe') lines.push(unsafeText(v.trace));
+  else lines.push(`UNKNOWN: ${v.reason}`);
+  if (c && v.verdict !== 'unknown')
+    lines.push(`(the thread-modular abstraction reached an error; explicit-global ${c.verdict === 'error' ? 'confirmed it' : 'refuted it: no error in the product program'})`);
+  const ms = (x: number) => `${Math.round(x)} ms`;
+  lines.push(
+    'statistics:',
+    `  engine: ${v.engine}, ${s.states} states${s.guarantee === null ? '' : `, ${s.guarantee} guarantee entries`}, ${s.transitionsFired} transitions fired`,
+  );
+  if (c) lines.push(`  explicit-global (confirmation): ${c.states} states, ${ms(c.timeMs)}`);
+  lines.push(`  bound: ${s.bound ?? 'none (the search is exact)'}`, `  time: ${ms(s.timeMs)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** At most this many threads are listed one by one. */
+const LISTED_THREADS = 8;
+
+function explicitProofText(proof: ExplicitProof, s: ExplicitStats): string {
+  if (proof.kind === 'global') return `proof: all ${proof.states} reachable states of the product program explored, the set re-checked closed under every transition`;
+  const shown = proof.threads.slice(0, LISTED_THREADS).map((t) => {
+    const sums = t.summaries ? `, ${t.summaries} summaries across a call` : '';
+    return `  ${t.thread}: ${t.states} states${sums}; guarantee ${t.guarantee} updates${t.writes.length ? ` of ${t.writes.join(', ')}` : ''}`;
+  });
+  const more = proof.threads.length - shown.length;
+  return [
+    `proof: thread-modular fixpoint of reachable states and guarantees G(t, g, g') (Flanagan–Qadeer AG rules), re-checked rule by rule`,
+    ...shown,
+    ...(more > 0 ? [`  … and ${more} more threads (${s.states} states, ${s.guarantee} guarantee entries in all)`] : []),
+  ].join('\n');
 }
 
 function proofText(p: Program, modular: boolean, s: VerifyStats, run: VerifyRun): string {
@@ -143,8 +191,8 @@ function fallbacks(s: VerifyStats): string {
   return f.length ? `; handed to Spacer: ${f.map(([why, n]) => `${n}× ${why}`).join(', ')}` : '';
 }
 
-export function verifyJson(p: Program, v: Verdict | MonolithicVerdict, run: VerifyRun): unknown {
-  // The monolithic engine has no REACHENV proof, iterations, predicates, bias or refinement solver.
+export function verifyJson(p: Program, v: AnyVerdict, run: VerifyRun): unknown {
+  // The other engines have no REACHENV proof, iterations, predicates, bias or refinement solver.
   const mono = 'engine' in v;
   return {
     file: p.file,
@@ -155,7 +203,7 @@ export function verifyJson(p: Program, v: Verdict | MonolithicVerdict, run: Veri
     predicates: mono ? null : v.stats.predicates,
     timeMs: Math.round(v.stats.timeMs),
     solver: run.backend,
-    engine: mono ? 'monolithic' : 'aret',
+    engine: mono ? v.engine : 'aret',
     bias: mono ? null : run.bias,
     hornSolver: mono ? null : run.hornSolver,
     proofChecked: v.verdict === 'safe' && v.proofChecked,

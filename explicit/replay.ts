@@ -15,7 +15,8 @@ export interface Run {
 }
 
 /**
- * Checks s_0 ⊨ φ_init, (s_{m-1}, s_m) ⊨ ρ_m for every step, and s_k ⊨ φ_err; returns
+ * Checks s_0 ⊨ φ_init, (s_{m-1}, s_m) ⊨ ρ_m for every step (a pop: s_m is the frame
+ * its thread pushed last, but for the callee's result), and s_k ⊨ φ_err; returns
  * the trace, or the reason the run is not one of the program's.
  */
 export function replay(p: Program, run: Run): { trace: TraceStep[] } | { failure: string } {
@@ -46,10 +47,24 @@ export function replay(p: Program, run: Run): { trace: TraceStep[] } | { failure
   for (const s of states) if (names.some((v) => !s.has(v))) return { failure: 'a state lacks a variable' };
   if (!holds(p.init, states[0])) return { failure: 'the first state is not initial' };
   const trace: TraceStep[] = [];
+  // Kept calls: each thread's stack of frames (its locals at the call, pc at the return site).
+  const stacks = p.threads.map(() => [] as Map<string, bigint>[]);
   for (const [m, st] of steps.entries()) {
-    if (!holds(fullFormula(p, st.transition), states[m], states[m + 1], st.aux))
-      return { failure: `step ${m + 1} (t${st.transition.id}) is not a transition of the program` };
-    trace.push(traceStep(p, st.transition, (v) => states[m + 1].get(v)!));
+    const t = st.transition;
+    const bad = { failure: `step ${m + 1} (t${t.id}) is not a transition of the program` };
+    if (!holds(fullFormula(p, t), states[m], states[m + 1], st.aux)) return bad;
+    const th = p.threads[t.thread];
+    if (t.stack?.kind === 'push') {
+      const frame = new Map(th.locals.map((v) => [v, states[m].get(v)!]));
+      stacks[t.thread].push(frame.set(th.pc, BigInt(t.stack.returnPc)));
+    } else if (t.stack?.kind === 'pop') {
+      const frame = stacks[t.thread].pop();
+      if (!frame) return { failure: `step ${m + 1} (t${t.id}) returns with an empty stack` };
+      const keep = new Set(t.stack.keep);
+      const expected = (v: string): bigint => (keep.has(v) || !frame.has(v) ? states[m].get(v)! : frame.get(v)!);
+      if (names.some((v) => states[m + 1].get(v) !== expected(v))) return bad;
+    }
+    trace.push(traceStep(p, t, (v) => states[m + 1].get(v)!));
   }
   if (!holds(p.err, states[states.length - 1])) return { failure: 'the last state is not an error state' };
   return { trace };

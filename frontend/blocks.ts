@@ -56,7 +56,18 @@ export function buildTransitions(input: BlockInput): { transitions: Omit<Transit
 
 function build(input: BlockInput, forcedCuts: Set<number>): { transitions: Omit<Transition, 'id'>[]; locations: Location[] } {
   const { cfg, entry, pcVar, scope } = input;
-  const heads = cfg.loopHeads(entry);
+  // Kept calls: the callee bodies are reached through call edges only; their entries,
+  // the call sites, the return sites and the return locations are all cuts.
+  const stackCuts = new Set<number>();
+  const procEntries: number[] = [];
+  for (const edges of cfg.out)
+    for (const e of edges) {
+      if (e.action.kind === 'call') {
+        procEntries.push(e.action.entry);
+        stackCuts.add(e.from).add(e.to).add(e.action.entry);
+      } else if (e.action.kind === 'return') stackCuts.add(e.from);
+    }
+  const heads = cfg.loopHeads([entry, ...procEntries]);
   const pcOf = new Map<number, number>();
   const locations: Location[] = [];
   const work: number[] = [];
@@ -121,17 +132,43 @@ function build(input: BlockInput, forcedCuts: Set<number>): { transitions: Omit<
     });
   };
 
+  /** T⁺ and T⁻ of a kept call: the only edge out of a call site or a return location. */
+  const emitStack = (e: Edge): void => {
+    const a = e.action;
+    const step = { pos: e.pos, text: e.text };
+    const base = { thread: input.thread, pos: e.pos, steps: e.text ? [step] : [], atomic: false, aux: [], wrapRisk: false };
+    const guard = input.guard ? [input.guard] : [];
+    if (a.kind === 'call') {
+      // The callee starts with its parameters bound and every other local zero; globals stay.
+      const args = new Map(a.args.map((x) => [x.param, x.value]));
+      const atoms = [eq(mkVar(pcVar), num(pc(e.from))), eq(mkVar(primed(pcVar)), num(pc(a.entry))), ...guard];
+      for (const v of scope) atoms.push(eq(mkVar(primed(v)), input.isGlobal(v) ? mkVar(v) : (args.get(v) ?? num(0))));
+      const formula = and(...atoms);
+      out.push({ ...base, from: pc(e.from), to: pc(a.entry), formula, atoms: conjuncts(formula), writes: scope.filter((v) => !input.isGlobal(v)), linear: isLinear(formula), stack: { kind: 'push', returnPc: pc(e.to) } });
+    } else if (a.kind === 'return') {
+      const formula = and(eq(mkVar(pcVar), num(pc(e.from))), ...guard);
+      out.push({ ...base, from: pc(e.from), to: pc(e.from), formula, atoms: conjuncts(formula), writes: [], linear: true, stack: { kind: 'pop', keep: a.keep } });
+    }
+  };
+
   let auxCount = 0;
   while (work.length) {
     const start = work.shift()!;
+    const stackEdge = cfg.out[start].find((e) => e.action.kind === 'call' || e.action.kind === 'return');
+    if (stackEdge) {
+      emitStack(stackEdge);
+      continue;
+    }
     let paths = 0;
     const walk = (loc: number, st: PathState, len: number): void => {
       if (len > 0) {
         const term = cfg.terminal.has(loc);
         if (st.depth > 0 && heads.has(loc))
           unsupported(cfg.posOf[loc] ?? st.first!.pos, 'a loop inside an atomic section');
+        if (st.depth > 0 && stackCuts.has(loc)) unsupported(cfg.posOf[loc] ?? st.first!.pos, 'a kept procedure call inside an atomic section');
         const stopHere =
           term ||
+          stackCuts.has(loc) ||
           (st.depth === 0 &&
             (heads.has(loc) ||
               forcedCuts.has(loc) ||
@@ -195,6 +232,9 @@ function build(input: BlockInput, forcedCuts: Set<number>): { transitions: Omit<
           break;
         case 'skip':
           break;
+        case 'call':
+        case 'return':
+          return fail(e.pos, 'internal: a call or return edge inside a block');
       }
       return ns;
     };

@@ -12,6 +12,14 @@ export type Action =
   | { kind: 'assign'; target: string; value: Term }
   /** Nondeterministic value within optional bounds (C type of the nondet call). */
   | { kind: 'havoc'; target: string; lo?: bigint; hi?: bigint }
+  /**
+   * A kept procedure call (`calls: 'keep'`): pushes the caller's locals (returning to
+   * the edge's target) and enters `entry` with the parameters bound and every other
+   * local of the thread zero.
+   */
+  | { kind: 'call'; fn: string; entry: number; args: readonly { param: string; value: Term }[] }
+  /** Return of a kept call: pops the caller's locals back, but for the callee's result `keep`. */
+  | { kind: 'return'; fn: string; keep: readonly string[] }
   | { kind: 'atomicBegin' }
   | { kind: 'atomicEnd' }
   | { kind: 'skip' };
@@ -24,6 +32,7 @@ export function actionVars(a: Action): Set<string> {
     varsOf(a.value, vs);
   } else if (a.kind === 'havoc') vs.add(a.target);
   else if (a.kind === 'assume') varsOf(a.cond, vs);
+  else if (a.kind === 'call') for (const x of a.args) varsOf(x.value, vs);
   return vs;
 }
 
@@ -53,12 +62,26 @@ export class Cfg {
     this.out[from].push({ from, to, action, pos, text, wrapRisk });
   }
 
-  /** Locations that are targets of DFS back edges from `entry`: every cycle contains one. */
-  loopHeads(entry: number): Set<number> {
+  /**
+   * Locations that are targets of DFS back edges from the `roots` (the thread's entry
+   * and the entries of its kept procedures): every cycle contains one.
+   */
+  loopHeads(roots: readonly number[]): Set<number> {
     const heads = new Set<number>();
     const state = new Uint8Array(this.out.length); // 0 new, 1 on stack, 2 done
-    const stack: [number, number][] = [[entry, 0]];
-    state[entry] = 1;
+    const stack: [number, number][] = [];
+    const push = (loc: number): void => {
+      state[loc] = 1;
+      stack.push([loc, 0]);
+    };
+    for (const root of roots) {
+      if (state[root] === 0) push(root);
+      this.dfs(stack, state, heads, push);
+    }
+    return heads;
+  }
+
+  private dfs(stack: [number, number][], state: Uint8Array, heads: Set<number>, push: (loc: number) => void): void {
     while (stack.length) {
       const top = stack[stack.length - 1];
       const [loc, i] = top;
@@ -66,15 +89,11 @@ export class Cfg {
         top[1]++;
         const to = this.out[loc][i].to;
         if (state[to] === 1) heads.add(to);
-        else if (state[to] === 0) {
-          state[to] = 1;
-          stack.push([to, 0]);
-        }
+        else if (state[to] === 0) push(to);
       } else {
         state[loc] = 2;
         stack.pop();
       }
     }
-    return heads;
   }
 }

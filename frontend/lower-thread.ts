@@ -56,6 +56,13 @@ export interface Instance {
   pos: SourcePos;
 }
 
+/** A function lowered once per thread for kept calls: where it starts, its parameters and result. */
+interface Proc {
+  entry: number;
+  params: string[];
+  retVar?: string;
+}
+
 interface Frame {
   fn: string;
   prefix: string;
@@ -103,6 +110,9 @@ export class ThreadBuilder {
   private tempCount = 0;
   private liveTemps: string[] = [];
   private inlineCount = new Map<string, number>();
+  private procs = new Map<string, Proc>();
+  /** Open atomic sections (kept calls cannot be inside one). */
+  private atomicDepth = 0;
   /** main only: creates before any visible step start their threads at init. */
   private prefixOpen: boolean;
   /** main has started a thread (so its global writes are visible from now on). */
@@ -989,6 +999,7 @@ export class ThreadBuilder {
       return this.read(tmp, pos);
     }
     if (name === '__VERIFIER_atomic_begin' || name === '__VERIFIER_atomic_end') {
+      this.atomicDepth += name.endsWith('begin') ? 1 : -1;
       this.emit({ kind: name.endsWith('begin') ? 'atomicBegin' : 'atomicEnd' }, pos, `${name}()`);
       return undefined;
     }
@@ -1016,7 +1027,7 @@ export class ThreadBuilder {
       return wantValue ? num(0) : undefined;
     }
     if (IGNORED_CALLS.has(name) && !user) return wantValue ? num(0) : undefined;
-    if (user) return this.inline(name, e, wantValue);
+    if (user) return this.keptCall(name) ? this.callKept(name, e, wantValue) : this.inline(name, e, wantValue);
     if (name.startsWith('pthread_')) return unsupported(pos, `${name}`);
     if (this.L.isDeclaredFunction(name)) return unsupported(pos, `call of '${name}', which has no body`);
     return fail(pos, `call of undeclared function '${name}'`);
@@ -1102,7 +1113,10 @@ export class ThreadBuilder {
     const fn = this.L.functionDef(name)!;
     if (this.frames.some((f) => f.fn === name)) {
       const chain = [...this.frames.map((f) => f.fn), name].join(' → ');
-      unsupported(e.pos, `recursion (${chain}); the ARET engine needs non-recursive programs`);
+      unsupported(
+        e.pos,
+        `recursion (${chain}): calls are inlined for this engine; --engine explicit-modular or explicit-global keep calls of functions with int parameters as calls`,
+      );
     }
     const params = this.params(fn);
     if (params.length !== e.args.length) fail(e.pos, `'${name}' takes ${params.length} argument(s), given ${e.args.length}`);
@@ -1125,49 +1139,117 @@ export class ThreadBuilder {
     });
     const values = params.map((p, i) => (bindings[i].k === 'const' && p.type.k === 'int' ? this.rvalue(e.args[i]) : undefined));
     const atomic = name.startsWith('__VERIFIER_atomic_');
-    if (atomic) this.emit({ kind: 'atomicBegin' }, e.pos, `${name}(…) {`);
+    if (atomic) {
+      this.emit({ kind: 'atomicBegin' }, e.pos, `${name}(…) {`);
+      this.atomicDepth++;
+    }
     const n = (this.inlineCount.get(name) ?? 0) + 1;
     this.inlineCount.set(name, n);
     const prefix = `${this.inst.name}.${name}${n > 1 ? `#${n}` : ''}`;
-    const retType = applyDeclarator(baseType(fn.spec, this.L.typeEnv), { ...fn.decl, derived: fn.decl.derived.slice(1) }, this.L.typeEnv);
+    const retType = this.returnType(fn);
     const retLoc = this.cfg.newLoc(e.pos);
     const frame: Frame = { fn: name, prefix, retLoc, labels: new Map() };
-    this.frames.push(frame);
-    const savedScopes = this.scopes;
-    const savedLoops = this.loops;
-    const savedReal = this.realLoops;
     const savedTemps = this.liveTemps;
+    this.inFrame(frame, () => {
+      if (retType.k === 'int' && wantValue) frame.retVar = (this.declareLocal('return', retType, e.pos) as { name: string }).name;
+      const firstLocal = this.locals.length;
+      params.forEach((p, i) => {
+        if (!p.name) return;
+        const v = values[i];
+        if (v?.kind === 'int' && !assigns(fn.body, p.name) && !takesAddress(fn.body, p.name)) {
+          this.bind(p.name, { k: 'const', value: v.value });
+        } else if (v !== undefined) {
+          const b = this.declareLocal(p.name, p.type, p.pos);
+          this.bind(p.name, b);
+          this.assign(b, v, e.pos, `${p.name} = ${show(v)}`);
+        } else this.bind(p.name, bindings[i]);
+      });
+      this.stmt(fn.body);
+      this.goto(retLoc, fn.pos, '');
+      this.cur = retLoc;
+      // The callee's locals are dead after the return: reset them so stale values do not multiply states.
+      for (const v of this.locals.slice(firstLocal)) if (v !== frame.retVar) this.emit({ kind: 'assign', target: v, value: num(0) }, e.pos, '');
+    });
+    this.liveTemps = [...savedTemps, ...(frame.retVar ? [frame.retVar] : [])];
+    if (atomic) {
+      this.atomicDepth--;
+      this.emit({ kind: 'atomicEnd' }, e.pos, '}');
+    }
+    if (!wantValue) return undefined;
+    return frame.retVar ? mkVar(frame.retVar) : undefined;
+  }
+
+  /** Lowers a function body in its own frame: fresh scopes, loops and temporaries, restored after. */
+  private inFrame(frame: Frame, body: () => void): void {
+    const saved = { scopes: this.scopes, loops: this.loops, realLoops: this.realLoops, liveTemps: this.liveTemps };
+    this.frames.push(frame);
     this.scopes = [new Map()];
     this.loops = [];
     this.liveTemps = [];
-    if (retType.k === 'int' && wantValue) frame.retVar = (this.declareLocal('return', retType, e.pos) as { name: string }).name;
-    const firstLocal = this.locals.length;
-    params.forEach((p, i) => {
-      if (!p.name) return;
-      const v = values[i];
-      if (v?.kind === 'int' && !assigns(fn.body, p.name) && !takesAddress(fn.body, p.name)) {
-        this.bind(p.name, { k: 'const', value: v.value });
-      } else if (v !== undefined) {
-        const b = this.declareLocal(p.name, p.type, p.pos);
-        this.bind(p.name, b);
-        this.assign(b, v, e.pos, `${p.name} = ${show(v)}`);
-      } else this.bind(p.name, bindings[i]);
-    });
-    this.realLoops = savedReal;
-    this.stmt(fn.body);
-    this.goto(retLoc, fn.pos, '');
-    this.cur = retLoc;
-    // The callee's locals are dead after the return: reset them so stale values do not multiply states.
-    for (const v of this.locals.slice(firstLocal)) if (v !== frame.retVar) this.emit({ kind: 'assign', target: v, value: num(0) }, e.pos, '');
+    body();
     this.checkLabels(frame);
-    this.scopes = savedScopes;
-    this.loops = savedLoops;
-    this.realLoops = savedReal;
-    this.liveTemps = [...savedTemps, ...(frame.retVar ? [frame.retVar] : [])];
     this.frames.pop();
-    if (atomic) this.emit({ kind: 'atomicEnd' }, e.pos, '}');
-    if (!wantValue) return undefined;
-    return frame.retVar ? mkVar(frame.retVar) : undefined;
+    Object.assign(this, saved);
+  }
+
+  /** Whether a call of user function `name` stays a call: see LowerOptions.calls. */
+  private keptCall(name: string): boolean {
+    if (!this.L.keepCalls || this.atomicDepth > 0 || name.startsWith('__VERIFIER_atomic_')) return false;
+    const fn = this.L.functionDef(name)!;
+    return this.params(fn).every((p) => p.type.k === 'int') && ['int', 'void'].includes(this.returnType(fn).k);
+  }
+
+  private returnType(fn: FunctionDef): CType {
+    return applyDeclarator(baseType(fn.spec, this.L.typeEnv), { ...fn.decl, derived: fn.decl.derived.slice(1) }, this.L.typeEnv);
+  }
+
+  /**
+   * A kept call: arguments are evaluated in the caller, then a call edge pushes the
+   * caller's locals and enters the callee (lowered once per thread, so recursion is
+   * fine); after the return the result is copied into a temporary, since the next
+   * call of the same function overwrites its result variable.
+   */
+  private callKept(name: string, e: Extract<Expr, { k: 'call' }>, wantValue: boolean): Term | undefined {
+    const fn = this.L.functionDef(name)!;
+    const params = this.params(fn);
+    if (params.length !== e.args.length) fail(e.pos, `'${name}' takes ${params.length} argument(s), given ${e.args.length}`);
+    const args = e.args.map((a) => this.rvalue(a));
+    const proc = this.procs.get(name) ?? this.lowerProc(name, fn);
+    // The call site must have the call as its only edge.
+    if (this.cfg.out[this.cur].length) this.emit({ kind: 'skip' }, e.pos, '');
+    const cont = this.cfg.newLoc(e.pos);
+    const call = { kind: 'call' as const, fn: name, entry: proc.entry, args: proc.params.map((param, i) => ({ param, value: args[i] })) };
+    this.edge(this.cur, cont, call, e.pos, `${name}(${args.map(show).join(', ')})`);
+    this.cur = cont;
+    if (!wantValue || !proc.retVar) return undefined;
+    const tmp = this.fresh('ret');
+    this.assign(tmp, mkVar(proc.retVar), e.pos, '');
+    return this.read(tmp, e.pos);
+  }
+
+  /** The body of a kept function, once per thread: from its entry to a return edge. */
+  private lowerProc(name: string, fn: FunctionDef): Proc {
+    const entry = this.cfg.newLoc(fn.pos);
+    const retLoc = this.cfg.newLoc(fn.pos);
+    const proc: Proc = { entry, params: [] };
+    this.procs.set(name, proc); // before the body, so that recursive calls find it
+    const frame: Frame = { fn: name, prefix: `${this.inst.name}.${name}`, retLoc, labels: new Map() };
+    const cur = this.cur;
+    this.inFrame(frame, () => {
+      const retType = this.returnType(fn);
+      if (retType.k === 'int') frame.retVar = proc.retVar = (this.declareLocal('return', retType, fn.pos) as { name: string }).name;
+      this.params(fn).forEach((p, i) => {
+        const b = this.declareLocal(p.name ?? `__param${i}`, p.type, p.pos);
+        if (p.name) this.bind(p.name, b);
+        proc.params.push((b as { name: string }).name);
+      });
+      this.cur = entry;
+      this.stmt(fn.body);
+      this.goto(retLoc, fn.pos, '');
+    });
+    this.cfg.edge(retLoc, this.cfg.newLoc(), { kind: 'return', fn: name, keep: proc.retVar ? [proc.retVar] : [] }, fn.pos, `return from ${name}`);
+    this.cur = cur;
+    return proc;
   }
 }
 

@@ -16,6 +16,13 @@ export interface LowerOptions {
   largeBlocks?: boolean;
   /** At most this many threads (thread creation is unrolled statically). */
   maxThreads?: number;
+  /**
+   * inline (default): calls are inlined, recursion is unsupported. keep: calls of
+   * functions with int parameters stay calls, with push and pop transitions (only the
+   * explicit engines read those); atomic functions and calls in atomic sections are
+   * still inlined.
+   */
+  calls?: 'inline' | 'keep';
 }
 
 const BINARY: Record<string, (a: bigint, b: bigint) => bigint | undefined> = {
@@ -102,6 +109,9 @@ export class Lowering {
 
   // ---- queries used by the thread builders
 
+  get keepCalls(): boolean {
+    return this.opts.calls === 'keep';
+  }
   hasBody(name: string): boolean {
     return this.functions.has(name);
   }

@@ -22,11 +22,13 @@ export function programText(p: Program): string {
   lines.push('transitions (variables not mentioned keep their values):');
   for (const th of p.threads)
     for (const t of th.transitions) {
-      const flags = [t.atomic ? 'atomic' : '', t.linear ? '' : 'nonlinear', t.wrapRisk ? 'unsigned-wrap-risk' : '']
+      const stack = t.stack?.kind === 'push' ? `call, returns to pc ${t.stack.returnPc}` : t.stack ? `return${t.stack.keep.length ? `, keeps ${t.stack.keep.join(', ')}` : ''}` : '';
+      const flags = [t.atomic ? 'atomic' : '', t.linear ? '' : 'nonlinear', t.wrapRisk ? 'unsigned-wrap-risk' : '', stack]
         .filter(Boolean)
         .join(',');
       const aux = t.aux.length ? ` exists ${t.aux.join(', ')}:` : '';
-      lines.push(`  t${t.id} ${th.name} ${where(t)} pc ${t.from} -> ${t.to}${flags ? ` [${flags}]` : ''}:${aux} ${show(and(...effectAtoms(t)))}`);
+      const to = t.stack?.kind === 'pop' ? 'caller' : String(t.to);
+      lines.push(`  t${t.id} ${th.name} ${where(t)} pc ${t.from} -> ${to}${flags ? ` [${flags}]` : ''}:${aux} ${show(and(...effectAtoms(t)))}`);
     }
   for (const w of p.warnings) lines.push(`warning: ${showPos(w.pos)}: ${w.message}`);
   return lines.join('\n') + '\n';

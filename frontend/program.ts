@@ -52,6 +52,14 @@ export interface Transition {
   readonly linear: boolean;
   /** Assigns an unsigned variable a value that may be negative in C's modular arithmetic. */
   readonly wrapRisk: boolean;
+  /**
+   * Only with kept calls (`calls: 'keep'`; the explicit engines): a push (T⁺ of
+   * Flanagan–Qadeer §3) saves the thread's locals with pc = `returnPc` as a frame and
+   * enters the callee (`to`, by `formula`); a pop (T⁻) runs at a callee's return
+   * location (`formula` is its guard, `to` is meaningless) and restores the frame on
+   * top of the stack, except the callee's result variables `keep`.
+   */
+  readonly stack?: { readonly kind: 'push'; readonly returnPc: number } | { readonly kind: 'pop'; readonly keep: readonly string[] };
 }
 
 export interface Location {

@@ -1,0 +1,328 @@
+/**
+ * Thread-modular (assume-guarantee) model checking, Flanagan and Qadeer, "Assume-
+ * guarantee model checking" §2.2 and §3.1. Each thread is explored alone, over the
+ * globals and its own locals; the other threads appear only through their guarantees
+ * G(e, g, g'), the global updates they were seen to make, which grow until nothing
+ * changes. With kept calls the summaries P (same stack) and Q (one frame pushed) of
+ * the AG PDA rules replace the reachable set; without calls Q stays empty and
+ * P(t, g₀, l₀, g, l) is exactly R(t, g, l) of the AG rules.
+ *
+ * The result over-approximates the reachable states (Lemma 2): no error in it proves
+ * the program safe; an error in it may be an artefact of the abstraction.
+ */
+import type { Program, Thread } from '../frontend/program.js';
+import { plan, run } from './execute.js';
+import { DEFAULT_MAX_STATES, DEFAULT_NONDET_RANGE, boundedSlots } from './explore.js';
+import { Layout, compileSteps, fire, type Step } from './steps.js';
+
+export interface ModularOptions {
+  nondetRange?: readonly [bigint, bigint];
+  /** Values an int variable may take; states outside are not explored (counted in `cut`). */
+  intRange?: readonly [bigint, bigint];
+  /** On P and Q entries together. */
+  maxStates?: number;
+  deadline?: number;
+}
+
+/** One thread's share of the result. */
+export interface ThreadSummary {
+  readonly thread: string;
+  /** |P_t|: reachable (entry, current) pairs; without calls, the reachable states. */
+  readonly states: number;
+  /** |Q_t|: pairs across one pushed frame. */
+  readonly summaries: number;
+  /** |G_t|: global updates the thread makes. */
+  readonly guarantee: number;
+  /** Globals some update of G_t changes. */
+  readonly writes: readonly string[];
+}
+
+export interface ModularResult {
+  /** An error location is reachable in the thread-modular abstraction (not necessarily in the program). */
+  readonly errorReachable: boolean;
+  readonly errorThread?: string;
+  readonly complete: boolean;
+  readonly stoppedBy?: 'state limit' | 'timeout';
+  readonly usedNondetRange: boolean;
+  readonly nondetRange: readonly [bigint, bigint];
+  readonly cut: number;
+  /** Σ_t |P_t| + |Q_t|. */
+  readonly states: number;
+  /** Σ_t |G_t|. */
+  readonly guarantee: number;
+  readonly transitionsFired: number;
+  readonly threads: readonly ThreadSummary[];
+  /** The fixpoint, for checkModularProof (complete runs without an error). */
+  readonly proof?: ModularProof;
+  readonly timeMs: number;
+}
+
+type Vec = readonly bigint[];
+type Fact =
+  | { readonly kind: 'P'; readonly k: number; readonly ctx: Vec; readonly st: Vec }
+  | { readonly kind: 'Q'; readonly k: number; readonly ctx: Vec; readonly f: Vec; readonly cur: Vec }
+  | { readonly kind: 'G'; readonly k: number; readonly g: Vec; readonly g2: Vec };
+
+const key = (v: Vec): string => v.join(',');
+
+/** Per thread: its layout (globals, then its locals, pc first) and the relations so far. */
+class ThreadState {
+  readonly layout: Layout;
+  readonly steps: Map<number, Step[]>;
+  /** P: entry key → the entry and its currents by key. */
+  readonly P = new Map<string, { ctx: Vec; at: Map<string, Vec> }>();
+  readonly Q = new Set<string>();
+  /** Q entries by their current state (STEP2 joins them with P entries from there). */
+  readonly qAt = new Map<string, { ctx: Vec; f: Vec }[]>();
+  /** P and Q entries by their current global store (ENV re-applies to them when G grows). */
+  readonly pByG = new Map<string, { ctx: Vec; st: Vec }[]>();
+  readonly qByG = new Map<string, { ctx: Vec; f: Vec; cur: Vec }[]>();
+  readonly G = new Set<string>();
+  readonly writes = new Set<string>();
+  pCount = 0;
+
+  constructor(
+    readonly p: Program,
+    readonly th: Thread,
+    range: readonly [bigint, bigint],
+  ) {
+    this.layout = new Layout([...p.globals, ...th.locals]);
+    this.steps = compileSteps(p, th, this.layout, range);
+  }
+
+  hasP(ctx: Vec, st: Vec): boolean {
+    return this.P.get(key(ctx))?.at.has(key(st)) ?? false;
+  }
+}
+
+/** The relations at the fixpoint, as checkModularProof reads them. */
+export interface ModularProof {
+  readonly program: Program;
+  readonly init: readonly Vec[];
+  readonly threads: readonly ThreadState[];
+  readonly gBy: ReadonlyMap<string, readonly { e: number; g2: Vec }[]>;
+  readonly range: readonly [bigint, bigint];
+}
+
+const nG = (p: Program): number => p.globals.length;
+const withG = (p: Program, st: Vec, g: Vec): Vec => [...g, ...st.slice(nG(p))];
+
+/**
+ * The rules of §3.1 applied to one fact: every conclusion goes to `emit`. AG PDA ENV1
+ * and ENV2 use the guarantees of the other threads in `gBy`, STEP1, PUSH and POP the
+ * thread's transitions (T, T⁺, T⁻), STEP2 joins Q with P. Returns true when a choice
+ * was cut to the nondet range.
+ */
+function consequences(
+  p: Program,
+  ts: readonly ThreadState[],
+  gBy: ReadonlyMap<string, readonly { e: number; g2: Vec }[]>,
+  fact: Fact,
+  emit: (f: Fact) => void,
+  onFire: () => void,
+): boolean {
+  if (fact.kind === 'G') return false;
+  const T = ts[fact.k];
+  const k = fact.k;
+  const here = fact.kind === 'P' ? fact.st : fact.cur;
+  const g = here.slice(0, nG(p));
+  let clipped = false;
+  // AG PDA ENV1 / ENV2: another thread's guarantee changes the globals.
+  for (const { e, g2 } of gBy.get(key(g)) ?? [])
+    if (e !== k) emit(fact.kind === 'P' ? { ...fact, st: withG(p, here, g2) } : { ...fact, cur: withG(p, here, g2) });
+  const steps = T.steps.get(Number(here[nG(p)])) ?? [];
+  if (fact.kind === 'P') {
+    const { ctx, st } = fact;
+    for (const s of steps) {
+      if (s.t.stack?.kind === 'pop') continue;
+      clipped ||= fire(s, st, (next) => {
+        onFire();
+        if (s.t.stack?.kind === 'push') {
+          // AG PDA PUSH: the frame is the caller's locals, resuming at the return site.
+          const f = st.slice(nG(p));
+          f[0] = BigInt(s.t.stack.returnPc);
+          emit({ kind: 'Q', k, ctx, f, cur: next });
+          emit({ kind: 'P', k, ctx: next, st: next });
+        } else {
+          // AG PDA STEP1.
+          emit({ kind: 'P', k, ctx, st: next });
+          emit({ kind: 'G', k, g, g2: next.slice(0, nG(p)) });
+        }
+      });
+    }
+    // AG PDA STEP2 from the P side: Q entries waiting where this P entry starts.
+    for (const q of T.qAt.get(key(ctx)) ?? []) emit({ kind: 'Q', k, ctx: q.ctx, f: q.f, cur: st });
+  } else {
+    const { ctx, f, cur } = fact;
+    // AG PDA STEP2 from the Q side.
+    for (const st of T.P.get(key(cur))?.at.values() ?? []) emit({ kind: 'Q', k, ctx, f, cur: st });
+    // AG PDA POP: back to the frame, keeping the callee's result.
+    for (const s of steps) {
+      if (s.t.stack?.kind !== 'pop') continue;
+      const keep = new Set(s.t.stack.keep);
+      clipped ||= fire(s, cur, () => {
+        onFire();
+        const locals = T.th.locals.map((v, j) => (keep.has(v) ? cur[nG(p) + j] : f[j]));
+        emit({ kind: 'P', k, ctx, st: [...cur.slice(0, nG(p)), ...locals] });
+      });
+    }
+  }
+  return clipped;
+}
+
+/** Initial states of the whole program (φ_init solved), each thread's share taken by `ThreadState.layout`. */
+function initialStates(p: Program, range: readonly [bigint, bigint]): { states: Vec[]; clipped: boolean } {
+  const layout = new Layout([...p.vars.keys()]);
+  const states: Vec[] = [];
+  const n = layout.names.length;
+  const clipped = run(plan(p.init, () => false, (v) => layout.index.get(v) ?? layout.slot(v), range), new Array(2 * n).fill(0n), (env) =>
+    states.push(env.slice(0, n)),
+  );
+  return { states, clipped };
+}
+
+/** AG PDA INIT: P(t, g₀, l₀, g₀, l₀) for each thread and initial state. */
+function initFacts(p: Program, ts: readonly ThreadState[], init: readonly Vec[]): Fact[] {
+  const all = [...p.vars.keys()];
+  const idx = new Map(all.map((v, i) => [v, i]));
+  return init.flatMap((s) =>
+    ts.map((T, k) => {
+      const ctx = T.layout.names.map((v) => s[idx.get(v)!]);
+      return { kind: 'P' as const, k, ctx, st: ctx };
+    }),
+  );
+}
+
+/** The least fixpoint of the AG PDA rules, by a worklist. */
+export function checkModular(p: Program, opts: ModularOptions = {}): ModularResult {
+  const t0 = performance.now();
+  const range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
+  const maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;
+  const ts = p.threads.map((th) => new ThreadState(p, th, range));
+  const bounded = ts.map((T) => (opts.intRange ? boundedSlots(p, T.layout.names) : []));
+  const [lo, hi] = opts.intRange ?? [0n, 0n];
+  const gBy = new Map<string, { e: number; g2: Vec }[]>();
+  const work: Fact[] = [];
+  let states = 0;
+  let cut = 0;
+  let fired = 0;
+  let stoppedBy: ModularResult['stoppedBy'];
+  let errorThread: number | undefined;
+  const push = <T>(m: Map<string, T[]>, k: string, x: T): void => {
+    const xs = m.get(k);
+    if (xs) xs.push(x);
+    else m.set(k, [x]);
+  };
+
+  const add = (f: Fact): void => {
+    if (stoppedBy || errorThread !== undefined) return;
+    const T = ts[f.k];
+    if (f.kind === 'G') {
+      const gk = key(f.g);
+      const g2k = key(f.g2);
+      if (gk === g2k || T.G.has(`${gk}>${g2k}`)) return;
+      T.G.add(`${gk}>${g2k}`);
+      f.g.forEach((x, i) => x !== f.g2[i] && T.writes.add(p.globals[i]));
+      push(gBy, gk, { e: f.k, g2: f.g2 });
+      // AG PDA ENV1 / ENV2 for the other threads' entries already at g.
+      for (const [j, U] of ts.entries()) {
+        if (j === f.k) continue;
+        for (const { ctx, st } of U.pByG.get(gk) ?? []) add({ kind: 'P', k: j, ctx, st: withG(p, st, f.g2) });
+        for (const { ctx, f: fr, cur } of U.qByG.get(gk) ?? []) add({ kind: 'Q', k: j, ctx, f: fr, cur: withG(p, cur, f.g2) });
+      }
+      return;
+    }
+    const here = f.kind === 'P' ? f.st : f.cur;
+    if (bounded[f.k].some((i) => here[i] < lo || here[i] > hi)) {
+      cut++;
+      return;
+    }
+    const ck = key(f.ctx);
+    const hk = key(here);
+    if (f.kind === 'P') {
+      let m = T.P.get(ck);
+      if (m?.at.has(hk)) return;
+      if (states >= maxStates) return void (stoppedBy = 'state limit');
+      if (!m) T.P.set(ck, (m = { ctx: f.ctx, at: new Map() }));
+      m.at.set(hk, here);
+      T.pCount++;
+      push(T.pByG, key(here.slice(0, nG(p))), { ctx: f.ctx, st: here });
+      if (T.th.errorPc !== undefined && here[nG(p)] === BigInt(T.th.errorPc)) errorThread = f.k;
+    } else {
+      const qk = `${ck}|${key(f.f)}|${hk}`;
+      if (T.Q.has(qk)) return;
+      if (states >= maxStates) return void (stoppedBy = 'state limit');
+      T.Q.add(qk);
+      push(T.qAt, hk, { ctx: f.ctx, f: f.f });
+      push(T.qByG, key(here.slice(0, nG(p))), { ctx: f.ctx, f: f.f, cur: here });
+    }
+    states++;
+    work.push(f);
+  };
+
+  const init = initialStates(p, range);
+  let clipped = init.clipped;
+  for (const f of initFacts(p, ts, init.states)) add(f);
+  for (let i = 0; i < work.length && !stoppedBy && errorThread === undefined; i++) {
+    if ((i & 1023) === 0 && opts.deadline !== undefined && performance.now() > opts.deadline) stoppedBy = 'timeout';
+    clipped = consequences(p, ts, gBy, work[i], add, () => fired++) || clipped;
+  }
+  const done = !stoppedBy && errorThread === undefined;
+  return {
+    errorReachable: errorThread !== undefined,
+    errorThread: errorThread === undefined ? undefined : p.threads[errorThread].name,
+    complete: !stoppedBy,
+    stoppedBy,
+    usedNondetRange: clipped,
+    nondetRange: range,
+    cut,
+    states,
+    guarantee: ts.reduce((s, T) => s + T.G.size, 0),
+    transitionsFired: fired,
+    threads: ts.map((T) => ({ thread: T.th.name, states: T.pCount, summaries: T.Q.size, guarantee: T.G.size, writes: [...T.writes].sort() })),
+    proof: done ? { program: p, init: init.states, threads: ts, gBy, range } : undefined,
+    timeMs: performance.now() - t0,
+  };
+}
+
+/**
+ * Re-checks a fixpoint rule by rule, without the worklist: AG PDA INIT holds, every
+ * rule applied to every P and Q entry concludes facts that are in P, Q and G, and no
+ * P entry is at an error location. (The worklist must re-apply ENV to old entries
+ * whenever a guarantee grows; this is what catches it if it did not.) Returns the
+ * first failure, or undefined.
+ */
+export function checkModularProof(proof: ModularProof): string | undefined {
+  const { program: p, threads: ts, gBy } = proof;
+  let failure: string | undefined;
+  const member = (f: Fact): void => {
+    if (failure) return;
+    const T = ts[f.k];
+    const ok =
+      f.kind === 'P'
+        ? T.hasP(f.ctx, f.st)
+        : f.kind === 'Q'
+          ? T.Q.has(`${key(f.ctx)}|${key(f.f)}|${key(f.cur)}`)
+          : key(f.g) === key(f.g2) || T.G.has(`${key(f.g)}>${key(f.g2)}`);
+    if (!ok) failure = `thread ${T.th.name}: the ${f.kind} fact ${key(f.kind === 'G' ? f.g2 : f.kind === 'P' ? f.st : f.cur)} follows but is missing`;
+  };
+  for (const f of initFacts(p, ts, proof.init)) member(f);
+  for (const [k, T] of ts.entries()) {
+    for (const { ctx, at } of T.P.values())
+      for (const st of at.values()) {
+        if (T.th.errorPc !== undefined && st[nG(p)] === BigInt(T.th.errorPc)) return `thread ${T.th.name} reaches its error location`;
+        consequences(p, ts, gBy, { kind: 'P', k, ctx, st }, member, () => {});
+      }
+    for (const qs of T.qByG.values()) for (const q of qs) consequences(p, ts, gBy, { kind: 'Q', k, ...q }, member, () => {});
+    if (failure) return failure;
+  }
+  // The index ENV reads holds exactly G.
+  let indexed = 0;
+  for (const [gk, xs] of gBy)
+    for (const { e, g2 } of xs) {
+      indexed++;
+      if (!ts[e].G.has(`${gk}>${key(g2)}`)) return `guarantee index of thread ${ts[e].th.name} is inconsistent`;
+    }
+  if (indexed !== ts.reduce((s, T) => s + T.G.size, 0)) return 'some guarantee is missing from the index';
+  return failure;
+}

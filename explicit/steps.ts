@@ -1,0 +1,73 @@
+/**
+ * A thread's transitions compiled for the explicit engines: each runs on a vector of
+ * values laid out by a `Layout` (the whole program's variables for the explorer, one
+ * thread's scope for the thread-modular engine), through execute.ts's plans, so every
+ * engine executes the very formulas the symbolic engines see.
+ */
+import { isPrimed, primed, unprimed } from '../solver/formula.js';
+import type { Program, Thread, Transition } from '../frontend/program.js';
+import { plan, run, type Plan } from './execute.js';
+
+/** Slots of an environment `[V | V' | aux…]` over the variables `names`. */
+export class Layout {
+  readonly index: Map<string, number>;
+  private readonly auxSlots = new Map<string, number>();
+
+  constructor(readonly names: readonly string[]) {
+    this.index = new Map(names.map((v, i) => [v, i]));
+  }
+
+  readonly slot = (name: string): number => {
+    const n = this.names.length;
+    if (isPrimed(name)) return n + this.index.get(unprimed(name))!;
+    const i = this.index.get(name);
+    if (i !== undefined) return i;
+    let a = this.auxSlots.get(name);
+    if (a === undefined) {
+      a = 2 * n + this.auxSlots.size;
+      this.auxSlots.set(name, a);
+    }
+    return a;
+  };
+
+  readonly known = (v: string): boolean => !isPrimed(v) && this.index.has(v);
+}
+
+export interface Step {
+  readonly t: Transition;
+  readonly plan: Plan;
+  /** Slots of the thread's scope: [primed copy, current] pairs. */
+  readonly copy: readonly (readonly [number, number])[];
+  readonly auxSlots: readonly number[];
+}
+
+/** The thread's transitions by source pc, compiled over `layout` (which holds its scope). */
+export function compileSteps(p: Program, th: Thread, layout: Layout, range: readonly [bigint, bigint]): Map<number, Step[]> {
+  // A transition determines the primed copies of its thread's whole scope (globals and
+  // own locals); a pop only tests its guard (the frame gives the values).
+  const scope = [...p.globals, ...th.locals];
+  const byPc = new Map<number, Step[]>();
+  for (const t of th.transitions) {
+    const s: Step = {
+      t,
+      plan: plan(t.formula, layout.known, layout.slot, range, t.stack?.kind === 'pop' ? [] : scope.map(primed)),
+      copy: scope.map((v) => [layout.slot(primed(v)), layout.index.get(v)!] as const),
+      auxSlots: t.aux.map(layout.slot),
+    };
+    byPc.set(t.from, [...(byPc.get(t.from) ?? []), s]);
+  }
+  return byPc;
+}
+
+/**
+ * Fires `s` in the state `cur`: `found` gets every successor (and the values of the
+ * transition's auxiliary variables). A pop's successor is `cur` itself: the caller
+ * restores the frame. Returns true when a choice was cut to the nondet range.
+ */
+export function fire(s: Step, cur: readonly bigint[], found: (next: bigint[], aux: bigint[]) => void): boolean {
+  return run(s.plan, [...cur, ...cur], (env) => {
+    const next = cur.slice();
+    if (s.t.stack?.kind !== 'pop') for (const [from, to] of s.copy) next[to] = env[from];
+    found(next, s.auxSlots.map((i) => env[i]));
+  });
+}

@@ -1,0 +1,122 @@
+/**
+ * `rely verify --engine explicit-global|explicit-modular`: the explicit-state engines
+ * with the verdict rules of the other engines. SAFE needs a complete search whose
+ * result is re-checked (the global state set closed under the BASIC rules, or the
+ * thread-modular fixpoint rule by rule) and in which no bound mattered; UNSAFE needs a
+ * trace the interpreter replays. A result that holds only because nondeterministic
+ * values were drawn from a range, or values outside --int-range were cut, is UNKNOWN
+ * with the bound in the reason: a bounded search is not a proof.
+ *
+ * An error in the thread-modular abstraction is not a bug report: it is confirmed or
+ * refuted by the global engine, and the result says so.
+ */
+import type { Program } from '../frontend/program.js';
+import type { Outcome } from '../aret/verify.js';
+import { explore, type ExploreResult } from './explore.js';
+import { replay } from './replay.js';
+import { checkModular, checkModularProof, type ThreadSummary } from './modular.js';
+
+export type ExplicitEngine = 'explicit-global' | 'explicit-modular';
+
+export interface ExplicitOptions {
+  readonly nondetRange?: readonly [bigint, bigint];
+  readonly intRange?: readonly [bigint, bigint];
+  readonly maxStates?: number;
+  readonly deadline?: number;
+  /** Internal errors that turn into UNKNOWN (a failed re-check or replay). */
+  readonly onInternalError?: (message: string) => void;
+}
+
+/** What a SAFE verdict rests on. */
+export type ExplicitProof =
+  | { readonly kind: 'global'; readonly states: number }
+  | { readonly kind: 'modular'; readonly threads: readonly ThreadSummary[] };
+
+export interface ExplicitStats {
+  /** States explored: product states (global), Σ_t |P_t| + |Q_t| (modular). */
+  states: number;
+  /** Guarantee entries (modular), else null. */
+  guarantee: number | null;
+  transitionsFired: number;
+  /** Per thread (modular), else null. */
+  threads: readonly ThreadSummary[] | null;
+  /** The bound the result depends on, or null when it is exact. */
+  bound: string | null;
+  /** The global engine's run that confirmed or refuted an error of the modular abstraction. */
+  confirmation: { verdict: 'error' | 'no error' | 'incomplete'; states: number; timeMs: number } | null;
+  timeMs: number;
+}
+
+export type ExplicitVerdict = Outcome<ExplicitProof> & { engine: ExplicitEngine; stats: ExplicitStats };
+
+interface Searched {
+  readonly complete: boolean;
+  readonly stoppedBy?: string;
+  readonly usedNondetRange: boolean;
+  readonly nondetRange: readonly [bigint, bigint];
+  readonly cut: number;
+}
+
+/** The bound a search's answer depends on (null: exact). */
+function boundOf(r: Searched, intRange: readonly [bigint, bigint] | undefined): string | null {
+  const parts: string[] = [];
+  if (r.usedNondetRange) parts.push(`nondeterministic ints drawn from ${r.nondetRange[0]}..${r.nondetRange[1]}`);
+  if (r.cut > 0 && intRange) parts.push(`int values limited to ${intRange[0]}..${intRange[1]} (${r.cut} successors cut)`);
+  return parts.length ? parts.join(', ') : null;
+}
+
+/** The global engine's answer: UNSAFE with a replayed trace, SAFE with a closed state set, or UNKNOWN. */
+function globalOutcome(p: Program, r: ExploreResult, bound: string | null, internal: (m: string) => Outcome<ExplicitProof>): Outcome<ExplicitProof> {
+  if (r.errorReachable) {
+    const replayed = replay(p, r.run!);
+    if ('failure' in replayed) return internal(`explicit-global: the error trace does not replay: ${replayed.failure}`);
+    return { verdict: 'unsafe', trace: replayed.trace, traceReplayed: true };
+  }
+  if (!r.complete) return { verdict: 'unknown', reason: r.stoppedBy === 'timeout' ? 'timeout' : `state limit (${r.states} states)` };
+  if (bound) return { verdict: 'unknown', reason: `bounded: no error with ${bound}` };
+  if (r.closed !== true) return internal('explicit-global: the explored state set is not closed under the transitions');
+  return { verdict: 'safe', proof: { kind: 'global', states: r.states }, proofChecked: true };
+}
+
+export function verifyExplicit(p: Program, engine: ExplicitEngine, opts: ExplicitOptions = {}): ExplicitVerdict {
+  const t0 = performance.now();
+  const internal = (message: string): Outcome<ExplicitProof> => {
+    opts.onInternalError?.(message);
+    return { verdict: 'unknown', reason: `internal check failed: ${message}` };
+  };
+  const search = { nondetRange: opts.nondetRange, intRange: opts.intRange, maxStates: opts.maxStates, deadline: opts.deadline };
+  if (engine === 'explicit-global') {
+    const r = explore(p, { ...search, recheck: true });
+    const bound = boundOf(r, opts.intRange);
+    const stats = { states: r.states, guarantee: null, transitionsFired: r.transitionsFired, threads: null, bound, confirmation: null };
+    return { ...globalOutcome(p, r, bound, internal), engine, stats: { ...stats, timeMs: performance.now() - t0 } };
+  }
+  const m = checkModular(p, search);
+  const bound = boundOf(m, opts.intRange);
+  const stats: ExplicitStats = {
+    states: m.states,
+    guarantee: m.guarantee,
+    transitionsFired: m.transitionsFired,
+    threads: m.threads,
+    bound,
+    confirmation: null,
+    timeMs: 0,
+  };
+  const done = (o: Outcome<ExplicitProof>): ExplicitVerdict => ({ ...o, engine, stats: { ...stats, timeMs: performance.now() - t0 } });
+  if (m.errorReachable) {
+    // Not a bug report yet: ask the global engine.
+    const g = explore(p, { ...search, recheck: true });
+    stats.confirmation = { verdict: g.errorReachable ? 'error' : g.complete ? 'no error' : 'incomplete', states: g.states, timeMs: g.timeMs };
+    const gBound = boundOf(g, opts.intRange);
+    stats.bound = gBound;
+    const o = globalOutcome(p, g, gBound, internal);
+    if (o.verdict === 'unknown')
+      return done({ verdict: 'unknown', reason: `error reachable in the thread-modular abstraction (thread ${m.errorThread}); explicit-global: ${o.reason}` });
+    return done(o);
+  }
+  if (!m.complete) return done({ verdict: 'unknown', reason: m.stoppedBy === 'timeout' ? 'timeout' : `state limit (${m.states} states)` });
+  if (bound) return done({ verdict: 'unknown', reason: `bounded: no error with ${bound}` });
+  const failure = checkModularProof(m.proof!);
+  if (failure) return done(internal(`explicit-modular: the fixpoint does not re-check: ${failure}`));
+  return done({ verdict: 'safe', proof: { kind: 'modular', threads: m.threads }, proofChecked: true });
+}

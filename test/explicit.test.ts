@@ -1,0 +1,160 @@
+/**
+ * The explicit-state engines (issue 7): Simple(n) state counts against Flanagan and
+ * Qadeer's analysis, recursion (kept calls), bounds, the re-checks behind SAFE and
+ * UNSAFE, and agreement with the concrete explorer on the differential corpus.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { compileProgram, loadProgram } from '../frontend/index.js';
+import { InputError } from '../frontend/diagnostics.js';
+import { explore } from '../explicit/explore.js';
+import { checkModular, checkModularProof } from '../explicit/modular.js';
+import { replay } from '../explicit/replay.js';
+import { verifyExplicit, type ExplicitEngine } from '../explicit/verify.js';
+import { generateProgram } from './generate-programs.js';
+
+const prog = (name: string) => `benchmarks/programs/${name}.c`;
+const keep = (name: string) => loadProgram(prog(name), { calls: 'keep' });
+
+describe('Simple(n): O(n²) thread-modular, O(2ⁿ) global states', () => {
+  // Our lowering of Simple(n): each thread p_k has the locations entry (before acquire),
+  // 1..4 inside the critical section (after acquire, x = 0, x = x + 1, the assertion)
+  // and exit; main has entry and exit (it only starts the threads). The globals are
+  // (m, x).
+  //
+  // Thread-modular (the paper's R for each thread, §1.1): outside the critical section
+  // (entry, exit) thread k sees (m, x) = (0, 1) or m = j ≠ k with x ∈ {0, 1}:
+  // 2(n-1) + 1 = 2n - 1 stores each; inside, exactly one store each (m = k, x fixed).
+  // So |R(p_k)| = 2(2n - 1) + 4 = 4n + 2; main sees all 2n + 1 stores at both of its
+  // locations, 4n + 2 as well. In all (n + 1)(4n + 2): O(n²). Each p_k guarantees the
+  // 4 updates acquire, x = 0, x = x + 1, release: 4n entries.
+  //
+  // Global: either no thread is inside (m = 0, x = 1, each thread at entry or exit:
+  // 2ⁿ) or one thread k is, at one of 4 locations, the others at entry or exit
+  // (n · 4 · 2ⁿ⁻¹); times main's 2 locations: 2ⁿ⁺¹(2n + 1). O(2ⁿ) — n·2ⁿ, precisely.
+  const modular = (n: number) => (n + 1) * (4 * n + 2);
+  const global = (n: number) => 2 ** (n + 1) * (2 * n + 1);
+
+  for (const n of [2, 4, 8]) {
+    it(`n = ${n}: ${modular(n)} modular states, ${global(n)} global states`, () => {
+      const p = keep(`simple${n}`);
+      const m = verifyExplicit(p, 'explicit-modular');
+      expect(m.verdict).toBe('safe');
+      expect(m.stats.states).toBe(modular(n));
+      expect(m.stats.guarantee).toBe(4 * n);
+      expect(m.stats.threads!.filter((t) => t.thread !== 'main').every((t) => t.states === 4 * n + 2)).toBe(true);
+      const g = verifyExplicit(p, 'explicit-global');
+      expect(g.verdict).toBe('safe');
+      expect(g.stats.states).toBe(global(n));
+    });
+  }
+
+  it('n = 64: the modular engine verifies it', () => {
+    const v = verifyExplicit(keep('simple64'), 'explicit-modular');
+    expect(v.verdict).toBe('safe');
+    expect(v.stats.states).toBe(modular(64));
+  });
+
+  it('the broken Simple(4): an error in the abstraction, confirmed by the global engine with a replayed trace', () => {
+    const v = verifyExplicit(keep('simple4-broken'), 'explicit-modular');
+    expect(v.verdict).toBe('unsafe');
+    expect(v.verdict === 'unsafe' && v.traceReplayed).toBe(true);
+    expect(v.stats.confirmation?.verdict).toBe('error');
+  });
+});
+
+describe('recursion: calls kept as calls (AG PDA rules)', () => {
+  it('a thread calling a recursive function under a lock: explicit-modular proves it, the ARET engine rejects it', () => {
+    const v = verifyExplicit(keep('recursive-sum'), 'explicit-modular');
+    expect(v.verdict).toBe('safe');
+    expect(v.stats.threads!.find((t) => t.thread === 'worker')!.summaries).toBeGreaterThan(0);
+    expect(verifyExplicit(keep('recursive-sum'), 'explicit-global').verdict).toBe('safe');
+    // The ARET engine (and every other) reads the program with calls inlined.
+    expect(() => loadProgram(prog('recursive-sum'))).toThrow(/unsupported: recursion \(worker → sum → sum\)/);
+  });
+
+  it('without the lock, both engines find the error and the trace replays through pushes and pops', () => {
+    for (const engine of ['explicit-modular', 'explicit-global'] as ExplicitEngine[]) {
+      const v = verifyExplicit(keep('recursive-sum-broken'), engine);
+      expect(v.verdict).toBe('unsafe');
+      if (v.verdict === 'unsafe') expect(v.trace.some((s) => s.steps.some((x) => x.text === 'return from sum'))).toBe(true);
+    }
+  });
+
+  it('unbounded recursion: finite summaries prove it, the global stacks never end', () => {
+    const p = keep('recursive-unbounded');
+    expect(verifyExplicit(p, 'explicit-modular').verdict).toBe('safe');
+    const g = verifyExplicit(p, 'explicit-global', { maxStates: 20_000 });
+    expect(g.verdict === 'unknown' && g.reason).toBe('state limit (20000 states)');
+  });
+
+  it('replay rejects a pop that does not restore the pushed frame', () => {
+    const p = keep('recursive-sum-broken');
+    const r = explore(p);
+    const run = r.run!;
+    const popAt = run.steps.findIndex((s) => s.transition.stack?.kind === 'pop');
+    expect('trace' in replay(p, run)).toBe(true);
+    const states = run.states.map((s, i) => (i === popAt + 1 ? new Map(s).set('worker.sum.n', 7n) : s));
+    expect(replay(p, { ...run, states })).toEqual({ failure: `step ${popAt + 1} (t${run.steps[popAt].transition.id}) is not a transition of the program` });
+  });
+});
+
+describe('re-checks and bounds', () => {
+  it('the fixpoint re-check finds a missing reachable state', () => {
+    const m = checkModular(keep('simple4'));
+    expect(checkModularProof(m.proof!)).toBeUndefined();
+    const T = m.proof!.threads[1];
+    const [entry] = [...T.P.values()];
+    const [someKey] = [...entry.at.keys()].slice(-1);
+    entry.at.delete(someKey);
+    expect(checkModularProof(m.proof!)).toMatch(/thread p: the P fact .* follows but is missing/);
+  });
+
+  it('a result that depends on --int-range is UNKNOWN and names the bound', () => {
+    const v = verifyExplicit(keep('simple4'), 'explicit-global', { intRange: [0n, 1n], nondetRange: [0n, 1n] });
+    expect(v.verdict === 'unknown' && v.reason).toMatch(/^bounded: no error with int values limited to 0\.\.1 \(\d+ successors cut\)$/);
+    // A wide enough range cuts nothing: the answer is exact.
+    expect(verifyExplicit(keep('simple4'), 'explicit-global', { intRange: [0n, 4n] }).verdict).toBe('safe');
+  });
+});
+
+describe('agreement with the concrete explorer on the differential corpus (seed 20110126)', () => {
+  const SEED = 20110126;
+  const COUNT = 200;
+  it(`${COUNT} programs: both engines agree wherever they answer`, () => {
+    const counts = { checked: 0, global: 0, modular: 0, refuted: 0, unknown: 0 };
+    const disagreements: string[] = [];
+    for (let i = 0; i < COUNT; i++) {
+      const source = generateProgram(SEED, i);
+      let oracle;
+      try {
+        oracle = explore(compileProgram(source, `gen-${i}.c`));
+      } catch (e) {
+        if (e instanceof InputError) continue;
+        throw e;
+      }
+      if (!oracle.complete || oracle.usedNondetRange) continue;
+      counts.checked++;
+      const truth = oracle.errorReachable ? 'unsafe' : 'safe';
+      const p = compileProgram(source, `gen-${i}.c`, { calls: 'keep' });
+      for (const engine of ['explicit-global', 'explicit-modular'] as ExplicitEngine[]) {
+        const v = verifyExplicit(p, engine);
+        if (v.verdict === 'unknown') counts.unknown++;
+        else if (v.verdict !== truth) disagreements.push(`program ${i} (${engine}): ${v.verdict}, the explorer says ${truth}\n${source}`);
+        else counts[engine === 'explicit-global' ? 'global' : 'modular']++;
+        if (engine === 'explicit-modular' && v.stats.confirmation?.verdict === 'no error') counts.refuted++;
+      }
+    }
+    console.log(
+      `explicit engines on seed ${SEED}: ${counts.checked} programs checked; explicit-global agreed on ${counts.global}, explicit-modular on ${counts.modular} ` +
+        `(${counts.refuted} of them after explicit-global refuted an error of the abstraction); ${counts.unknown} unknown`,
+    );
+    expect(disagreements, disagreements.join('\n\n')).toEqual([]);
+    expect(counts.checked).toBeGreaterThan(150);
+    expect(counts.global).toBe(counts.checked);
+  });
+});
+
+it('the bundled recursive programs say what they are for', () => {
+  for (const f of ['recursive-sum', 'recursive-sum-broken', 'recursive-unbounded']) expect(readFileSync(prog(f), 'utf8')).toMatch(/Expected verdict: (SAFE|UNSAFE)/);
+});
