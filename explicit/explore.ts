@@ -156,7 +156,7 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
       for (const c of byPc[k].get(Number(cur[pcSlot[k]])) ?? []) {
         const kind = c.t.stack?.kind;
         if (kind === 'pop' && st[k].length === 0) continue;
-        usedRange ||= fire(c, cur, (next, aux) => {
+        usedRange = fire(c, cur, (next, aux) => {
           let nst = st;
           if (kind === 'push') {
             // The frame: the caller's locals, resuming at the return site.
@@ -172,7 +172,7 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
             nst = st.map((x, j) => (j === k ? x.slice(0, -1) : x));
           }
           found(next, nst, c, aux);
-        });
+        }) || usedRange; // fire first: `||=` would skip it once a choice was cut
         if (errorState >= 0 || stoppedBy) return;
       }
     }

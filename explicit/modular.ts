@@ -135,7 +135,7 @@ function consequences(
     const { ctx, st } = fact;
     for (const s of steps) {
       if (s.t.stack?.kind === 'pop') continue;
-      clipped ||= fire(s, st, (next) => {
+      clipped = fire(s, st, (next) => {
         onFire();
         if (s.t.stack?.kind === 'push') {
           // AG PDA PUSH: the frame is the caller's locals, resuming at the return site.
@@ -148,7 +148,7 @@ function consequences(
           emit({ kind: 'P', k, ctx, st: next });
           emit({ kind: 'G', k, g, g2: next.slice(0, nG(p)) });
         }
-      });
+      }) || clipped; // fire first: `||=` would skip it once a choice was cut
     }
     // AG PDA STEP2 from the P side: Q entries waiting where this P entry starts.
     for (const q of T.qAt.get(key(ctx)) ?? []) emit({ kind: 'Q', k, ctx: q.ctx, f: q.f, cur: st });
@@ -160,11 +160,11 @@ function consequences(
     for (const s of steps) {
       if (s.t.stack?.kind !== 'pop') continue;
       const keep = new Set(s.t.stack.keep);
-      clipped ||= fire(s, cur, () => {
+      clipped = fire(s, cur, () => {
         onFire();
         const locals = T.th.locals.map((v, j) => (keep.has(v) ? cur[nG(p) + j] : f[j]));
         emit({ kind: 'P', k, ctx, st: [...cur.slice(0, nG(p)), ...locals] });
-      });
+      }) || clipped;
     }
   }
   return clipped;

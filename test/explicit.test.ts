@@ -110,6 +110,21 @@ describe('re-checks and bounds', () => {
     expect(checkModularProof(m.proof!)).toMatch(/thread p: the P fact .* follows but is missing/);
   });
 
+  it('every transition fires after a nondeterministic choice was cut to the range', () => {
+    // Two choices are cut to the range; the error needs the second thread's.
+    const src = `#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int a = 0, b = 0;
+void *t(void *arg) { b = __VERIFIER_nondet_int(); if (b == 2) reach_error(); return 0; }
+int main(void) { pthread_t h; a = __VERIFIER_nondet_int(); pthread_create(&h, 0, t, 0); return 0; }
+`;
+    const p = compileProgram(src, 'cut.c', { calls: 'keep' });
+    for (const engine of ['explicit-global', 'explicit-modular'] as ExplicitEngine[])
+      expect(verifyExplicit(p, engine, { nondetRange: [0n, 3n] }).verdict, engine).toBe('unsafe');
+    expect(verifyExplicit(p, 'explicit-modular', { nondetRange: [0n, 1n] })).toMatchObject({ verdict: 'unknown', reason: 'bounded: no error with nondeterministic ints drawn from 0..1' });
+  });
+
   it('a result that depends on --int-range is UNKNOWN and names the bound', () => {
     const v = verifyExplicit(keep('simple4'), 'explicit-global', { intRange: [0n, 1n], nondetRange: [0n, 1n] });
     expect(v.verdict === 'unknown' && v.reason).toMatch(/^bounded: no error with int values limited to 0\.\.1 \(\d+ successors cut\)$/);
