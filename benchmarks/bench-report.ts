@@ -8,7 +8,7 @@ import type { Config, Machine, ManifestEntry, RunResult } from './bench.js';
 const secs = (ms: number): string => (ms < 1000 ? `${(ms / 1000).toFixed(2)} s` : `${(ms / 1000).toFixed(1)} s`);
 
 /** ✓ safe, ✓-M with a modular proof, × unsafe, ? unknown (T/O for a timeout); WRONG marks a wrong verdict. */
-function cell(r: RunResult | undefined): string {
+export function cell(r: RunResult | undefined): string {
   if (!r) return '';
   if (r.verdict === 'error') return `ERROR (${r.reason})`;
   if (r.verdict === 'unknown') return r.reason === 'timeout' ? `T/O ${secs(r.timeMs)}` : `? ${secs(r.timeMs)} (${r.reason})`;
@@ -22,7 +22,8 @@ function threaderCell(t: { verdict: string; modular: boolean; timeS: number | nu
   return `${t.verdict === 'unsafe' ? '×' : t.modular ? '✓-M' : '✓'} ${t.timeS} s`;
 }
 
-const definite = (r: RunResult | undefined): r is RunResult => r !== undefined && (r.verdict === 'safe' || r.verdict === 'unsafe') && !r.wrong;
+/** A safe or unsafe verdict that agrees with the manifest: the runs whose time means something. */
+export const definite = (r: RunResult | undefined): r is RunResult => r !== undefined && (r.verdict === 'safe' || r.verdict === 'unsafe') && !r.wrong;
 
 /** `other / ours`, or `> x` when the other timed out and we did not. */
 function speedup(ours: RunResult | undefined, otherMs: number | null | undefined, otherTimedOut = false): string {
@@ -30,6 +31,9 @@ function speedup(ours: RunResult | undefined, otherMs: number | null | undefined
   const x = otherMs / Math.max(ours.timeMs, 1);
   return `${otherTimedOut ? '> ' : ''}${x >= 10 ? x.toFixed(0) : x.toFixed(1)}×`;
 }
+
+/** One row of a Markdown table. */
+export const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
 
 export function markdownTable(entries: readonly ManifestEntry[], configs: readonly Config[], results: readonly RunResult[], m: Machine, timeoutS: number): string {
   const get = (e: ManifestEntry, c: Config) => results.find((r) => r.program === e.name && r.config === c.key);
@@ -67,7 +71,6 @@ export function markdownTable(entries: readonly ManifestEntry[], configs: readon
     totals.push(sum('withBias'), sum('noBias'), '');
   }
   if (mono && mono !== withBias) totals.push('');
-  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   const wrong = results.filter((r) => r.wrong);
   const errors = results.filter((r) => r.verdict === 'error');
   return [
@@ -91,9 +94,9 @@ const csvField = (s: string | number | boolean | null): string => {
 
 export function csv(entries: readonly ManifestEntry[], results: readonly RunResult[]): string {
   const expected = new Map(entries.map((e) => [e.name, e.expected] as const));
-  const head = ['program', 'config', 'expected', 'verdict', 'wrong', 'modular', 'time_ms', 'wall_ms', 'iterations', 'predicates', 'reason'];
+  const head = ['program', 'config', 'expected', 'verdict', 'wrong', 'modular', 'time_ms', 'wall_ms', 'iterations', 'predicates', 'states', 'guarantee', 'reason'];
   const rows = results.map((r) =>
-    [r.program, r.config, expected.get(r.program) ?? '', r.verdict, r.wrong, r.modular, Math.round(r.timeMs), Math.round(r.wallMs), r.iterations, r.predicates, r.reason].map(csvField).join(','),
+    [r.program, r.config, expected.get(r.program) ?? '', r.verdict, r.wrong, r.modular, Math.round(r.timeMs), Math.round(r.wallMs), r.iterations, r.predicates, r.states, r.guarantee, r.reason].map(csvField).join(','),
   );
   return [head.join(','), ...rows].join('\n') + '\n';
 }

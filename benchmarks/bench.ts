@@ -3,7 +3,8 @@
  * (benchmarks/expected.json) under every configuration, each run a fresh
  * `rely verify --json` process under the time limit, its verdict checked against
  * the manifest. Results go to JSON, CSV and a Markdown table laid out like the
- * paper's Table 1 (bench-report.ts).
+ * paper's Table 1 (bench-report.ts), and for Simple(n) a scaling plot with fitted
+ * growth (scaling-report.ts).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -41,9 +42,25 @@ export function loadManifest(): ManifestEntry[] {
 
 export type Suite = 'table1' | 'scaling' | 'extra' | 'ci' | 'all';
 
+/** n of the program named `Simple(n)`, null for any other name (its mutants included). */
+export function simpleN(name: string): number | null {
+  const m = /^Simple\((\d+)\)$/.exec(name);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * The entries of a suite, in manifest order. The scaling suite also takes every
+ * Simple(n) filed elsewhere (Simple(4) is an extra program, and the curve needs n = 4
+ * too; a second entry for the same file would make its name ambiguous in the results),
+ * ordered by n.
+ */
 export function suiteOf(entries: readonly ManifestEntry[], suite: Suite): ManifestEntry[] {
   if (suite === 'all') return [...entries];
   if (suite === 'ci') return entries.filter((e) => e.ci);
+  if (suite === 'scaling') {
+    const n = (e: ManifestEntry) => simpleN(e.name) ?? Infinity;
+    return entries.filter((e) => e.suite === 'scaling' || simpleN(e.name) !== null).sort((a, b) => n(a) - n(b));
+  }
   return entries.filter((e) => e.suite === suite);
 }
 
@@ -90,6 +107,10 @@ export interface RunResult {
   readonly wallMs: number;
   readonly iterations: number | null;
   readonly predicates: number | null;
+  /** States explored, by the explicit-state engines (null for the others). */
+  readonly states: number | null;
+  /** Guarantee entries (environment transitions) found by the thread-modular explicit engine. */
+  readonly guarantee: number | null;
   /** A definite verdict other than the manifest's. */
   readonly wrong: boolean;
   readonly hornAnsweredBy: { linear: number; spacer: number } | null;
@@ -102,7 +123,7 @@ interface VerifyJson {
   timeMs: number;
   iterations?: number;
   predicates?: number;
-  stats?: { horn?: { answeredBy: { linear: number; spacer: number } } };
+  stats?: { horn?: { answeredBy: { linear: number; spacer: number } }; states?: number; guarantee?: number | null };
 }
 
 /** One `rely verify --json` process; killed 30 s past its own time limit. */
@@ -119,7 +140,7 @@ function runOne(e: ManifestEntry, c: Config, timeoutS: number, solver: string): 
     child.on('close', (code) => {
       clearTimeout(killer);
       const wallMs = performance.now() - t0;
-      const base = { program: e.name, config: c.key, wallMs, iterations: null, predicates: null, hornAnsweredBy: null };
+      const base = { program: e.name, config: c.key, wallMs, iterations: null, predicates: null, states: null, guarantee: null, hornAnsweredBy: null };
       let j: VerifyJson | undefined;
       try {
         j = code === 0 || code === 1 || code === 3 ? (JSON.parse(out) as VerifyJson) : undefined;
@@ -138,6 +159,8 @@ function runOne(e: ManifestEntry, c: Config, timeoutS: number, solver: string): 
         timeMs: j.timeMs,
         iterations: j.iterations ?? null,
         predicates: j.predicates ?? null,
+        states: j.stats?.states ?? null,
+        guarantee: j.stats?.guarantee ?? null,
         hornAnsweredBy: j.stats?.horn?.answeredBy ?? null,
         wrong: j.verdict !== 'unknown' && j.verdict !== e.expected,
       });

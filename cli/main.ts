@@ -20,6 +20,7 @@ import { findZ3 } from '../solver/z3-native.js';
 import { exploreJson, exploreText, verifyJson, verifyText } from './report.js';
 import { configs, loadManifest, machine, runBench, suiteOf, type RunResult, type Suite } from '../benchmarks/bench.js';
 import { csv, markdownTable } from '../benchmarks/bench-report.js';
+import { scalingReport } from '../benchmarks/scaling-report.js';
 import { verifyMonolithic, type MonolithicVerdict } from '../monolithic/verify.js';
 import { invariantSmt2 } from '../monolithic/proof.js';
 import { chcSmt2, type ChcEncoding } from '../monolithic/encode.js';
@@ -384,13 +385,13 @@ Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.
     .description("run the benchmark programs of benchmarks/expected.json, each in a fresh `rely verify` process, and check every verdict against the manifest")
     .addOption(new Option('--suite <suite>', "table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; ci: the fast ones").choices(['table1', 'scaling', 'extra', 'ci', 'all']).default('table1'))
     .addOption(new Option('--bias <bias>', 'bias settings of the ARET engine (both: one column each)').choices(['modular', 'none', 'both']).default('both'))
-    .option('--engine <list>', 'comma-separated engines: aret (the ARET engine), monolithic (the product program as one Horn query, the baseline)', parseList(['aret', 'monolithic']), ['aret', 'monolithic'])
+    .option('--engine <list>', 'comma-separated engines: aret (the ARET engine), monolithic (the product program as one Horn query, the baseline), explicit-global (every state of the product program), explicit-modular (thread-modular model checking)', parseList(['aret', 'monolithic', 'explicit-global', 'explicit-modular']), ['aret', 'monolithic'])
     .option('--horn-solver <list>', 'comma-separated Horn solvers for the ARET engine (spacer, linear, auto); the first serves every bias, each further one adds a column', parseList(['spacer', 'linear', 'auto']), ['spacer'])
     .option('--solver <auto|wasm|native>', 'SMT back end of every run', parseSolver, 'auto')
     .option('--timeout <S>', 'time limit per run in seconds', parseSeconds, 60)
     .option('--jobs <N>', 'runs at a time (1 keeps timings comparable)', parseCount, 1)
-    .option('--out <DIR>', 'where results.json, results.csv and results.md go', 'bench-results')
-    .addHelpText('after', '\nPrints the Markdown table (laid out like Table 1) on stdout. Exit codes: 0 every verdict agrees with the manifest (UNKNOWN allowed), 1 a wrong verdict or a run that failed, 2 usage.')
+    .option('--out <DIR>', 'where results.json, results.csv, results.md (and scaling.svg) go', 'bench-results')
+    .addHelpText('after', '\nPrints the Markdown table (laid out like Table 1) on stdout. With Simple(n) programs in the run, results.md also gets a Scaling section (states and time per n, fitted growth) and scaling.svg plots states and time against n. Exit codes: 0 every verdict agrees with the manifest (UNKNOWN allowed), 1 a wrong verdict or a run that failed, 2 usage.')
     .action(async (o: BenchCli) => {
       const entries = suiteOf(loadManifest(), o.suite);
       const cols = configs({ bias: o.bias === 'both' ? ['modular', 'none'] : [o.bias], engines: o.engine, hornSolvers: o.hornSolver });
@@ -398,8 +399,10 @@ Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.
       const progress = io.errIsTty ? progressBar(io) : undefined;
       const results = await runBench({ entries, configs: cols, timeoutS: o.timeout, jobs: o.jobs, solver: o.solver, onResult: progress?.show });
       progress?.clear();
-      const table = markdownTable(entries, cols, results, m, o.timeout);
+      const scaling = scalingReport(cols, results);
+      const table = markdownTable(entries, cols, results, m, o.timeout) + (scaling?.markdown ?? '');
       mkdirSync(o.out, { recursive: true });
+      if (scaling) writeFileSync(join(o.out, 'scaling.svg'), scaling.svg);
       writeFileSync(join(o.out, 'results.json'), JSON.stringify({ machine: m, suite: o.suite, timeoutS: o.timeout, configs: cols, results }, null, 2) + '\n');
       writeFileSync(join(o.out, 'results.csv'), csv(entries, results));
       writeFileSync(join(o.out, 'results.md'), table);

@@ -21,7 +21,7 @@ describe('rely bench', () => {
     expect(r.code).toBe(0);
     expect(results.results.length).toBe(3 * suiteOf(loadManifest(), 'ci').length); // both biases and the monolithic baseline
     expect(undecided).toEqual([]);
-    expect(readFileSync(join(out, 'results.csv'), 'utf8').split('\n')[0]).toBe('program,config,expected,verdict,wrong,modular,time_ms,wall_ms,iterations,predicates,reason');
+    expect(readFileSync(join(out, 'results.csv'), 'utf8').split('\n')[0]).toBe('program,config,expected,verdict,wrong,modular,time_ms,wall_ms,iterations,predicates,states,guarantee,reason');
     expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain('| Fig2-fixed | ');
   }, 300_000);
 
