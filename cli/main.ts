@@ -260,11 +260,12 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       .command('parse')
       .description('print the transition system (paper §3) the C file lowers to')
       .argument('<file>', 'C source (.c) or preprocessed (.i) file')
-      .addOption(new Option('--emit <format>', 'output format').choices(['ir', 'json', 'smt2']).default('ir')),
-  ).action((file: string, o: Common & { emit: 'ir' | 'json' | 'smt2' }) => {
+      .addOption(new Option('--emit <format>', 'output format').choices(['ir', 'json', 'smt2']).default('ir'))
+      .option('--keep-calls', 'keep calls as calls (push and pop transitions), as the explicit engines read the program'),
+  ).action((file: string, o: Common & { emit: 'ir' | 'json' | 'smt2'; keepCalls?: boolean }) => {
     log = pino({ level: o.logLevel }, pino.destination(2));
     const t0 = performance.now();
-    const p = loadProgram(file, frontendOptions(o));
+    const p = loadProgram(file, { ...frontendOptions(o), calls: o.keepCalls ? 'keep' : 'inline' });
     log.info({ file, threads: p.threads.length, ms: Math.round(performance.now() - t0) }, 'lowered');
     warnAll(p, io);
     if (o.emit === 'json') io.out(JSON.stringify(programJson(p), null, 2) + '\n');

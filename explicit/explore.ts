@@ -11,31 +11,27 @@ import { plan, run } from './execute.js';
 import { Layout, compileSteps, fire, type Step as CompiledStep } from './steps.js';
 import type { Run } from './replay.js';
 
-export interface ExploreOptions {
+/** The bounds of an explicit search (the explorer and the thread-modular engine). */
+export interface SearchOptions {
   /** Values tried for nondeterministic choices the program does not bound itself. */
   nondetRange?: readonly [bigint, bigint];
   /**
-   * Values an int variable may take (explicit-global's --int-range): a successor
-   * with a value outside is not explored, and counted in `cut`.
+   * Values an int variable may take (--int-range): a successor with a value outside
+   * is not explored, and counted in `cut`.
    */
   intRange?: readonly [bigint, bigint];
   maxStates?: number;
   /** performance.now() past which the search stops (incomplete). */
   deadline?: number;
+}
+
+export interface ExploreOptions extends SearchOptions {
   /** After a complete search without error, check that the explored set is closed (`closed`). */
   recheck?: boolean;
 }
 
-export interface TraceStep {
-  readonly thread: string;
-  readonly transition: number;
-  readonly pos: SourcePos;
-  readonly steps: readonly Step[];
-  /** Values after the step of the variables the transition mentions (C names for display). */
-  readonly values: ReadonlyArray<readonly [string, bigint]>;
-}
-
-export interface ExploreResult {
+/** What every explicit search reports. */
+export interface SearchResult {
   readonly errorReachable: boolean;
   /** Every reachable state (for the tried nondet values) was explored. */
   readonly complete: boolean;
@@ -48,6 +44,19 @@ export interface ExploreResult {
   readonly cut: number;
   readonly states: number;
   readonly transitionsFired: number;
+  readonly timeMs: number;
+}
+
+export interface TraceStep {
+  readonly thread: string;
+  readonly transition: number;
+  readonly pos: SourcePos;
+  readonly steps: readonly Step[];
+  /** Values after the step of the variables the transition mentions (C names for display). */
+  readonly values: ReadonlyArray<readonly [string, bigint]>;
+}
+
+export interface ExploreResult extends SearchResult {
   /** With `recheck`: every successor of an explored state was explored. */
   readonly closed?: boolean;
   readonly trace?: readonly TraceStep[];
@@ -55,7 +64,6 @@ export interface ExploreResult {
   readonly run?: Run;
   /** An unsigned variable went negative (C would wrap around); the first such run. */
   readonly unsignedWrap?: { readonly variable: string; readonly trace: readonly TraceStep[] };
-  readonly timeMs: number;
 }
 
 export const DEFAULT_NONDET_RANGE: readonly [bigint, bigint] = [-2n, 2n];

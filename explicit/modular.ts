@@ -12,17 +12,8 @@
  */
 import type { Program, Thread } from '../frontend/program.js';
 import { plan, run } from './execute.js';
-import { DEFAULT_MAX_STATES, DEFAULT_NONDET_RANGE, boundedSlots } from './explore.js';
+import { DEFAULT_MAX_STATES, DEFAULT_NONDET_RANGE, boundedSlots, type SearchOptions, type SearchResult } from './explore.js';
 import { Layout, compileSteps, fire, type Step } from './steps.js';
-
-export interface ModularOptions {
-  nondetRange?: readonly [bigint, bigint];
-  /** Values an int variable may take; states outside are not explored (counted in `cut`). */
-  intRange?: readonly [bigint, bigint];
-  /** On P and Q entries together. */
-  maxStates?: number;
-  deadline?: number;
-}
 
 /** One thread's share of the result. */
 export interface ThreadSummary {
@@ -37,24 +28,14 @@ export interface ThreadSummary {
   readonly writes: readonly string[];
 }
 
-export interface ModularResult {
-  /** An error location is reachable in the thread-modular abstraction (not necessarily in the program). */
-  readonly errorReachable: boolean;
+/** `states` counts Σ_t |P_t| + |Q_t|; `errorReachable` is about the abstraction, not necessarily the program. */
+export interface ModularResult extends SearchResult {
   readonly errorThread?: string;
-  readonly complete: boolean;
-  readonly stoppedBy?: 'state limit' | 'timeout';
-  readonly usedNondetRange: boolean;
-  readonly nondetRange: readonly [bigint, bigint];
-  readonly cut: number;
-  /** Σ_t |P_t| + |Q_t|. */
-  readonly states: number;
   /** Σ_t |G_t|. */
   readonly guarantee: number;
-  readonly transitionsFired: number;
   readonly threads: readonly ThreadSummary[];
   /** The fixpoint, for checkModularProof (complete runs without an error). */
   readonly proof?: ModularProof;
-  readonly timeMs: number;
 }
 
 type Vec = readonly bigint[];
@@ -194,7 +175,7 @@ function initFacts(p: Program, ts: readonly ThreadState[], init: readonly Vec[])
 }
 
 /** The least fixpoint of the AG PDA rules, by a worklist. */
-export function checkModular(p: Program, opts: ModularOptions = {}): ModularResult {
+export function checkModular(p: Program, opts: SearchOptions = {}): ModularResult {
   const t0 = performance.now();
   const range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
   const maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;

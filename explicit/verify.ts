@@ -12,17 +12,13 @@
  */
 import type { Program } from '../frontend/program.js';
 import type { Outcome } from '../aret/verify.js';
-import { explore, type ExploreResult } from './explore.js';
+import { explore, type ExploreResult, type SearchOptions, type SearchResult } from './explore.js';
 import { replay } from './replay.js';
 import { checkModular, checkModularProof, type ThreadSummary } from './modular.js';
 
 export type ExplicitEngine = 'explicit-global' | 'explicit-modular';
 
-export interface ExplicitOptions {
-  readonly nondetRange?: readonly [bigint, bigint];
-  readonly intRange?: readonly [bigint, bigint];
-  readonly maxStates?: number;
-  readonly deadline?: number;
+export interface ExplicitOptions extends SearchOptions {
   /** Internal errors that turn into UNKNOWN (a failed re-check or replay). */
   readonly onInternalError?: (message: string) => void;
 }
@@ -49,16 +45,8 @@ export interface ExplicitStats {
 
 export type ExplicitVerdict = Outcome<ExplicitProof> & { engine: ExplicitEngine; stats: ExplicitStats };
 
-interface Searched {
-  readonly complete: boolean;
-  readonly stoppedBy?: string;
-  readonly usedNondetRange: boolean;
-  readonly nondetRange: readonly [bigint, bigint];
-  readonly cut: number;
-}
-
 /** The bound a search's answer depends on (null: exact). */
-function boundOf(r: Searched, intRange: readonly [bigint, bigint] | undefined): string | null {
+function boundOf(r: SearchResult, intRange: readonly [bigint, bigint] | undefined): string | null {
   const parts: string[] = [];
   if (r.usedNondetRange) parts.push(`nondeterministic ints drawn from ${r.nondetRange[0]}..${r.nondetRange[1]}`);
   if (r.cut > 0 && intRange) parts.push(`int values limited to ${intRange[0]}..${intRange[1]} (${r.cut} successors cut)`);

@@ -64,6 +64,7 @@ export function programJson(p: Program): unknown {
         atomic: t.atomic,
         linear: t.linear,
         wrapRisk: t.wrapRisk,
+        stack: t.stack ?? null,
       })),
     })),
     init: show(p.init),
@@ -86,7 +87,9 @@ export function programSmt2(p: Program): string {
     for (const t of th.transitions) {
       const body = toSmt(fullFormula(p, t));
       const aux = t.aux.map((a) => `(${smtSymbol(a)} Int)`).join(' ');
-      out.push(`; thread ${th.name}, ${where(t)}, pc ${t.from} -> ${t.to}`);
+      // A pop's formula is only its guard: the values come from the frame on the stack.
+      const stack = t.stack?.kind === 'push' ? ` (call: also pushes a frame returning to pc ${t.stack.returnPc})` : t.stack ? ' (return: the guard only; the frame restores the locals)' : '';
+      out.push(`; thread ${th.name}, ${where(t)}, pc ${t.from} -> ${t.stack?.kind === 'pop' ? 'caller' : t.to}${stack}`);
       out.push(`(define-fun ${smtSymbol(`t${t.id}`)} () Bool ${aux ? `(exists (${aux}) ${body})` : body})`);
     }
   return out.join('\n') + '\n';
