@@ -146,6 +146,9 @@ describe('rely verify', () => {
     [['--max-iterations', '0'], /positive integer/],
     [['--solver', 'z4'], /expected auto, wasm or native/],
     [['--proof', join(dir, 'no-such-dir', 'p.smt2')], /cannot write/],
+    [['--int-range', '3..1'], /empty range 3\.\.1/],
+    [['--max-states', 'x'], /positive integer/],
+    [['--engine', 'explicit'], /Allowed choices are aret, monolithic, explicit-global, explicit-modular/],
   ] as const)
     it(`bad option ${args.join(' ')}: exit 2`, async () => {
       const r = await rely(['verify', ...args, LOCKID]);
@@ -153,6 +156,45 @@ describe('rely verify', () => {
       expect(r.out).toBe('');
       expect(r.err).toMatch(message);
     });
+});
+
+describe('rely verify --engine explicit-global|explicit-modular', () => {
+  const RECURSIVE = 'benchmarks/programs/recursive-sum.c';
+
+  it('explicit-modular: SAFE with the guarantees and reachable states per thread, and the same JSON fields', async () => {
+    const r = await rely(['verify', '--engine', 'explicit-modular', 'benchmarks/programs/simple4.c']);
+    expect(r.code).toBe(0);
+    expect(r.out.split('\n')[0]).toBe('SAFE');
+    expect(r.out).toMatch(/^ {2}p#3: 18 states; guarantee 4 updates of m, x$/m);
+    expect(r.out).toMatch(/engine: explicit-modular, 90 states, 16 guarantee entries/);
+    const j = JSON.parse((await rely(['verify', '--json', '--engine', 'explicit-modular', 'benchmarks/programs/simple4.c'])).out);
+    expect(j).toMatchObject({ verdict: 'safe', engine: 'explicit-modular', proofChecked: true, modular: null, solver: null, stats: { states: 90, guarantee: 16, bound: null } });
+    expect(typeof j.timeMs).toBe('number');
+  });
+
+  it('recursion: explicit engines verify it, the ARET engine says unsupported (exit 2)', async () => {
+    for (const engine of ['explicit-modular', 'explicit-global']) expect((await rely(['verify', '--engine', engine, RECURSIVE])).code).toBe(0);
+    const r = await rely(['verify', RECURSIVE]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^benchmarks\/programs\/recursive-sum\.c:\d+:\d+: unsupported: recursion \(worker → sum → sum\)/);
+  });
+
+  it('an error of the abstraction is confirmed by explicit-global and said so; the trace is replayed (exit 1)', async () => {
+    const r = await rely(['verify', '--engine', 'explicit-modular', 'benchmarks/programs/recursive-sum-broken.c']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^UNSAFE\n/);
+    expect(r.out).toMatch(/replayed in the interpreter/);
+    expect(r.out).toMatch(/the thread-modular abstraction reached an error; explicit-global confirmed it/);
+  });
+
+  it('a bounded search is UNKNOWN naming the bound (exit 3); --proof writes nothing', async () => {
+    const file = join(dir, 'explicit.smt2');
+    const r = await rely(['verify', '--engine', 'explicit-global', '--int-range', '0..1', '--proof', file, 'benchmarks/programs/simple4.c']);
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/^UNKNOWN: bounded: no error with int values limited to 0\.\.1/);
+    expect(r.err).toMatch(/no proof written .*: the explicit engines write no SMT-LIB certificate/);
+    expect(existsSync(file)).toBe(false);
+  });
 });
 
 // Skipped without native z3 (Z3_SKIP): the point is a solver other than rely's own.
