@@ -167,7 +167,7 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
         usedRange = fire(c, cur, (next, aux) => {
           let nst = st;
           if (kind === 'push') {
-            // The frame: the caller's locals, resuming at the return site.
+            // The frame: the caller's locals (pc first), resuming at the return site.
             const frame = localSlots[k].map((i) => cur[i]);
             frame[0] = BigInt((c.t.stack as { returnPc: number }).returnPc);
             nst = st.map((x, j) => (j === k ? [...x, frame] : x));

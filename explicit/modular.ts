@@ -119,7 +119,7 @@ function consequences(
       clipped = fire(s, st, (next) => {
         onFire();
         if (s.t.stack?.kind === 'push') {
-          // AG PDA PUSH: the frame is the caller's locals, resuming at the return site.
+          // AG PDA PUSH: the frame is the caller's locals (pc first), resuming at the return site.
           const f = st.slice(nG(p));
           f[0] = BigInt(s.t.stack.returnPc);
           emit({ kind: 'Q', k, ctx, f, cur: next });

@@ -74,6 +74,7 @@ export interface Thread {
   /** C function the thread runs. */
   readonly fn: string;
   readonly pc: string;
+  /** The thread's locals, its pc first (the explicit engines' stack frames rely on it). */
   readonly locals: readonly string[];
   readonly locations: readonly Location[];
   readonly entryPc: number;
