@@ -7,8 +7,7 @@
 import { and, unprimed, varsOf } from '../solver/formula.js';
 import type { SourcePos } from '../frontend/diagnostics.js';
 import { effectAtoms, type Program, type Step, type Transition } from '../frontend/program.js';
-import { plan, run } from './execute.js';
-import { Layout, compileSteps, fire, type Step as CompiledStep } from './steps.js';
+import { Layout, compileSteps, fire, initialStates, type Step as CompiledStep } from './steps.js';
 import type { Run } from './replay.js';
 
 /** The bounds of an explicit search (the explorer and the thread-modular engine). */
@@ -96,7 +95,6 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   const maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;
   const layout = new Layout([...p.vars.keys()]);
   const { names, index } = layout;
-  const n = names.length;
   let usedRange = false;
 
   const byPc = p.threads.map((th) => compileSteps(p, th, layout, range));
@@ -152,9 +150,9 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   };
 
   // Initial states: solve φ_init for all variables.
-  const initPlan = plan(p.init, () => false, (v) => index.get(v) ?? layout.slot(v), range);
-  const env0: bigint[] = new Array(2 * n).fill(0n);
-  usedRange ||= run(initPlan, env0, (env) => add(env.slice(0, n), noStacks, -1, undefined, []));
+  const init = initialStates(p, layout, range);
+  usedRange = init.clipped;
+  for (const s0 of init.states) add(s0, noStacks, -1, undefined, []);
 
   /** BASIC (PDA) STEP, PUSH and POP from state s: every successor goes to `found`. */
   const successors = (s: number, found: (next: bigint[], st: Stacks, c: CompiledStep, aux: bigint[]) => void): void => {

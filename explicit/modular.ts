@@ -11,9 +11,8 @@
  * the program safe; an error in it may be an artefact of the abstraction.
  */
 import type { Program, Thread } from '../frontend/program.js';
-import { plan, run } from './execute.js';
 import { DEFAULT_MAX_STATES, DEFAULT_NONDET_RANGE, boundedSlots, type SearchOptions, type SearchResult } from './explore.js';
-import { Layout, compileSteps, fire, type Step } from './steps.js';
+import { Layout, compileSteps, fire, initialStates, type Step } from './steps.js';
 
 /** One thread's share of the result. */
 export interface ThreadSummary {
@@ -151,17 +150,6 @@ function consequences(
   return clipped;
 }
 
-/** Initial states of the whole program (φ_init solved), each thread's share taken by `ThreadState.layout`. */
-function initialStates(p: Program, range: readonly [bigint, bigint]): { states: Vec[]; clipped: boolean } {
-  const layout = new Layout([...p.vars.keys()]);
-  const states: Vec[] = [];
-  const n = layout.names.length;
-  const clipped = run(plan(p.init, () => false, (v) => layout.index.get(v) ?? layout.slot(v), range), new Array(2 * n).fill(0n), (env) =>
-    states.push(env.slice(0, n)),
-  );
-  return { states, clipped };
-}
-
 /** AG PDA INIT: P(t, g₀, l₀, g₀, l₀) for each thread and initial state. */
 function initFacts(p: Program, ts: readonly ThreadState[], init: readonly Vec[]): Fact[] {
   const all = [...p.vars.keys()];
@@ -241,7 +229,7 @@ export function checkModular(p: Program, opts: SearchOptions = {}): ModularResul
     work.push(f);
   };
 
-  const init = initialStates(p, range);
+  const init = initialStates(p, new Layout([...p.vars.keys()]), range);
   let clipped = init.clipped;
   for (const f of initFacts(p, ts, init.states)) add(f);
   for (let i = 0; i < work.length && !stoppedBy && errorThread === undefined; i++) {

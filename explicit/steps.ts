@@ -71,3 +71,12 @@ export function fire(s: Step, cur: readonly bigint[], found: (next: bigint[], au
     found(next, s.auxSlots.map((i) => env[i]));
   });
 }
+
+/** The initial states (φ_init solved), over `layout` (all of the program's variables). */
+export function initialStates(p: Program, layout: Layout, range: readonly [bigint, bigint]): { states: bigint[][]; clipped: boolean } {
+  const n = layout.names.length;
+  const states: bigint[][] = [];
+  const init = plan(p.init, () => false, (v) => layout.index.get(v) ?? layout.slot(v), range);
+  const clipped = run(init, new Array(2 * n).fill(0n), (env) => states.push(env.slice(0, n)));
+  return { states, clipped };
+}
