@@ -43,16 +43,16 @@ export class PredicateSet {
     return this.items;
   }
 
-  /** Adds predicates; returns how many were new. */
-  add(preds: Iterable<Term>): number {
-    let n = 0;
+  /** Adds predicates; returns the ones that were new. */
+  add(preds: Iterable<Term>): Term[] {
+    const added: Term[] = [];
     for (const p of preds)
       if (!this.ids.has(p.id)) {
         this.ids.add(p.id);
         this.items.push(p);
-        n++;
+        added.push(p);
       }
-    return n;
+    return added;
   }
 }
 

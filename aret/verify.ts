@@ -12,7 +12,7 @@ import { abstReachEnv, findErrorTuple, type Abstraction, type Aret } from './rea
 import { checkProof, proofOf, type Proof } from './proof.js';
 import { coneOfInfluence, liftProof } from './slice.js';
 import { ReplayFailed, concreteCounterexample } from './counterexample.js';
-import { InvalidSolution, newHornStats, refine, type Bias, type HornSolverChoice, type HornStats } from '../horn/refine.js';
+import { InvalidSolution, newHornStats, refine, type Bias, type HornSolverChoice, type HornStats, type Learned } from '../horn/refine.js';
 
 export interface Progress {
   readonly iteration: number;
@@ -36,6 +36,8 @@ export interface VerifyOptions {
   deadline?: number;
   /** Called after each ARET computation. */
   onProgress?: (p: Progress) => void;
+  /** Called after each refinement with the predicates it added (for diagnostics). */
+  onRefined?: (r: { iteration: number; modular: boolean; by: 'linear' | 'spacer'; learned: readonly Learned[] }) => void;
 }
 
 export interface VerifyStats {
@@ -144,6 +146,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
         // Unsatisfiable unbiased clauses imply a feasible MKPATH, which was checked above.
         return done({ verdict: 'unknown', reason: 'internal: the refinement clauses have no solution but the error path is infeasible' });
       refinements[r.modular ? 'modular' : 'unbiased']++;
+      opts.onRefined?.({ iteration, modular: r.modular, by: r.by, learned: r.learned });
     }
     iteration = opts.maxIterations;
     return done({ verdict: 'unknown', reason: `no verdict after ${opts.maxIterations} refinement iterations` });

@@ -12,6 +12,7 @@ import { programJson, programSmt2, programText } from '../frontend/print.js';
 import type { Program } from '../frontend/program.js';
 import { DEFAULT_MAX_STATES, DEFAULT_NONDET_RANGE, explore } from '../explicit/explore.js';
 import { verify, type Progress, type Verdict } from '../aret/verify.js';
+import { show } from '../solver/formula.js';
 import { proofSmt2 } from '../aret/certificate.js';
 import type { Bias, HornSolverChoice } from '../horn/refine.js';
 import { createSolver, type SolverChoice } from '../solver/select.js';
@@ -34,6 +35,9 @@ export interface Io {
   /** stderr is a terminal: worth a live progress line. */
   errIsTty?: boolean;
 }
+
+/** Diagnostics as pino JSON lines on the Io's stderr (so in-process callers see them too). */
+const logger = (level: string, io: Io): Logger => pino({ level }, { write: (line: string) => io.err(line) });
 
 const processIo: Io = {
   out: (s) => process.stdout.write(s),
@@ -194,6 +198,16 @@ async function runVerify(p: Program, o: VerifyCli, deadline: number, io: Io, log
       hornTimeoutMs: QUERY_CAP_MS, // the engine also caps it by the deadline
       deadline,
       onProgress: progress?.show,
+      onRefined: (r) =>
+        log.debug(
+          {
+            iteration: r.iteration,
+            modular: r.modular,
+            by: r.by,
+            learned: r.learned.map((l) => `${l.where}: ${show(l.predicate)}`),
+          },
+          'refined',
+        ),
       onInternalError: (message) => log.error({ file: p.file }, message),
     });
     return { verdict, backend: solver.backendName };
@@ -263,7 +277,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       .addOption(new Option('--emit <format>', 'output format').choices(['ir', 'json', 'smt2']).default('ir'))
       .option('--keep-calls', 'keep calls as calls (push and pop transitions), as the explicit engines read the program'),
   ).action((file: string, o: Common & { emit: 'ir' | 'json' | 'smt2'; keepCalls?: boolean }) => {
-    log = pino({ level: o.logLevel }, pino.destination(2));
+    log = logger(o.logLevel, io);
     const t0 = performance.now();
     const p = loadProgram(file, { ...frontendOptions(o), calls: o.keepCalls ? 'keep' : 'inline' });
     log.info({ file, threads: p.threads.length, ms: Math.round(performance.now() - t0) }, 'lowered');
@@ -286,7 +300,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       .option('--max-states <N>', `stop after this many states (default ${DEFAULT_MAX_STATES})`, parseCount)
       .option('--json', 'print one JSON object'),
   ).action((file: string, o: Common & { nondetRange?: [bigint, bigint]; maxStates?: number; json?: boolean }) => {
-    log = pino({ level: o.logLevel }, pino.destination(2));
+    log = logger(o.logLevel, io);
     const p = loadProgram(file, frontendOptions(o));
     warnAll(p, io);
     const r = explore(p, { nondetRange: o.nondetRange, maxStates: o.maxStates });
@@ -353,13 +367,16 @@ explicit-modular finds in its abstraction is confirmed or refuted by explicit-gl
 the output says which. The aret engine shows a
 progress line on stderr when it is a terminal. A failed proof check or trace replay is
 an internal error of the engine: the verdict is UNKNOWN and --log-level error logs it.
+With --log-level debug the aret engine logs one "refined" record per refinement: who
+answered (linear or spacer), whether the clauses were modular, and each new predicate
+with the set it joined (a thread, or a pair i▷j).
 
 Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.`,
       ),
   ).action(async (file: string, o: VerifyCli) => {
     // The budget covers parsing too.
     const deadline = performance.now() + o.timeout * 1000;
-    log = pino({ level: o.logLevel }, pino.destination(2));
+    log = logger(o.logLevel, io);
     const explicit = o.engine === 'explicit-global' || o.engine === 'explicit-modular';
     // The explicit engines run procedures with their own stacks; the others need calls inlined.
     const p = loadProgram(file, { ...frontendOptions(o), calls: explicit ? 'keep' : 'inline' });
@@ -435,7 +452,7 @@ reachable, so sat means the program is safe and unsat that an error is reachable
 Exit codes: 0 written, 2 bad input or usage, 4 internal error.`,
       ),
   ).action((file: string, o: Common & { encoding: ChcEncoding; output?: string }) => {
-    log = pino({ level: o.logLevel }, pino.destination(2));
+    log = logger(o.logLevel, io);
     const p = loadProgram(file, frontendOptions(o));
     warnAll(p, io);
     const text = chcSmt2(p, o.encoding);

@@ -87,8 +87,14 @@ export function predsOf(f: Term): Term[] {
   return out.filter((a) => a.kind === 'app');
 }
 
+/** A new predicate and whose set it joined: a thread's P_i (its name), or a pair's P_i▷j (`i▷j` by names). */
+export interface Learned {
+  readonly where: string;
+  readonly predicate: Term;
+}
+
 export type RefineOutcome =
-  | { kind: 'refined'; modular: boolean; added: number; solution: ReadonlyMap<string, Term> }
+  | { kind: 'refined'; modular: boolean; by: 'linear' | 'spacer'; learned: readonly Learned[]; solution: ReadonlyMap<string, Term> }
   | { kind: 'counterexample' }
   | { kind: 'stuck'; reason: string };
 
@@ -173,38 +179,41 @@ export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstra
     }
   };
   tuple.forEach(collect);
-  const learn = (solution: HornSolution): number => {
-    let added = 0;
+  const learn = (solution: HornSolution): Learned[] => {
+    const learned: Learned[] = [];
     for (const [rel, sol] of solution) {
       const s = states.get(rel);
       if (s) {
         const own = p.threads[s.thread].pc;
         // The own pc is tracked as the location already.
-        added += abs.state[s.thread].add(predsOf(sol).filter((a) => ![...varsOf(a)].every((v) => v === own)));
+        for (const predicate of abs.state[s.thread].add(predsOf(sol).filter((a) => ![...varsOf(a)].every((v) => v === own))))
+          learned.push({ where: p.threads[s.thread].name, predicate });
         continue;
       }
       const e = envs.get(rel);
-      if (e) added += abs.transition(e.source, e.target).add(predsOf(sol));
+      if (e)
+        for (const predicate of abs.transition(e.source, e.target).add(predsOf(sol)))
+          learned.push({ where: `${p.threads[e.source].name}▷${p.threads[e.target].name}`, predicate });
     }
-    return added;
+    return learned;
   };
   let reason = 'the clauses taught no new predicate';
   for (const modular of o.bias === 'modular' ? [true, false] : [false]) {
     const sys = mkHornClauses(p, tuple, modular);
     let r = await solveClauses(sys, modular, solver, o);
-    let added = r.status === 'sat' ? learn(r.solution) : 0;
-    if (r.status === 'sat' && added === 0 && r.by === 'linear' && o.hornSolver === 'auto') {
+    let learned = r.status === 'sat' ? learn(r.solution) : [];
+    if (r.status === 'sat' && learned.length === 0 && r.by === 'linear' && o.hornSolver === 'auto') {
       r = await solveClauses(sys, modular, solver, { ...o, hornSolver: 'spacer' });
-      added = r.status === 'sat' ? learn(r.solution) : 0;
+      learned = r.status === 'sat' ? learn(r.solution) : [];
     }
     if (r.status === 'unknown') return { kind: 'stuck', reason: `Horn solver: ${r.reason}` };
     if (r.status === 'unsat') {
       if (modular) continue; // no modular solution: try the unbiased clauses
       return { kind: 'counterexample' };
     }
-    if (added > 0) {
+    if (learned.length > 0) {
       o.stats.answeredBy[r.by]++;
-      return { kind: 'refined', modular, added, solution: r.solution };
+      return { kind: 'refined', modular, by: r.by, learned, solution: r.solution };
     }
     reason = 'the solution taught no new predicate';
   }

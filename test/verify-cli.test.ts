@@ -89,6 +89,23 @@ describe('rely verify', () => {
     expect(bad.err).toContain("'farkas' is invalid");
   });
 
+  it('--log-level debug: one "refined" record per refinement, naming each new predicate and its set', async () => {
+    const r = await rely(['verify', '--json', '--log-level', 'debug', LOCKID]);
+    expect(r.code).toBe(0);
+    const v = JSON.parse(r.out);
+    const records = r.err
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l))
+      .filter((o) => o.msg === 'refined');
+    expect(records.length).toBe(v.stats.refinements.modular + v.stats.refinements.unbiased);
+    expect(records.map((o) => o.iteration)).toEqual(records.map((_, k) => k + 1));
+    const learned: string[] = records.flatMap((o) => o.learned);
+    // Every predicate of the proof was learned once, in a thread's set or a pair's.
+    expect(learned.length).toBe(v.predicates);
+    for (const l of learned) expect(l).toMatch(/^(main|thr1|thr2)(▷(main|thr1|thr2))?: \S/);
+  });
+
   it('lockbit: SAFE with a non-modular proof', async () => {
     const r = await rely(['verify', '--json', LOCKBIT]);
     expect(r.code).toBe(0);
