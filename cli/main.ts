@@ -198,16 +198,14 @@ async function runVerify(p: Program, o: VerifyCli, deadline: number, io: Io, log
       hornTimeoutMs: QUERY_CAP_MS, // the engine also caps it by the deadline
       deadline,
       onProgress: progress?.show,
-      onRefined: (r) =>
-        log.debug(
-          {
-            iteration: r.iteration,
-            modular: r.modular,
-            by: r.by,
-            learned: r.learned.map((l) => `${l.where}: ${show(l.predicate)}`),
-          },
-          'refined',
-        ),
+      // Rendering every predicate costs a walk per term: only when someone reads it.
+      onRefined: log.isLevelEnabled('debug')
+        ? (r) =>
+            log.debug(
+              { iteration: r.iteration, modular: r.modular, by: r.by, learned: r.learned.map((l) => `${l.where}: ${show(l.predicate)}`) },
+              'refined',
+            )
+        : undefined,
       onInternalError: (message) => log.error({ file: p.file }, message),
     });
     return { verdict, backend: solver.backendName };
