@@ -34,13 +34,32 @@ export function cubeImplies(c: Cube, d: Cube): boolean {
   return true;
 }
 
+/** `lhs op` of an atom `lhs op k` (the builders put the constant on the right), or null. */
+const shapeOf = (p: Term): string | null =>
+  p.kind === 'app' && (p.op === '=' || p.op === '<=') && p.args[1].kind === 'int' ? `${p.op}${p.args[0].id}` : null;
+
 /** An ordered set of predicates (P_i or P_i▷j). */
 export class PredicateSet {
   private readonly items: Term[] = [];
   private readonly ids = new Set<number>();
+  /** How many predicates `lhs op k` the set has, per `lhs op`. */
+  private readonly constants = new Map<string, number>();
 
   get all(): readonly Term[] {
     return this.items;
+  }
+
+  has(p: Term): boolean {
+    return this.ids.has(p.id);
+  }
+
+  /**
+   * Whether `p` is `lhs op k` with two other constants k already here: a refinement
+   * that learns only such predicates is counting along ever longer paths.
+   */
+  enumerates(p: Term): boolean {
+    const shape = shapeOf(p);
+    return shape !== null && !this.has(p) && (this.constants.get(shape) ?? 0) >= 6;
   }
 
   /** Adds predicates; returns the ones that were new. */
@@ -51,6 +70,8 @@ export class PredicateSet {
         this.ids.add(p.id);
         this.items.push(p);
         added.push(p);
+        const shape = shapeOf(p);
+        if (shape !== null) this.constants.set(shape, (this.constants.get(shape) ?? 0) + 1);
       }
     return added;
   }
@@ -63,13 +84,25 @@ export class SolverUnknown extends Error {
 }
 
 const boxes = new Map<number, Box | 'unsat' | null>();
-const boxOf = (f: Term): Box | 'unsat' | null => {
-  let b = boxes.get(f.id);
-  if (b === undefined) {
-    if (boxes.size > 200_000) boxes.clear(); // a memo, not a store: bound its memory
-    boxes.set(f.id, (b = Box.of(conjuncts(f))));
+/**
+ * The box of a conjunction of parts: the meet of the parts' boxes, each memoised (a
+ * state's formula, a transition's and an environment transition's recur in every
+ * step and every round).
+ */
+const boxOf = (parts: readonly Term[]): Box | 'unsat' | null => {
+  let out: Box | undefined;
+  for (const f of parts) {
+    let b = boxes.get(f.id);
+    if (b === undefined) {
+      if (boxes.size > 200_000) boxes.clear(); // a memo, not a store: bound its memory
+      boxes.set(f.id, (b = Box.of(conjuncts(f))));
+    }
+    if (b === null || b === 'unsat') return b;
+    const m = out ? out.meet(b) : b;
+    if (m === 'unsat') return m;
+    out = m;
   }
-  return b;
+  return out ?? null;
 };
 const primes = new Map<number, Term>();
 const primeOf = (p: Term): Term => {
@@ -79,16 +112,16 @@ const primeOf = (p: Term): Term => {
 };
 
 /**
- * The predicates implied by `formula` (when `primedPreds`, the predicates are read
- * over V'), or null when `formula` is unsatisfiable. A formula of the box form
- * (box.ts) is decided without the solver. Otherwise the queries are one-shot, so the
+ * The predicates implied by the conjunction of `parts` (when `primedPreds`, the
+ * predicates are read over V'), or null when it is unsatisfiable. A conjunction of the
+ * box form (box.ts) is decided without the solver, and without building its term. Otherwise the queries are one-shot, so the
  * solver's cache (keyed by hash-consed formulas) answers the ones every refinement
  * iteration repeats. A query the solver cannot decide counts as satisfiable, which
  * only keeps a successor or drops a predicate: a coarser abstraction, still sound.
  */
 export async function impliedPredicates(
   solver: SmtSolver,
-  formula: Term,
+  parts: readonly Term[],
   preds: readonly Term[],
   primedPreds: boolean,
   /** Predicates known to be implied (no query needed). */
@@ -96,9 +129,11 @@ export async function impliedPredicates(
   /** Decide box-form formulas without the solver. */
   useBox = true,
 ): Promise<Term[] | null> {
-  const box = useBox ? boxOf(formula) : null;
+  const box = useBox ? boxOf(parts) : null;
   if (box === 'unsat') return null;
-  if (!box && (await solver.check([formula])).status === 'unsat') return null;
+  let formula: Term | undefined;
+  const whole = (): Term => (formula ??= and(...parts));
+  if (!box && (await solver.check([whole()])).status === 'unsat') return null;
   const out: Term[] = [];
   for (const p of preds) {
     if (known(p)) {
@@ -107,7 +142,7 @@ export async function impliedPredicates(
     }
     const q = primedPreds ? primeOf(p) : p;
     const decided = box ? box.implies(q) : null;
-    if (decided ?? (await solver.check([formula, not(q)])).status === 'unsat') out.push(p);
+    if (decided ?? (await solver.check([whole(), not(q)])).status === 'unsat') out.push(p);
   }
   return out;
 }

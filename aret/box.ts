@@ -42,11 +42,19 @@ const floorDiv = (a: bigint, b: bigint): bigint => {
 const ceilDiv = (a: bigint, b: bigint): bigint => -floorDiv(-a, b);
 
 export class Box {
-  private readonly parent = new Map<string, string>();
+  private readonly parent: Map<string, string>;
   /** value(v) = value(parent(v)) + offset(v) */
-  private readonly offset = new Map<string, bigint>();
-  private readonly lo = new Map<string, bigint>();
-  private readonly hi = new Map<string, bigint>();
+  private readonly offset: Map<string, bigint>;
+  private readonly lo: Map<string, bigint>;
+  private readonly hi: Map<string, bigint>;
+
+  /** A copy of `from`, or the box of no atoms. */
+  private constructor(from?: Box) {
+    this.parent = new Map(from?.parent);
+    this.offset = new Map(from?.offset);
+    this.lo = new Map(from?.lo);
+    this.hi = new Map(from?.hi);
+  }
 
   private find(v: string): [string, bigint] {
     let off = 0n;
@@ -79,6 +87,22 @@ export class Box {
     return l === undefined || h === undefined || l <= h;
   }
 
+  /** Adds x − y = d (merging their classes; the old root's bounds move to the new one); false when that is unsatisfiable. */
+  private equate(x: string, y: string, d: bigint): boolean {
+    const [rx, ox] = this.find(x);
+    const [ry, oy] = this.find(y);
+    if (rx === ry) return ox - oy === d;
+    // value(rx) = value(x) − ox = value(y) + d − ox = value(ry) + oy + d − ox
+    const off = oy + d - ox;
+    this.parent.set(rx, ry);
+    this.offset.set(rx, off);
+    const lo = this.lo.get(rx);
+    const hi = this.hi.get(rx);
+    this.lo.delete(rx);
+    this.hi.delete(rx);
+    return this.tighten(ry, lo === undefined ? undefined : lo - off, hi === undefined ? undefined : hi - off);
+  }
+
   /**
    * The box of a conjunction: 'unsat' when it has no integer solution, null when it
    * is not of the exact form (the caller must use a solver).
@@ -100,21 +124,11 @@ export class Box {
     for (const a of atoms) {
       const vs = [...a.lin.coeffs];
       if (a.op === '=' && vs.length === 2 && vs[0][1] === -vs[1][1] && (vs[0][1] === 1n || vs[0][1] === -1n)) {
-        // c·(x − y) = rhs  ⇒  x = y + c·rhs
+        // c·(x − y) = rhs
         const [[x, cx], [y]] = vs;
-        const [rx, ox] = box.find(x);
-        const [ry, oy] = box.find(y);
-        const d = cx * a.rhs; // x − y
-        if (rx === ry) {
-          if (ox - oy !== d) return 'unsat';
-          continue;
-        }
-        // value(rx) = value(x) − ox = value(y) + d − ox = value(ry) + oy + d − ox
-        box.parent.set(rx, ry);
-        box.offset.set(rx, oy + d - ox);
+        if (!box.equate(x, y, cx * a.rhs)) return 'unsat';
       } else rest.push(a);
     }
-    // Bounds merged along the way are re-applied to the final roots.
     for (const a of rest) {
       const l = box.overRoots(a.lin);
       const rhs = a.rhs - l.constant;
@@ -130,6 +144,47 @@ export class Box {
       } else if (!(c > 0n ? box.tighten(r, undefined, floorDiv(rhs, c)) : box.tighten(r, ceilDiv(rhs, c), undefined))) return 'unsat';
     }
     return box;
+  }
+
+  /**
+   * The box of both conjunctions (neither box changes). The work is in the number of
+   * variables, not atoms: a state's box meets each step's and each environment
+   * transition's, which are built once.
+   */
+  meet(other: Box): Box | 'unsat' {
+    if (this.excludes(other)) return 'unsat';
+    const box = new Box(this);
+    for (const [v, p] of other.parent) if (!box.equate(v, p, other.offset.get(v)!)) return 'unsat';
+    for (const r of new Set([...other.lo.keys(), ...other.hi.keys()])) {
+      const [root, off] = box.find(r); // value(r) = value(root) + off
+      const lo = other.lo.get(r);
+      const hi = other.hi.get(r);
+      if (!box.tighten(root, lo === undefined ? undefined : lo - off, hi === undefined ? undefined : hi - off)) return 'unsat';
+    }
+    return box;
+  }
+
+  /** The bounds of v's value: its root's, shifted by v's offset. */
+  private range(v: string): [Bound, Bound] {
+    const [r, off] = this.find(v);
+    const lo = this.lo.get(r);
+    const hi = this.hi.get(r);
+    return [lo === undefined ? undefined : lo + off, hi === undefined ? undefined : hi + off];
+  }
+
+  /**
+   * Whether some variable has disjoint ranges here and in `other`, so that the meet
+   * is empty. Most meets in an ARET are (a state and an environment transition of
+   * another state of the globals); this answers them without copying a box.
+   */
+  private excludes(other: Box): boolean {
+    const disjoint = (v: string): boolean => {
+      const [a, b] = this.range(v);
+      const [c, d] = other.range(v);
+      return (a !== undefined && d !== undefined && a > d) || (c !== undefined && b !== undefined && c > b);
+    };
+    for (const vs of [other.lo.keys(), other.hi.keys(), other.parent.keys()]) for (const v of vs) if (disjoint(v)) return true;
+    return false;
   }
 
   /** Whether every integer point of the box satisfies `t`; null when `t` is not a linear atom. */

@@ -76,7 +76,7 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
     formula: and(eq(mkVar(p.threads[thread].pc), num(pc)), cubeFormula(c)),
     parent,
   });
-  const implied = (f: Term, preds: readonly Term[], primedPreds: boolean, known?: (p: Term) => boolean): Promise<Term[] | null> =>
+  const implied = (f: readonly Term[], preds: readonly Term[], primedPreds: boolean, known?: (p: Term) => boolean): Promise<Term[] | null> =>
     impliedPredicates(solver, f, preds, primedPreds, known, !opts.noShortcuts);
   // Frame shortcut: a predicate of the source cube over variables the step leaves
   // unchanged holds after it, without a query.
@@ -120,7 +120,7 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
   };
   // Lines 2–4: R_i := {α_i(φ_init)}, E_i := ∅.
   for (let i = 0; i < n; i++) {
-    const c = await implied(p.init, abs.state[i].all, false);
+    const c = await implied([p.init], abs.state[i].all, false);
     if (c) addState(state(i, p.threads[i].entryPc, cube(c)));
   }
   const frames = p.threads.map((_, i) => ownFrame(p, i));
@@ -146,12 +146,13 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
           for (const t of p.threads[i].transitions) {
             if (t.from !== s.pc) continue;
             const unchanged = unchangedIn(t);
-            const post = await implied(and(s.formula, rho(t)), abs.state[i].all, true, kept(s, (v) => unchanged.has(v)));
+            const step = [s.formula, rho(t)];
+            const post = await implied(step, abs.state[i].all, true, kept(s, (v) => unchanged.has(v)));
             if (post === null) continue; // S ∧ ρ infeasible: no successor, no environment effect
             if (addState(state(i, t.to, cube(post), { from: s, via: t }))) changed = true;
             for (let j = 0; j < n; j++) {
               if (j === i) continue;
-              const q = await implied(and(s.formula, rho(t)), abs.transition(i, j).all, false);
+              const q = await implied(step, abs.transition(i, j).all, false);
               if (q === null) continue;
               const c = cube(q);
               if (addEnv({ kind: 'env', id: envIds++, source: i, target: j, cube: c, formula: cubeFormula(c), parent: { from: s, via: t } })) changed = true;
@@ -164,7 +165,7 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
           envSeen.set(s, k + 1);
           const e = es[k];
           if (covered.has(e)) continue;
-          const post = await implied(and(s.formula, e.formula, frames[i]), abs.state[i].all, true, kept(s, (v) => ownLocals[i].has(v)));
+          const post = await implied([s.formula, e.formula, frames[i]], abs.state[i].all, true, kept(s, (v) => ownLocals[i].has(v)));
           if (post === null) continue;
           if (addState(state(i, s.pc, cube(post), { from: s, via: e }))) changed = true;
           if (covered.has(s)) break;

@@ -110,7 +110,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
       aretStates: last ? last.states.reduce((a, s) => a + s.length, 0) : 0,
       envTransitions: last ? last.env.reduce((a, s) => a + s.length, 0) : 0,
       refinements: { ...refinements },
-      horn: { answeredBy: { ...horn.answeredBy }, fallbacks: { ...horn.fallbacks } },
+      horn: { answeredBy: { ...horn.answeredBy }, fallbacks: { ...horn.fallbacks }, enumerating: horn.enumerating },
       solver: { ...solver.stats },
       timeMs: performance.now() - t0,
     };

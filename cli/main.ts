@@ -46,7 +46,7 @@ const processIo: Io = {
 };
 
 const DEFAULT_TIMEOUT_S = 300;
-const DEFAULT_MAX_ITERATIONS = 100;
+const DEFAULT_MAX_ITERATIONS = 1000;
 /**
  * Cap on one solver query of the engine (Horn or SMT): a query Spacer or z3 has not
  * answered in a minute rarely comes back, and UNKNOWN then beats waiting out the budget.

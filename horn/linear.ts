@@ -19,7 +19,7 @@ export interface LinearHornOptions {
 }
 
 export const DEFAULT_MAX_NODES = 20_000;
-export const DEFAULT_MAX_ATOMS = 400_000;
+export const DEFAULT_MAX_ATOMS = 100_000;
 
 export interface CertificateEntry {
   /** A leaf atom of the tree (variables are fresh copies `name~k`). */

@@ -8,6 +8,7 @@ import { solveLinearHC } from './linear.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { fullFormula, type Program } from '../frontend/program.js';
 import { isEnv, ownFrame, type Abstraction, type AbsState, type EnvTransition } from '../aret/reach-env.js';
+import type { PredicateSet } from '../aret/abstraction.js';
 
 export type Bias = 'modular' | 'none';
 
@@ -105,9 +106,11 @@ export type HornSolverChoice = 'spacer' | 'linear' | 'auto';
 export interface HornStats {
   answeredBy: { linear: number; spacer: number };
   fallbacks: Record<string, number>;
+  /** Modular solutions passed over for the unbiased clauses because they only enumerated constants. */
+  enumerating: number;
 }
 
-export const newHornStats = (): HornStats => ({ answeredBy: { linear: 0, spacer: 0 }, fallbacks: {} });
+export const newHornStats = (): HornStats => ({ answeredBy: { linear: 0, spacer: 0 }, fallbacks: {}, enumerating: 0 });
 
 export interface RefineOptions {
   bias: Bias;
@@ -161,7 +164,8 @@ async function solveClauses(sys: HornSystem, modular: boolean, solver: SmtSolver
  * REFINE (Fig. 9): solve the clauses and add the atomic predicates of each unknown's
  * solution to the predicate set of the thread (or thread pair) it came from. With
  * the modular bias the modular clauses are tried first; only if they have no
- * solution (or teach nothing new) are the unbiased ones used (§6). Unsatisfiable
+ * solution (or teach nothing new, or only enumerate constants: see below) are the
+ * unbiased ones used (§6). Unsatisfiable
  * unbiased clauses mean a counterexample. Under `auto`, a SOLVELINEARHC solution
  * that teaches nothing new is followed by Spacer's.
  */
@@ -179,38 +183,47 @@ export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstra
     }
   };
   tuple.forEach(collect);
-  const learn = (solution: HornSolution): Learned[] => {
-    const learned: Learned[] = [];
+  /** The atomic predicates of a solution, each with the set it would join. */
+  const candidates = (solution: HornSolution): { set: PredicateSet; where: string; predicate: Term }[] => {
+    const out: { set: PredicateSet; where: string; predicate: Term }[] = [];
     for (const [rel, sol] of solution) {
       const s = states.get(rel);
       if (s) {
         const own = p.threads[s.thread].pc;
         // The own pc is tracked as the location already.
-        for (const predicate of abs.state[s.thread].add(predsOf(sol).filter((a) => ![...varsOf(a)].every((v) => v === own))))
-          learned.push({ where: p.threads[s.thread].name, predicate });
+        for (const predicate of predsOf(sol)) if (![...varsOf(predicate)].every((v) => v === own)) out.push({ set: abs.state[s.thread], where: p.threads[s.thread].name, predicate });
         continue;
       }
       const e = envs.get(rel);
-      if (e)
-        for (const predicate of abs.transition(e.source, e.target).add(predsOf(sol)))
-          learned.push({ where: `${p.threads[e.source].name}▷${p.threads[e.target].name}`, predicate });
+      if (e) for (const predicate of predsOf(sol)) out.push({ set: abs.transition(e.source, e.target), where: `${p.threads[e.source].name}▷${p.threads[e.target].name}`, predicate });
     }
-    return learned;
+    return out;
   };
+  const learn = (cs: ReturnType<typeof candidates>): Learned[] =>
+    cs.flatMap(({ set, where, predicate }) => set.add([predicate]).map((q) => ({ where, predicate: q })));
   let reason = 'the clauses taught no new predicate';
   for (const modular of o.bias === 'modular' ? [true, false] : [false]) {
     const sys = mkHornClauses(p, tuple, modular);
     let r = await solveClauses(sys, modular, solver, o);
-    let learned = r.status === 'sat' ? learn(r.solution) : [];
-    if (r.status === 'sat' && learned.length === 0 && r.by === 'linear' && o.hornSolver === 'auto') {
+    let cs = r.status === 'sat' ? candidates(r.solution).filter((c) => !c.set.has(c.predicate)) : [];
+    if (r.status === 'sat' && cs.length === 0 && r.by === 'linear' && o.hornSolver === 'auto') {
       r = await solveClauses(sys, modular, solver, { ...o, hornSolver: 'spacer' });
-      learned = r.status === 'sat' ? learn(r.solution) : [];
+      cs = r.status === 'sat' ? candidates(r.solution).filter((c) => !c.set.has(c.predicate)) : [];
     }
     if (r.status === 'unknown') return { kind: 'stuck', reason: `Horn solver: ${r.reason}` };
     if (r.status === 'unsat') {
       if (modular) continue; // no modular solution: try the unbiased clauses
       return { kind: 'counterexample' };
     }
+    // A modular solution that only adds a third (fourth, …) constant to predicates the
+    // sets have counts along a longer path, and the next one will count further: the
+    // proof needs what the modular clauses cannot say, so take the unbiased solution.
+    if (modular && cs.length > 0 && cs.every((c) => c.set.enumerates(c.predicate))) {
+      reason = 'the modular solution only enumerated constants';
+      o.stats.enumerating++;
+      continue;
+    }
+    const learned = learn(cs);
     if (learned.length > 0) {
       o.stats.answeredBy[r.by]++;
       return { kind: 'refined', modular, by: r.by, learned, solution: r.solution };
