@@ -28,9 +28,16 @@ export function mkPath(d: AbsState): Transition[] {
 /** The copy of variable `v` in the m-th state of a path (aux variables of step m belong to m). */
 export const at = (v: string, m: number): string => `${v}@${m}`;
 
+/** Renamed step formulas per program, transition and step: every refinement round checks paths that share them. */
+const steps = new WeakMap<Program, Map<Transition, Term[]>>();
+
 /** ρ(V^m, V^{m+1}) for the transition taken in step m+1 (its aux variables as copies at m+1). */
 export function stepFormula(p: Program, t: Transition, m: number): Term {
-  return rename(fullFormula(p, t), (v) => (isPrimed(v) ? at(unprimed(v), m + 1) : p.vars.has(v) ? at(v, m) : at(v, m + 1)));
+  let ofProgram = steps.get(p);
+  if (!ofProgram) steps.set(p, (ofProgram = new Map()));
+  let byStep = ofProgram.get(t);
+  if (!byStep) ofProgram.set(t, (byStep = []));
+  return (byStep[m] ??= rename(fullFormula(p, t), (v) => (isPrimed(v) ? at(unprimed(v), m + 1) : p.vars.has(v) ? at(v, m) : at(v, m + 1))));
 }
 
 /** init(V^0) ∧ ρ_1(V^0, V^1) ∧ … ∧ ρ_k(V^{k-1}, V^k) ∧ err(V^k). */

@@ -124,12 +124,7 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
     if (c) addState(state(i, p.threads[i].entryPc, cube(c)));
   }
   const frames = p.threads.map((_, i) => ownFrame(p, i));
-  const full = new Map<number, Term>();
-  const rho = (t: Transition): Term => {
-    let f = full.get(t.id);
-    if (!f) full.set(t.id, (f = fullFormula(p, t)));
-    return f;
-  };
+  const rho = (t: Transition): Term => fullFormula(p, t);
   const expanded = new Set<AbsState>();
   /** How many of E_i each state has been combined with (E_i only grows). */
   const envSeen = new Map<AbsState, number>();

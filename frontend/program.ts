@@ -95,14 +95,23 @@ export interface Program {
   readonly warnings: readonly Warning[];
 }
 
+/** fullFormula's terms per program and transition id: the engines ask for them every round. */
+const full = new WeakMap<Program, Map<number, Term>>();
+
 /** The transition with the frame of every other thread's locals made explicit (ρ_j^=). */
 export function fullFormula(p: Program, t: Transition): Term {
-  const frames: Term[] = [];
-  for (const th of p.threads) {
-    if (th.index === t.thread) continue;
-    for (const v of th.locals) frames.push(eq(mkVar(primed(v)), mkVar(v)));
+  let byId = full.get(p);
+  if (!byId) full.set(p, (byId = new Map()));
+  let f = byId.get(t.id);
+  if (!f) {
+    const frames: Term[] = [];
+    for (const th of p.threads) {
+      if (th.index === t.thread) continue;
+      for (const v of th.locals) frames.push(eq(mkVar(primed(v)), mkVar(v)));
+    }
+    byId.set(t.id, (f = and(t.formula, ...frames)));
   }
-  return and(t.formula, ...frames);
+  return f;
 }
 
 /** φ_err from the threads' error locations. */
