@@ -38,6 +38,13 @@ export function cubeImplies(c: Cube, d: Cube): boolean {
 const shapeOf = (p: Term): string | null =>
   p.kind === 'app' && (p.op === '=' || p.op === '<=') && p.args[1].kind === 'int' ? `${p.op}${p.args[0].id}` : null;
 
+/**
+ * Constants of one shape a set holds before a seventh counts as enumerating. Chosen on
+ * Table 1: with 2 or 4, modular solutions that NaiveBakery's (and Scull's) modular
+ * proofs need were passed over.
+ */
+const ENUMERATED = 6;
+
 /** An ordered set of predicates (P_i or P_i▷j). */
 export class PredicateSet {
   private readonly items: Term[] = [];
@@ -54,12 +61,13 @@ export class PredicateSet {
   }
 
   /**
-   * Whether `p` is `lhs op k` with two other constants k already here: a refinement
-   * that learns only such predicates is counting along ever longer paths.
+   * Whether `p` is a new `lhs op k` with ENUMERATED or more other constants k already
+   * here: a refinement that learns only such predicates is counting along ever longer
+   * paths.
    */
   enumerates(p: Term): boolean {
     const shape = shapeOf(p);
-    return shape !== null && !this.has(p) && (this.constants.get(shape) ?? 0) >= 6;
+    return shape !== null && !this.has(p) && (this.constants.get(shape) ?? 0) >= ENUMERATED;
   }
 
   /** Adds predicates; returns the ones that were new. */
@@ -114,7 +122,8 @@ const primeOf = (p: Term): Term => {
 /**
  * The predicates implied by the conjunction of `parts` (when `primedPreds`, the
  * predicates are read over V'), or null when it is unsatisfiable. A conjunction of the
- * box form (box.ts) is decided without the solver, and without building its term. Otherwise the queries are one-shot, so the
+ * box form (box.ts) is decided without the solver, and without building its term.
+ * Otherwise the queries are one-shot, so the
  * solver's cache (keyed by hash-consed formulas) answers the ones every refinement
  * iteration repeats. A query the solver cannot decide counts as satisfiable, which
  * only keeps a successor or drops a predicate: a coarser abstraction, still sound.

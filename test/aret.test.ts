@@ -140,6 +140,30 @@ describe('SOLVELINEARHC as the refinement solver (--horn-solver linear)', () => 
     const v = await run('benchmarks/programs/lockid.c', 'modular', 'linear');
     expect(v.verdict === 'safe' && v.proof.modular).toBe(true);
   }, 180_000);
+
+  // Bluetooth3-fixed has no modular proof, and linear's relational environment
+  // predicates (pendingIo' = pendingIo + 1) let the modular clauses count forever:
+  // without the enumeration rule each round learned one more `pendingIo = k`.
+  it('bluetooth3-fixed: safe once modular solutions that only enumerate constants are passed over', async () => {
+    const v = await run('benchmarks/programs/bluetooth3-fixed.c', 'modular', 'linear');
+    expect(v.verdict).toBe('safe');
+    expect(v.stats.horn.enumerating).toBeGreaterThan(0);
+    expect(v.stats.refinements.unbiased).toBeGreaterThan(0);
+  }, 180_000);
+});
+
+describe('PredicateSet.enumerates', () => {
+  it('is true for a new constant of a shape the set holds six constants of, and only then', () => {
+    const ps = new PredicateSet();
+    const io = mkVar('pendingIo');
+    ps.add([0, 1, 2, 3, 4].map((k) => eq(io, num(k))));
+    expect(ps.enumerates(eq(io, num(5)))).toBe(false); // five so far
+    ps.add([eq(io, num(5)), le(io, num(9))]);
+    expect(ps.enumerates(eq(io, num(6)))).toBe(true);
+    expect(ps.enumerates(eq(io, num(5)))).toBe(false); // not new
+    expect(ps.enumerates(le(io, num(3)))).toBe(false); // `<=` is another shape, with one constant
+    expect(ps.enumerates(eq(mkVar('stopped'), num(6)))).toBe(false);
+  });
 });
 
 describe('ABSTREACHENV', () => {
