@@ -35,6 +35,9 @@ function parseAtom(t: Term): Atom | null {
   return lin && lin.constant === 0n ? { lin, op: t.op, rhs: r.value } : null;
 }
 
+/** A bound moved by k (unbounded stays unbounded). */
+const shift = (b: Bound, k: bigint): Bound => (b === undefined ? undefined : b + k);
+
 const floorDiv = (a: bigint, b: bigint): bigint => {
   const q = a / b;
   return q * b !== a && a < 0n !== b < 0n ? q - 1n : q;
@@ -100,7 +103,7 @@ export class Box {
     const hi = this.hi.get(rx);
     this.lo.delete(rx);
     this.hi.delete(rx);
-    return this.tighten(ry, lo === undefined ? undefined : lo - off, hi === undefined ? undefined : hi - off);
+    return this.tighten(ry, shift(lo, -off), shift(hi, -off));
   }
 
   /**
@@ -157,9 +160,8 @@ export class Box {
     for (const [v, p] of other.parent) if (!box.equate(v, p, other.offset.get(v)!)) return 'unsat';
     for (const r of new Set([...other.lo.keys(), ...other.hi.keys()])) {
       const [root, off] = box.find(r); // value(r) = value(root) + off
-      const lo = other.lo.get(r);
-      const hi = other.hi.get(r);
-      if (!box.tighten(root, lo === undefined ? undefined : lo - off, hi === undefined ? undefined : hi - off)) return 'unsat';
+      const [lo, hi] = other.range(r);
+      if (!box.tighten(root, shift(lo, -off), shift(hi, -off))) return 'unsat';
     }
     return box;
   }
@@ -169,7 +171,7 @@ export class Box {
     const [r, off] = this.find(v);
     const lo = this.lo.get(r);
     const hi = this.hi.get(r);
-    return [lo === undefined ? undefined : lo + off, hi === undefined ? undefined : hi + off];
+    return [shift(lo, off), shift(hi, off)];
   }
 
   /**

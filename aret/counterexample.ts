@@ -29,14 +29,14 @@ export function mkPath(d: AbsState): Transition[] {
 export const at = (v: string, m: number): string => `${v}@${m}`;
 
 /** Renamed step formulas per program, transition and step: every refinement round checks paths that share them. */
-const steps = new WeakMap<Program, Map<Transition, Term[]>>();
+const steps = new WeakMap<Program, Map<number, Term[]>>();
 
 /** ρ(V^m, V^{m+1}) for the transition taken in step m+1 (its aux variables as copies at m+1). */
 export function stepFormula(p: Program, t: Transition, m: number): Term {
   let ofProgram = steps.get(p);
   if (!ofProgram) steps.set(p, (ofProgram = new Map()));
-  let byStep = ofProgram.get(t);
-  if (!byStep) ofProgram.set(t, (byStep = []));
+  let byStep = ofProgram.get(t.id);
+  if (!byStep) ofProgram.set(t.id, (byStep = []));
   return (byStep[m] ??= rename(fullFormula(p, t), (v) => (isPrimed(v) ? at(unprimed(v), m + 1) : p.vars.has(v) ? at(v, m) : at(v, m + 1))));
 }
 

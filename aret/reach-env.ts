@@ -124,7 +124,6 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
     if (c) addState(state(i, p.threads[i].entryPc, cube(c)));
   }
   const frames = p.threads.map((_, i) => ownFrame(p, i));
-  const rho = (t: Transition): Term => fullFormula(p, t);
   const expanded = new Set<AbsState>();
   /** How many of E_i each state has been combined with (E_i only grows). */
   const envSeen = new Map<AbsState, number>();
@@ -141,7 +140,7 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
           for (const t of p.threads[i].transitions) {
             if (t.from !== s.pc) continue;
             const unchanged = unchangedIn(t);
-            const step = [s.formula, rho(t)];
+            const step = [s.formula, fullFormula(p, t)];
             const post = await implied(step, abs.state[i].all, true, kept(s, (v) => unchanged.has(v)));
             if (post === null) continue; // S ∧ ρ infeasible: no successor, no environment effect
             if (addState(state(i, t.to, cube(post), { from: s, via: t }))) changed = true;

@@ -165,8 +165,7 @@ async function solveClauses(sys: HornSystem, modular: boolean, solver: SmtSolver
  * solution to the predicate set of the thread (or thread pair) it came from. With
  * the modular bias the modular clauses are tried first; only if they have no
  * solution (or teach nothing new, or only enumerate constants: see below) are the
- * unbiased ones used (§6). Unsatisfiable
- * unbiased clauses mean a counterexample. Under `auto`, a SOLVELINEARHC solution
+ * unbiased ones used (§6). Unsatisfiable unbiased clauses mean a counterexample. Under `auto`, a SOLVELINEARHC solution
  * that teaches nothing new is followed by Spacer's.
  */
 export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstraction, solver: SmtSolver, o: RefineOptions): Promise<RefineOutcome> {
@@ -183,7 +182,7 @@ export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstra
     }
   };
   tuple.forEach(collect);
-  /** The atomic predicates of a solution, each with the set it would join. */
+  /** The atomic predicates of a solution that are new, each with the set it would join. */
   const candidates = (solution: HornSolution): { set: PredicateSet; where: string; predicate: Term }[] => {
     const out: { set: PredicateSet; where: string; predicate: Term }[] = [];
     for (const [rel, sol] of solution) {
@@ -197,7 +196,7 @@ export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstra
       const e = envs.get(rel);
       if (e) for (const predicate of predsOf(sol)) out.push({ set: abs.transition(e.source, e.target), where: `${p.threads[e.source].name}▷${p.threads[e.target].name}`, predicate });
     }
-    return out;
+    return out.filter((c) => !c.set.has(c.predicate));
   };
   const learn = (cs: ReturnType<typeof candidates>): Learned[] =>
     cs.flatMap(({ set, where, predicate }) => set.add([predicate]).map((q) => ({ where, predicate: q })));
@@ -205,19 +204,20 @@ export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstra
   for (const modular of o.bias === 'modular' ? [true, false] : [false]) {
     const sys = mkHornClauses(p, tuple, modular);
     let r = await solveClauses(sys, modular, solver, o);
-    let cs = r.status === 'sat' ? candidates(r.solution).filter((c) => !c.set.has(c.predicate)) : [];
+    let cs = r.status === 'sat' ? candidates(r.solution) : [];
     if (r.status === 'sat' && cs.length === 0 && r.by === 'linear' && o.hornSolver === 'auto') {
       r = await solveClauses(sys, modular, solver, { ...o, hornSolver: 'spacer' });
-      cs = r.status === 'sat' ? candidates(r.solution).filter((c) => !c.set.has(c.predicate)) : [];
+      cs = r.status === 'sat' ? candidates(r.solution) : [];
     }
     if (r.status === 'unknown') return { kind: 'stuck', reason: `Horn solver: ${r.reason}` };
     if (r.status === 'unsat') {
       if (modular) continue; // no modular solution: try the unbiased clauses
       return { kind: 'counterexample' };
     }
-    // A modular solution that only adds a third (fourth, …) constant to predicates the
-    // sets have counts along a longer path, and the next one will count further: the
-    // proof needs what the modular clauses cannot say, so take the unbiased solution.
+    // A modular solution that only adds one more constant to predicates the sets hold
+    // many constants of counts along a longer path, and the next one will count
+    // further: the proof needs what the modular clauses cannot say, so take the
+    // unbiased solution.
     if (modular && cs.length > 0 && cs.every((c) => c.set.enumerates(c.predicate))) {
       reason = 'the modular solution only enumerated constants';
       o.stats.enumerating++;
