@@ -85,6 +85,59 @@ export class PredicateSet {
   }
 }
 
+/** Results keyed by the ids of a conjunction's parts, in order. */
+interface Trie {
+  next?: Map<number, Trie>;
+  /** α over V, and α over V' (undefined: not computed yet). */
+  plain?: Term[] | null;
+  primed?: Term[] | null;
+}
+
+/**
+ * The abstractions already computed against each predicate set, per run: ABSTREACHENV
+ * starts afresh every round, yet most of its (state, step) pairs recur and a round
+ * grows only the sets its refinement touched. An entry is valid while its set has
+ * the size it had (sets only grow). A set that grew in this round or the one before
+ * is not remembered: where refinement grows most sets every round (unbiased
+ * clauses), storing entries that are never read again cost more than it saved.
+ */
+export class AbstractionMemo {
+  private readonly bySet = new WeakMap<PredicateSet, { size: number; grownIn: number; root: Trie }>();
+  private round = 0;
+
+  /** Called at the start of each ABSTREACHENV. */
+  nextRound(): void {
+    this.round++;
+  }
+
+  /** The trie of a set, or undefined while the set is not stable. */
+  private rootOf(set: PredicateSet): Trie | undefined {
+    let m = this.bySet.get(set);
+    if (!m || m.size !== set.all.length) this.bySet.set(set, (m = { size: set.all.length, grownIn: this.round, root: {} }));
+    return m.grownIn >= this.round - 1 ? undefined : m.root;
+  }
+
+  /** α of the conjunction of `parts` against `set`, if known. */
+  get(set: PredicateSet, parts: readonly Term[], primed: boolean): Term[] | null | undefined {
+    let n = this.rootOf(set);
+    for (const t of parts) n = n?.next?.get(t.id);
+    return primed ? n?.primed : n?.plain;
+  }
+
+  set(set: PredicateSet, parts: readonly Term[], primed: boolean, result: Term[] | null): void {
+    let n = this.rootOf(set);
+    if (!n) return;
+    for (const t of parts) {
+      n.next ??= new Map();
+      let c: Trie | undefined = n.next.get(t.id);
+      if (!c) n.next.set(t.id, (c = {}));
+      n = c;
+    }
+    if (primed) n.primed = result;
+    else n.plain = result;
+  }
+}
+
 export class SolverUnknown extends Error {
   constructor(readonly reason: string) {
     super(`solver: unknown (${reason})`);

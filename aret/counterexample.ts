@@ -72,6 +72,8 @@ export async function concreteCounterexample(
   /** The transition of `p` behind an ARET's transition (the ARET may be of a slice of `p`). */
   original: (t: Transition) => Transition,
   solver: SmtSolver,
+  /** Only the paths that end with a thread's step into its error location (the likely ones, checked first anyway). */
+  onlyErrorSteps = false,
 ): Promise<TraceStep[] | null> {
   const names = [...p.vars.keys()];
   const tried = new Set<string>();
@@ -82,6 +84,7 @@ export async function concreteCounterexample(
     return Number(last !== undefined && last.to === p.threads[last.thread].errorPc);
   };
   for (const path of paths.sort((a, b) => endsInError(b) - endsInError(a))) {
+    if (onlyErrorSteps && !endsInError(path)) break;
     const key = path.map((t) => t.id).join(',');
     if (tried.has(key)) continue;
     tried.add(key);

@@ -97,9 +97,10 @@ export function proofObligations(p: Program, proof: Proof): Obligation[] {
  * Re-checks every obligation with `checker` (a fresh solver, closed afterwards);
  * returns the first that fails, or undefined when the proof holds.
  */
-export async function checkProof(p: Program, proof: Proof, checker: SmtSolver): Promise<string | undefined> {
+export async function checkProof(p: Program, proof: Proof, checker: SmtSolver, checkTime?: () => void): Promise<string | undefined> {
   try {
     for (const o of proofObligations(p, proof)) {
+      checkTime?.(); // a proof of many threads has many obligations: the run's deadline still holds
       const r = await checker.entails(o.premise, o.conclusion);
       if (r !== true) return `${o.name} ${r === 'unknown' ? 'undecided' : 'does not hold'}`;
     }

@@ -4,7 +4,7 @@
 import { and, eq, evaluate, mkVar, num, or, primed, varsOf, type Term } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { fullFormula, isFrameAtom, type Program, type Transition } from '../frontend/program.js';
-import { SolverUnknown, cube, cubeFormula, cubeImplies, impliedPredicates, type Cube, type PredicateSet } from './abstraction.js';
+import { SolverUnknown, cube, type AbstractionMemo, cubeFormula, cubeImplies, impliedPredicates, type Cube, type PredicateSet } from './abstraction.js';
 
 export interface AbsState {
   readonly id: number;
@@ -60,10 +60,13 @@ export interface ReachOptions {
   noShortcuts?: boolean;
   /** Called between steps; throws to stop (a deadline). */
   checkTime?: () => void;
+  /** Abstractions of earlier rounds, reused while their predicate set is unchanged. */
+  memo?: AbstractionMemo;
 }
 
 export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolver, opts: ReachOptions = {}): Promise<Aret> {
   const frameShortcut = !opts.noShortcuts;
+  opts.memo?.nextRound();
   const n = p.threads.length;
   const states: AbsState[][] = p.threads.map(() => []);
   const env: EnvTransition[][] = p.threads.map(() => []);
@@ -76,8 +79,13 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
     formula: and(eq(mkVar(p.threads[thread].pc), num(pc)), cubeFormula(c)),
     parent,
   });
-  const implied = (f: readonly Term[], preds: readonly Term[], primedPreds: boolean, known?: (p: Term) => boolean): Promise<Term[] | null> =>
-    impliedPredicates(solver, f, preds, primedPreds, known, !opts.noShortcuts);
+  const implied = async (f: readonly Term[], set: PredicateSet, primedPreds: boolean, known?: (p: Term) => boolean): Promise<Term[] | null> => {
+    const hit = opts.memo?.get(set, f, primedPreds);
+    if (hit !== undefined) return hit;
+    const r = await impliedPredicates(solver, f, set.all, primedPreds, known, !opts.noShortcuts);
+    opts.memo?.set(set, f, primedPreds, r);
+    return r;
+  };
   // Frame shortcut: a predicate of the source cube over variables the step leaves
   // unchanged holds after it, without a query.
   const kept = (s: AbsState, unchanged: (v: string) => boolean) => {
@@ -120,7 +128,7 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
   };
   // Lines 2–4: R_i := {α_i(φ_init)}, E_i := ∅.
   for (let i = 0; i < n; i++) {
-    const c = await implied([p.init], abs.state[i].all, false);
+    const c = await implied([p.init], abs.state[i], false);
     if (c) addState(state(i, p.threads[i].entryPc, cube(c)));
   }
   const frames = p.threads.map((_, i) => ownFrame(p, i));
@@ -141,12 +149,12 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
             if (t.from !== s.pc) continue;
             const unchanged = unchangedIn(t);
             const step = [s.formula, fullFormula(p, t)];
-            const post = await implied(step, abs.state[i].all, true, kept(s, (v) => unchanged.has(v)));
+            const post = await implied(step, abs.state[i], true, kept(s, (v) => unchanged.has(v)));
             if (post === null) continue; // S ∧ ρ infeasible: no successor, no environment effect
             if (addState(state(i, t.to, cube(post), { from: s, via: t }))) changed = true;
             for (let j = 0; j < n; j++) {
               if (j === i) continue;
-              const q = await implied(step, abs.transition(i, j).all, false);
+              const q = await implied(step, abs.transition(i, j), false);
               if (q === null) continue;
               const c = cube(q);
               if (addEnv({ kind: 'env', id: envIds++, source: i, target: j, cube: c, formula: cubeFormula(c), parent: { from: s, via: t } })) changed = true;
@@ -159,7 +167,7 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
           envSeen.set(s, k + 1);
           const e = es[k];
           if (covered.has(e)) continue;
-          const post = await implied([s.formula, e.formula, frames[i]], abs.state[i].all, true, kept(s, (v) => ownLocals[i].has(v)));
+          const post = await implied([s.formula, e.formula, frames[i]], abs.state[i], true, kept(s, (v) => ownLocals[i].has(v)));
           if (post === null) continue;
           if (addState(state(i, s.pc, cube(post), { from: s, via: e }))) changed = true;
           if (covered.has(s)) break;

@@ -7,7 +7,7 @@
 import type { SmtSolver, SolverStats } from '../solver/smt.js';
 import type { Program } from '../frontend/program.js';
 import type { TraceStep } from '../explicit/explore.js';
-import { PredicateSet, SolverUnknown } from './abstraction.js';
+import { AbstractionMemo, PredicateSet, SolverUnknown } from './abstraction.js';
 import { abstReachEnv, findErrorTuple, type Abstraction, type Aret } from './reach-env.js';
 import { checkProof, proofOf, type Proof } from './proof.js';
 import { coneOfInfluence, liftProof } from './slice.js';
@@ -25,6 +25,8 @@ export interface VerifyOptions {
   /** Internal errors that turn into UNKNOWN (a failed proof check or replay). */
   onInternalError?: (message: string) => void;
   bias: Bias;
+  /** Give learned state predicates to the other instances of the thread's function (default: true; aret/symmetry.ts). */
+  shareInstances?: boolean;
   /** Who solves the refinement clauses (default: spacer). */
   hornSolver?: HornSolverChoice;
   maxIterations: number;
@@ -90,6 +92,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
   };
   const refinements = { modular: 0, unbiased: 0 };
   const horn = newHornStats();
+  const memo = new AbstractionMemo();
   let last: Aret | undefined;
   let iteration = 0;
   const stats = (): VerifyStats => {
@@ -122,29 +125,35 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
   try {
     for (iteration = 1; iteration <= opts.maxIterations; iteration++) {
       checkTime();
-      last = await abstReachEnv(p, abs, solver, { checkTime });
+      last = await abstReachEnv(p, abs, solver, { checkTime, memo });
       const s = stats();
       opts.onProgress?.({ iteration, predicates: s.predicates, aretStates: s.aretStates, envTransitions: s.envTransitions });
       const tuple = await findErrorTuple(p, last, solver);
       if (!tuple) {
         const proof = liftProof(whole, slice, proofOf(p, last));
-        const failed = await checkProof(whole, proof, opts.checker());
+        const failed = await checkProof(whole, proof, opts.checker(), checkTime);
         if (!failed) return done({ verdict: 'safe', proof, proofChecked: true });
         opts.onInternalError?.(`proof check failed: ${failed}`);
         return done({ verdict: 'unknown', reason: `proof check failed: ${failed}` });
       }
-      // A real error path needs no Horn query: MKPATH (Fig. 8) made concrete by one SMT query.
-      const cex = await concreteCounterexample(whole, tuple, slice.original, solver);
-      if (cex) return done({ verdict: 'unsafe', trace: cex, traceReplayed: true });
+      // A real error usually shows on the path into the error location: one cheap
+      // query (MKPATH, Fig. 8, made concrete) before any Horn query.
+      const direct = await concreteCounterexample(whole, tuple, slice.original, solver, true);
+      if (direct) return done({ verdict: 'unsafe', trace: direct, traceReplayed: true });
       checkTime();
       // A Horn query may not outlast the run's deadline.
       const left = opts.deadline === undefined ? undefined : Math.max(1, opts.deadline - performance.now());
       const hornMs = left === undefined ? opts.hornTimeoutMs : Math.min(left, opts.hornTimeoutMs ?? left);
-      const r = await refine(p, tuple, abs, solver, { bias: opts.bias, hornSolver: opts.hornSolver ?? 'spacer', timeoutMs: hornMs, stats: horn });
-      if (r.kind === 'stuck') return done({ verdict: 'unknown', reason: r.reason });
-      if (r.kind === 'counterexample')
-        // Unsatisfiable unbiased clauses imply a feasible MKPATH, which was checked above.
+      const r = await refine(p, tuple, abs, solver, { bias: opts.bias, hornSolver: opts.hornSolver ?? 'spacer', timeoutMs: hornMs, stats: horn, shareInstances: opts.shareInstances ?? true });
+      if (r.kind !== 'refined') {
+        // A validated solution proves every path to the tuple infeasible, so only a
+        // failed refinement asks for the others.
+        const cex = await concreteCounterexample(whole, tuple, slice.original, solver);
+        if (cex) return done({ verdict: 'unsafe', trace: cex, traceReplayed: true });
+        if (r.kind === 'stuck') return done({ verdict: 'unknown', reason: r.reason });
+        // Unsatisfiable unbiased clauses imply a feasible MKPATH, which was just refuted.
         return done({ verdict: 'unknown', reason: 'internal: the refinement clauses have no solution but the error path is infeasible' });
+      }
       refinements[r.modular ? 'modular' : 'unbiased']++;
       opts.onRefined?.({ iteration, modular: r.modular, by: r.by, learned: r.learned });
     }

@@ -134,6 +134,7 @@ interface VerifyCli extends Common {
   maxStates?: number;
   bias: Bias;
   hornSolver: HornSolverChoice;
+  shareInstances: boolean;
   solver: SolverChoice;
   timeout: number;
   maxIterations: number;
@@ -192,6 +193,7 @@ async function runVerify(p: Program, o: VerifyCli, deadline: number, io: Io, log
     const verdict = await verify(p, solver, {
       bias: o.bias,
       hornSolver: o.hornSolver,
+      shareInstances: o.shareInstances,
       maxIterations: o.maxIterations,
       // Independent of the solver that built the proof.
       checker: () => open(createSolver(o.solver)),
@@ -319,7 +321,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       .addOption(
         new Option(
           '--engine <engine>',
-          "aret: predicate abstraction and refinement (the paper's algorithm); monolithic: the baseline, one Spacer query for one inductive invariant of the product program of all threads; explicit-global: every reachable state of the product program (finite-state programs); explicit-modular: Flanagan–Qadeer thread-modular model checking, one thread at a time against the others' guarantees. The explicit engines keep calls as calls, so recursion is allowed; --bias, --horn-solver, --max-iterations, --solver and --proof apply to aret (and --solver, --proof to monolithic) only",
+          "aret: predicate abstraction and refinement (the paper's algorithm); monolithic: the baseline, one Spacer query for one inductive invariant of the product program of all threads; explicit-global: every reachable state of the product program (finite-state programs); explicit-modular: Flanagan–Qadeer thread-modular model checking, one thread at a time against the others' guarantees. The explicit engines keep calls as calls, so recursion is allowed; --bias, --horn-solver, --no-share-instances, --max-iterations, --solver and --proof apply to aret (and --solver, --proof to monolithic) only",
         )
           .choices(['aret', 'monolithic', 'explicit-global', 'explicit-modular'])
           .default('aret'),
@@ -336,6 +338,10 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         )
           .choices(['spacer', 'linear', 'auto'])
           .default('spacer'),
+      )
+      .option(
+        '--no-share-instances',
+        'aret: give a learned state predicate to its own thread only (by default the other threads running the same function get it too, their locals renamed)',
       )
       .option('--solver <auto|wasm|native>', 'SMT back end; auto takes native z3 when one is on PATH or $RELY_Z3 is set, else wasm', parseSolver, 'auto')
       .option(

@@ -129,15 +129,25 @@ interface PreparedClause {
   readonly body: readonly (readonly LinearAtom[])[];
 }
 
+/** Linear forms per (hash-consed) term: refinement rounds build clauses from the same constraints and arguments. */
+const constraintAtoms = new WeakMap<Term, readonly LinearAtom[]>();
+const argForms = new WeakMap<Term, LinearAtom>();
+
 function linearArg(t: Term): LinearAtom {
-  const l = linearOf(t);
-  if (!l) throw new GiveUp('a nonlinear argument');
-  return { coeffs: l.coeffs, constant: l.constant, eq: true };
+  let a = argForms.get(t);
+  if (!a) {
+    const l = linearOf(t);
+    if (!l) throw new GiveUp('a nonlinear argument');
+    argForms.set(t, (a = { coeffs: l.coeffs, constant: l.constant, eq: true }));
+  }
+  return a;
 }
 
 function prepare(c: HornClause): PreparedClause {
+  let constraint = constraintAtoms.get(c.constraint);
+  if (!constraint) constraintAtoms.set(c.constraint, (constraint = leafAtoms(c.constraint).map((a) => linearAtom(a)!)));
   return {
-    constraint: leafAtoms(c.constraint).map((a) => linearAtom(a)!),
+    constraint,
     head: c.head?.args.map(linearArg) ?? [],
     body: c.body.map((b) => b.args.map(linearArg)),
   };

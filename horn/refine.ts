@@ -9,6 +9,7 @@ import type { SmtSolver } from '../solver/smt.js';
 import { fullFormula, type Program } from '../frontend/program.js';
 import { isEnv, ownFrame, type Abstraction, type AbsState, type EnvTransition } from '../aret/reach-env.js';
 import type { PredicateSet } from '../aret/abstraction.js';
+import { stateImages, targetImages } from '../aret/symmetry.js';
 
 export type Bias = 'modular' | 'none';
 
@@ -117,6 +118,8 @@ export interface RefineOptions {
   hornSolver: HornSolverChoice;
   timeoutMs?: number;
   stats: HornStats;
+  /** Give learned predicates to the other instances of the same functions too (aret/symmetry.ts). */
+  shareInstances: boolean;
 }
 
 /** A solution that does not satisfy its clauses: a bug in a Horn solver, never a refinement. */
@@ -182,24 +185,38 @@ export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstra
     }
   };
   tuple.forEach(collect);
-  /** The atomic predicates of a solution that are new, each with the set it would join. */
-  const candidates = (solution: HornSolution): { set: PredicateSet; where: string; predicate: Term }[] => {
-    const out: { set: PredicateSet; where: string; predicate: Term }[] = [];
+  const pairName = (i: number, j: number): string => `${p.threads[i].name}▷${p.threads[j].name}`;
+  /** A new atomic predicate of a solution, the set it would join, and whose set that is: P_i or P_i▷j. */
+  type Candidate = { set: PredicateSet; where: string; predicate: Term; of: { thread: number } | { source: number; target: number } };
+  const candidates = (solution: HornSolution): Candidate[] => {
+    const out: Candidate[] = [];
     for (const [rel, sol] of solution) {
       const s = states.get(rel);
       if (s) {
         const own = p.threads[s.thread].pc;
         // The own pc is tracked as the location already.
-        for (const predicate of predsOf(sol)) if (![...varsOf(predicate)].every((v) => v === own)) out.push({ set: abs.state[s.thread], where: p.threads[s.thread].name, predicate });
+        for (const predicate of predsOf(sol))
+          if (![...varsOf(predicate)].every((v) => v === own)) out.push({ set: abs.state[s.thread], where: p.threads[s.thread].name, predicate, of: { thread: s.thread } });
         continue;
       }
       const e = envs.get(rel);
-      if (e) for (const predicate of predsOf(sol)) out.push({ set: abs.transition(e.source, e.target), where: `${p.threads[e.source].name}▷${p.threads[e.target].name}`, predicate });
+      if (e)
+        for (const predicate of predsOf(sol))
+          out.push({ set: abs.transition(e.source, e.target), where: pairName(e.source, e.target), predicate, of: { source: e.source, target: e.target } });
     }
     return out.filter((c) => !c.set.has(c.predicate));
   };
-  const learn = (cs: ReturnType<typeof candidates>): Learned[] =>
-    cs.flatMap(({ set, where, predicate }) => set.add([predicate]).map((q) => ({ where, predicate: q })));
+  /** Adds the candidates, and with `shareInstances` their images for the other instances of the same functions (aret/symmetry.ts). */
+  const learn = (cs: readonly Candidate[]): Learned[] =>
+    cs.flatMap(({ set, where, predicate, of }) => {
+      const added = set.add([predicate]).map((q) => ({ where, predicate: q }));
+      if (!o.shareInstances || added.length === 0) return added;
+      const images =
+        'thread' in of
+          ? stateImages(p, of.thread, predicate).map((im) => ({ set: abs.state[im.thread], where: p.threads[im.thread].name, predicate: im.predicate }))
+          : targetImages(p, of.source, of.target, predicate).map((im) => ({ set: abs.transition(of.source, im.target), where: pairName(of.source, im.target), predicate: im.predicate }));
+      return [...added, ...images.flatMap((im) => im.set.add([im.predicate]).map((q) => ({ where: im.where, predicate: q })))];
+    });
   let reason = 'the clauses taught no new predicate';
   for (const modular of o.bias === 'modular' ? [true, false] : [false]) {
     const sys = mkHornClauses(p, tuple, modular);
