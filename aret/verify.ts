@@ -25,7 +25,7 @@ export interface VerifyOptions {
   /** Internal errors that turn into UNKNOWN (a failed proof check or replay). */
   onInternalError?: (message: string) => void;
   bias: Bias;
-  /** Give learned state predicates to the other instances of the thread's function (default: true; aret/symmetry.ts). */
+  /** Give learned predicates to the other instances of the same thread functions (default: true; aret/symmetry.ts). */
   shareInstances?: boolean;
   /** Who solves the refinement clauses (default: spacer). */
   hornSolver?: HornSolverChoice;

@@ -341,7 +341,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       )
       .option(
         '--no-share-instances',
-        'aret: give a learned state predicate to its own thread only (by default the other threads running the same function get it too, their locals renamed)',
+        "aret: each predicate set keeps only what its own refinements teach (by default a state predicate of thread i also goes to the other threads running i's function, and a transition predicate of i▷j to i▷j' for the other threads j' running j's function, their locals renamed)",
       )
       .option('--solver <auto|wasm|native>', 'SMT back end; auto takes native z3 when one is on PATH or $RELY_Z3 is set, else wasm', parseSolver, 'auto')
       .option(

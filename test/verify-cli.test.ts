@@ -89,6 +89,14 @@ describe('rely verify', () => {
     expect(bad.err).toContain("'farkas' is invalid");
   });
 
+  it('--no-share-instances: Simple(4)\'s four copies of p learn one by one again, in more rounds', async () => {
+    const run = async (...flags: string[]) => JSON.parse((await rely(['verify', '--json', '--horn-solver', 'linear', ...flags, 'benchmarks/programs/simple4.c'])).out);
+    const [shared, own] = [await run(), await run('--no-share-instances')];
+    expect(shared).toMatchObject({ verdict: 'safe', modular: true, proofChecked: true });
+    expect(own).toMatchObject({ verdict: 'safe', modular: true, proofChecked: true });
+    expect(shared.iterations).toBeLessThan(own.iterations);
+  });
+
   it('--log-level debug: one "refined" record per refinement, naming each new predicate and its set', async () => {
     const r = await rely(['verify', '--json', '--log-level', 'debug', LOCKID]);
     expect(r.code).toBe(0);
