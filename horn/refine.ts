@@ -185,9 +185,12 @@ export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstra
     }
   };
   tuple.forEach(collect);
-  const pairName = (i: number, j: number): string => `${p.threads[i].name}▷${p.threads[j].name}`;
-  /** A new atomic predicate of a solution, the set it would join, and whose set that is: P_i or P_i▷j. */
-  type Candidate = { set: PredicateSet; where: string; predicate: Term; of: { thread: number } | { source: number; target: number } };
+  /** Whose set a predicate joins: thread i's P_i, or the pair's P_i▷j. */
+  type Owner = { thread: number } | { source: number; target: number };
+  const setOf = (of: Owner): PredicateSet => ('thread' in of ? abs.state[of.thread] : abs.transition(of.source, of.target));
+  const nameOf = (of: Owner): string => ('thread' in of ? p.threads[of.thread].name : `${p.threads[of.source].name}▷${p.threads[of.target].name}`);
+  type Candidate = { of: Owner; predicate: Term };
+  /** The atomic predicates of a solution that are new to their sets. */
   const candidates = (solution: HornSolution): Candidate[] => {
     const out: Candidate[] = [];
     for (const [rel, sol] of solution) {
@@ -195,27 +198,25 @@ export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstra
       if (s) {
         const own = p.threads[s.thread].pc;
         // The own pc is tracked as the location already.
-        for (const predicate of predsOf(sol))
-          if (![...varsOf(predicate)].every((v) => v === own)) out.push({ set: abs.state[s.thread], where: p.threads[s.thread].name, predicate, of: { thread: s.thread } });
+        for (const predicate of predsOf(sol)) if (![...varsOf(predicate)].every((v) => v === own)) out.push({ of: { thread: s.thread }, predicate });
         continue;
       }
       const e = envs.get(rel);
-      if (e)
-        for (const predicate of predsOf(sol))
-          out.push({ set: abs.transition(e.source, e.target), where: pairName(e.source, e.target), predicate, of: { source: e.source, target: e.target } });
+      if (e) for (const predicate of predsOf(sol)) out.push({ of: { source: e.source, target: e.target }, predicate });
     }
-    return out.filter((c) => !c.set.has(c.predicate));
+    return out.filter((c) => !setOf(c.of).has(c.predicate));
   };
-  /** Adds the candidates, and with `shareInstances` their images for the other instances of the same functions (aret/symmetry.ts). */
+  const add = (c: Candidate): Learned[] => setOf(c.of).add([c.predicate]).map((q) => ({ where: nameOf(c.of), predicate: q }));
+  /** The candidate's images for the other instances of the same functions (aret/symmetry.ts). */
+  const images = ({ of, predicate }: Candidate): Candidate[] =>
+    'thread' in of
+      ? stateImages(p, of.thread, predicate).map((im) => ({ of: { thread: im.thread }, predicate: im.predicate }))
+      : targetImages(p, of.source, of.target, predicate).map((im) => ({ of: { source: of.source, target: im.target }, predicate: im.predicate }));
+  /** Adds the candidates, and with `shareInstances` the images of those that were new. */
   const learn = (cs: readonly Candidate[]): Learned[] =>
-    cs.flatMap(({ set, where, predicate, of }) => {
-      const added = set.add([predicate]).map((q) => ({ where, predicate: q }));
-      if (!o.shareInstances || added.length === 0) return added;
-      const images =
-        'thread' in of
-          ? stateImages(p, of.thread, predicate).map((im) => ({ set: abs.state[im.thread], where: p.threads[im.thread].name, predicate: im.predicate }))
-          : targetImages(p, of.source, of.target, predicate).map((im) => ({ set: abs.transition(of.source, im.target), where: pairName(of.source, im.target), predicate: im.predicate }));
-      return [...added, ...images.flatMap((im) => im.set.add([im.predicate]).map((q) => ({ where: im.where, predicate: q })))];
+    cs.flatMap((c) => {
+      const added = add(c);
+      return o.shareInstances && added.length > 0 ? [...added, ...images(c).flatMap(add)] : added;
     });
   let reason = 'the clauses taught no new predicate';
   for (const modular of o.bias === 'modular' ? [true, false] : [false]) {
@@ -235,7 +236,7 @@ export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstra
     // many constants of counts along a longer path, and the next one will count
     // further: the proof needs what the modular clauses cannot say, so take the
     // unbiased solution.
-    if (modular && cs.length > 0 && cs.every((c) => c.set.enumerates(c.predicate))) {
+    if (modular && cs.length > 0 && cs.every((c) => setOf(c.of).enumerates(c.predicate))) {
       reason = 'the modular solution only enumerated constants';
       o.stats.enumerating++;
       continue;
