@@ -188,23 +188,30 @@ export async function impliedPredicates(
   primedPreds: boolean,
   /** Predicates known to be implied (no query needed). */
   known: (p: Term) => boolean = () => false,
-  /** Decide box-form formulas without the solver. */
-  useBox = true,
+  /** Decide box-form formulas without the solver, and skip the equalities an implied one excludes. */
+  shortcuts = true,
 ): Promise<Term[] | null> {
-  const box = useBox ? boxOf(parts) : null;
+  const box = shortcuts ? boxOf(parts) : null;
   if (box === 'unsat') return null;
   let formula: Term | undefined;
   const whole = (): Term => (formula ??= and(...parts));
   if (!box && (await solver.check([whole()])).status === 'unsat') return null;
-  const out: Term[] = [];
+  // The conjunction is satisfiable here, so once it implies `lhs = k` it implies no
+  // `lhs = k'` for another k': a location predicate T.pc = l rules out T's others.
+  const valueOf = new Map<number, bigint>();
+  const note = (q: Term): void => {
+    if (q.kind === 'app' && q.op === '=' && q.args[1].kind === 'int') valueOf.set(q.args[0].id, q.args[1].value);
+  };
+  const excluded = (q: Term): boolean =>
+    q.kind === 'app' && q.op === '=' && q.args[1].kind === 'int' && (valueOf.get(q.args[0].id) ?? q.args[1].value) !== q.args[1].value;
+  const implied = new Set<Term>(preds.filter((p) => known(p)));
+  for (const p of implied) note(primedPreds ? primeOf(p) : p);
   for (const p of preds) {
-    if (known(p)) {
-      out.push(p);
-      continue;
-    }
+    if (implied.has(p)) continue;
     const q = primedPreds ? primeOf(p) : p;
+    if (shortcuts && excluded(q)) continue;
     const decided = box ? box.implies(q) : null;
-    if (decided ?? (await solver.check([whole(), not(q)])).status === 'unsat') out.push(p);
+    if (decided ?? (await solver.check([whole(), not(q)])).status === 'unsat') (implied.add(p), note(q));
   }
-  return out;
+  return preds.filter((p) => implied.has(p));
 }

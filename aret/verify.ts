@@ -11,6 +11,7 @@ import { AbstractionMemo, PredicateSet, SolverUnknown } from './abstraction.js';
 import { abstReachEnv, findErrorTuple, type Abstraction, type Aret } from './reach-env.js';
 import { checkProof, proofOf, type Proof } from './proof.js';
 import { coneOfInfluence, liftProof } from './slice.js';
+import { modularProofExcluded } from './modular-precheck.js';
 import { ReplayFailed, concreteCounterexample } from './counterexample.js';
 import { InvalidSolution, newHornStats, refine, type Bias, type HornSolverChoice, type HornStats, type Learned } from '../horn/refine.js';
 
@@ -25,6 +26,8 @@ export interface VerifyOptions {
   /** Internal errors that turn into UNKNOWN (a failed proof check or replay). */
   onInternalError?: (message: string) => void;
   bias: Bias;
+  /** Under the modular bias, first ask whether a modular proof can exist (default: true; aret/modular-precheck.ts). */
+  modularPrecheck?: boolean;
   /** Give learned predicates to the other instances of the same thread functions (default: true; aret/symmetry.ts). */
   shareInstances?: boolean;
   /** Who solves the refinement clauses (default: spacer). */
@@ -53,6 +56,8 @@ export interface VerifyStats {
   /** Sizes of the last ARET. */
   aretStates: number;
   envTransitions: number;
+  /** Under the modular bias: thread-modular model checking showed that no modular proof exists, so every refinement was unbiased. */
+  modularExcluded: boolean;
   /** Refinements answered by the modular (Fig. 11) and by the unbiased (Fig. 10) clauses. */
   refinements: { modular: number; unbiased: number };
   /** Which Horn solver answered each refinement, and SOLVELINEARHC's hand-overs to Spacer by reason. */
@@ -90,6 +95,8 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
       return s;
     },
   };
+  const modularExcluded = opts.bias === 'modular' && (opts.modularPrecheck ?? true) && modularProofExcluded(p);
+  const bias: Bias = modularExcluded ? 'none' : opts.bias;
   const refinements = { modular: 0, unbiased: 0 };
   const horn = newHornStats();
   const memo = new AbstractionMemo();
@@ -110,6 +117,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
       predicates: statePredicates.reduce((a, b) => a + b, 0) + pairPredicates.reduce((a, b) => a + b.count, 0),
       statePredicates,
       pairPredicates,
+      modularExcluded,
       aretStates: last ? last.states.reduce((a, s) => a + s.length, 0) : 0,
       envTransitions: last ? last.env.reduce((a, s) => a + s.length, 0) : 0,
       refinements: { ...refinements },
@@ -144,7 +152,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
       // A Horn query may not outlast the run's deadline.
       const left = opts.deadline === undefined ? undefined : Math.max(1, opts.deadline - performance.now());
       const hornMs = left === undefined ? opts.hornTimeoutMs : Math.min(left, opts.hornTimeoutMs ?? left);
-      const r = await refine(p, tuple, abs, solver, { bias: opts.bias, hornSolver: opts.hornSolver ?? 'spacer', timeoutMs: hornMs, stats: horn, shareInstances: opts.shareInstances ?? true });
+      const r = await refine(p, tuple, abs, solver, { bias, hornSolver: opts.hornSolver ?? 'spacer', timeoutMs: hornMs, stats: horn, shareInstances: opts.shareInstances ?? true });
       if (r.kind !== 'refined') {
         // A validated solution proves every path to the tuple infeasible, so only a
         // failed refinement asks for the others.

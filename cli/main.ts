@@ -135,6 +135,7 @@ interface VerifyCli extends Common {
   bias: Bias;
   hornSolver: HornSolverChoice;
   shareInstances: boolean;
+  modularPrecheck: boolean;
   solver: SolverChoice;
   timeout: number;
   maxIterations: number;
@@ -194,6 +195,7 @@ async function runVerify(p: Program, o: VerifyCli, deadline: number, io: Io, log
       bias: o.bias,
       hornSolver: o.hornSolver,
       shareInstances: o.shareInstances,
+      modularPrecheck: o.modularPrecheck,
       maxIterations: o.maxIterations,
       // Independent of the solver that built the proof.
       checker: () => open(createSolver(o.solver)),
@@ -321,7 +323,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       .addOption(
         new Option(
           '--engine <engine>',
-          "aret: predicate abstraction and refinement (the paper's algorithm); monolithic: the baseline, one Spacer query for one inductive invariant of the product program of all threads; explicit-global: every reachable state of the product program (finite-state programs); explicit-modular: Flanagan–Qadeer thread-modular model checking, one thread at a time against the others' guarantees. The explicit engines keep calls as calls, so recursion is allowed; --bias, --horn-solver, --no-share-instances, --max-iterations, --solver and --proof apply to aret (and --solver, --proof to monolithic) only",
+          "aret: predicate abstraction and refinement (the paper's algorithm); monolithic: the baseline, one Spacer query for one inductive invariant of the product program of all threads; explicit-global: every reachable state of the product program (finite-state programs); explicit-modular: Flanagan–Qadeer thread-modular model checking, one thread at a time against the others' guarantees. The explicit engines keep calls as calls, so recursion is allowed; --bias, --horn-solver, --no-share-instances, --no-modular-precheck, --max-iterations, --solver and --proof apply to aret (and --solver, --proof to monolithic) only",
         )
           .choices(['aret', 'monolithic', 'explicit-global', 'explicit-modular'])
           .default('aret'),
@@ -342,6 +344,10 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       .option(
         '--no-share-instances',
         "aret: each predicate set keeps only what its own refinements teach (by default a state predicate of thread i also goes to the other threads running i's function, and a transition predicate of i▷j to i▷j' for the other threads j' running j's function, their locals renamed)",
+      )
+      .option(
+        '--no-modular-precheck',
+        'aret, --bias modular: refine as the paper does even when no modular proof can exist (by default thread-modular model checking is asked first, in at most 2 s; when its fixpoint reaches an error there is no modular proof, and every refinement takes the unbiased clauses)',
       )
       .option('--solver <auto|wasm|native>', 'SMT back end; auto takes native z3 when one is on PATH or $RELY_Z3 is set, else wasm', parseSolver, 'auto')
       .option(

@@ -157,7 +157,7 @@ function statsText(s: VerifyStats, run: VerifyRun): string {
   return [
     'statistics:',
     `  iterations ${s.iterations}, predicates ${s.predicates}, last ARET: ${s.aretStates} states, ${s.envTransitions} env transitions`,
-    `  refinements: ${s.refinements.modular} modular, ${s.refinements.unbiased} unbiased (bias: ${run.bias})${s.horn.enumerating ? `; ${s.horn.enumerating} modular solutions passed over (they only enumerated constants)` : ''}`,
+    `  refinements: ${s.refinements.modular} modular, ${s.refinements.unbiased} unbiased (bias: ${run.bias}${s.modularExcluded ? '; no modular proof exists: thread-modular model checking reached an error' : ''})${s.horn.enumerating ? `; ${s.horn.enumerating} modular solutions passed over (they only enumerated constants)` : ''}`,
     `  Horn solver ${run.hornSolver}: ${s.horn.answeredBy.linear} answered by SOLVELINEARHC, ${s.horn.answeredBy.spacer} by Spacer${fallbacks(s)}`,
     `  solver: ${run.backend}, queries ${s.solver.queries} (cache hits ${s.solver.cacheHits}), Horn queries ${s.solver.hornQueries}, ${ms(s.solver.timeMs)}`,
     `  time: ${ms(s.timeMs)}`,

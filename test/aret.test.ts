@@ -16,7 +16,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProgram } from '../frontend/index.js';
-import { verify } from '../aret/verify.js';
+import { verify, type VerifyOptions } from '../aret/verify.js';
+import { modularProofExcluded } from '../aret/modular-precheck.js';
+import { coneOfInfluence } from '../aret/slice.js';
 import type { Bias, HornSolverChoice } from '../horn/refine.js';
 import { checkProof } from '../aret/proof.js';
 import { createSolver } from '../solver/select.js';
@@ -36,8 +38,8 @@ const solver = () => {
   return s;
 };
 
-const run = (file: string, bias: Bias, hornSolver: HornSolverChoice = 'spacer') =>
-  verify(loadProgram(file), solver(), { bias, hornSolver, maxIterations: 200, checker: solver, deadline: performance.now() + 120_000 });
+const run = (file: string, bias: Bias, hornSolver: HornSolverChoice = 'spacer', more: Partial<VerifyOptions> = {}) =>
+  verify(loadProgram(file), solver(), { bias, hornSolver, maxIterations: 200, checker: solver, deadline: performance.now() + 120_000, ...more });
 
 describe('ARET engine on the paper examples (modular bias)', () => {
   for (const [file, modular, maxRounds] of [
@@ -107,7 +109,14 @@ describe('protocols and their broken mutants, both bias settings', () => {
         console.log(`${file} (${bias}): ${v.verdict}, ${v.stats.iterations} rounds, ${v.stats.predicates} predicates, ${Math.round(v.stats.timeMs)} ms`);
       }, 180_000);
 
-  it.skip('rwlock: safe — known gap (Spacer and SOLVELINEARHC alike, see the issue 4 notes): Spacer enumerates r = 0, 1, 2, … and x, y values, and the ARET of 4 threads grows past 6,000 states without converging in 60 s', async () => {
+  // No modular proof exists (the precheck's thread-modular model checking reaches an
+  // error), so both biases refine with the unbiased clauses. Each thread's proof must
+  // know where the other reader (writer) is; the unbiased solutions teach every thread
+  // the others' locations one at a time, and frames like `reader.pc' = reader.pc` pair
+  // by pair. With environment transitions that keep third threads' locals (tried, not
+  // landed: Fig4-fixed without bias went from 20 s to a timeout) it was proved once in
+  // 349 s; an ARET seeded with the 40-odd predicates a proof needs has 229 states.
+  it.skip('rwlock: safe — known gap (see the issue 4 notes): no verdict from the unbiased refinement in 90 s (SOLVELINEARHC, 100+ rounds) or 60 s (Spacer)', async () => {
     const v = await run('benchmarks/programs/rwlock.c', 'modular');
     expect(v.verdict).toBe('safe');
   });
@@ -143,9 +152,11 @@ describe('SOLVELINEARHC as the refinement solver (--horn-solver linear)', () => 
 
   // Bluetooth3-fixed has no modular proof, and linear's relational environment
   // predicates (pendingIo' = pendingIo + 1) let the modular clauses count forever:
-  // without the enumeration rule each round learned one more `pendingIo = k`.
+  // without the enumeration rule each round learned one more `pendingIo = k`. The
+  // precheck now skips its modular clauses; the rule still serves where it is off
+  // or its search ends without an answer.
   it('bluetooth3-fixed: safe once modular solutions that only enumerate constants are passed over', async () => {
-    const v = await run('benchmarks/programs/bluetooth3-fixed.c', 'modular', 'linear');
+    const v = await run('benchmarks/programs/bluetooth3-fixed.c', 'modular', 'linear', { modularPrecheck: false });
     expect(v.verdict).toBe('safe');
     expect(v.stats.horn.enumerating).toBeGreaterThan(0);
     expect(v.stats.refinements.unbiased).toBeGreaterThan(0);
@@ -167,10 +178,10 @@ describe('PredicateSet.enumerates', () => {
 });
 
 describe('ABSTREACHENV', () => {
-  it('the frame shortcut computes the same ARET as asking the solver for every predicate', async () => {
+  it('the shortcuts (frame, box, equalities an implied one excludes) compute the same ARET as asking the solver for every predicate', async () => {
     const p = loadProgram('benchmarks/programs/lockbitcnt.c');
     // Predicates as refinement finds them (both threads' views, env transitions).
-    const preds = [le(mkVar('lock'), num(0)), eq(mkVar('lock'), num(1)), eq(mkVar('thr2.pc'), num(0)), le(num(1), mkVar('thr1.cnt'))];
+    const preds = [le(mkVar('lock'), num(0)), eq(mkVar('lock'), num(1)), eq(mkVar('thr2.pc'), num(0)), eq(mkVar('thr2.pc'), num(2)), le(num(1), mkVar('thr1.cnt'))];
     const pairs = new Map<string, PredicateSet>();
     const abs = {
       state: p.threads.map(() => {
@@ -208,6 +219,31 @@ describe('ABSTREACHENV', () => {
     expect(after).toEqual(shape(await abstReachEnv(p, abs, solver())));
     expect(after).not.toEqual(before);
   });
+});
+
+describe('the modular precheck (thread-modular model checking)', () => {
+  it('excludes a modular proof where its fixpoint reaches an error, and only there', () => {
+    for (const [file, excluded] of [
+      ['rwlock', true],
+      ['lockbit', true],
+      ['dekker', true],
+      ['lockid', false],
+      ['fig4-fixed', false],
+      ['simple4', false],
+    ] as const)
+      expect([file, modularProofExcluded(coneOfInfluence(loadProgram(`benchmarks/programs/${file}.c`)).program)]).toEqual([file, excluded]);
+  });
+
+  it('lockbit under the modular bias: every refinement unbiased, and the paper\'s own REFINE again with the precheck off', async () => {
+    const v = await run('benchmarks/programs/lockbit.c', 'modular');
+    expect(v.verdict).toBe('safe');
+    expect(v.stats.modularExcluded).toBe(true);
+    expect(v.stats.refinements.modular).toBe(0);
+    const w = await run('benchmarks/programs/lockbit.c', 'modular', 'spacer', { modularPrecheck: false });
+    expect(w.verdict).toBe('safe');
+    expect(w.stats.modularExcluded).toBe(false);
+    expect(w.stats.refinements.modular).toBeGreaterThan(0);
+  }, 180_000);
 });
 
 describe('proof check', () => {

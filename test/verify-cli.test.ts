@@ -97,6 +97,15 @@ describe('rely verify', () => {
     expect(shared.iterations).toBeLessThan(own.iterations);
   });
 
+  it('--no-modular-precheck: LockBit (no modular proof) is refined with the modular clauses first again; by default the output says why they were skipped', async () => {
+    const LOCKBIT = 'benchmarks/programs/lockbit.c';
+    const text = await rely(['verify', LOCKBIT]);
+    expect(text.out).toMatch(/refinements: 0 modular, \d+ unbiased \(bias: modular; no modular proof exists: thread-modular model checking reached an error\)/);
+    const paper = JSON.parse((await rely(['verify', '--json', '--no-modular-precheck', LOCKBIT])).out);
+    expect(paper).toMatchObject({ verdict: 'safe', modular: false, stats: { modularExcluded: false } });
+    expect(paper.stats.refinements.modular).toBeGreaterThan(0);
+  });
+
   it('--log-level debug: one "refined" record per refinement, naming each new predicate and its set', async () => {
     const r = await rely(['verify', '--json', '--log-level', 'debug', LOCKID]);
     expect(r.code).toBe(0);
