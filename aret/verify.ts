@@ -95,7 +95,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
       return s;
     },
   };
-  const modularExcluded = opts.bias === 'modular' && (opts.modularPrecheck ?? true) && modularProofExcluded(p);
+  const modularExcluded = opts.bias === 'modular' && (opts.modularPrecheck ?? true) && modularProofExcluded(p, opts.deadline);
   const bias: Bias = modularExcluded ? 'none' : opts.bias;
   const refinements = { modular: 0, unbiased: 0 };
   const horn = newHornStats();
