@@ -34,6 +34,10 @@ export function cubeImplies(c: Cube, d: Cube): boolean {
   return true;
 }
 
+/** `lhs = k` as the term id of lhs and k (the builders put the constant on the right), or null. */
+const equalityOf = (p: Term): { lhs: number; k: bigint } | null =>
+  p.kind === 'app' && p.op === '=' && p.args[1].kind === 'int' ? { lhs: p.args[0].id, k: p.args[1].value } : null;
+
 /** `lhs op` of an atom `lhs op k` (the builders put the constant on the right), or null. */
 const shapeOf = (p: Term): string | null =>
   p.kind === 'app' && (p.op === '=' || p.op === '<=') && p.args[1].kind === 'int' ? `${p.op}${p.args[0].id}` : null;
@@ -200,10 +204,13 @@ export async function impliedPredicates(
   // `lhs = k'` for another k': a location predicate T.pc = l rules out T's others.
   const valueOf = new Map<number, bigint>();
   const note = (q: Term): void => {
-    if (q.kind === 'app' && q.op === '=' && q.args[1].kind === 'int') valueOf.set(q.args[0].id, q.args[1].value);
+    const e = equalityOf(q);
+    if (e) valueOf.set(e.lhs, e.k);
   };
-  const excluded = (q: Term): boolean =>
-    q.kind === 'app' && q.op === '=' && q.args[1].kind === 'int' && (valueOf.get(q.args[0].id) ?? q.args[1].value) !== q.args[1].value;
+  const excluded = (q: Term): boolean => {
+    const e = equalityOf(q);
+    return e !== null && (valueOf.get(e.lhs) ?? e.k) !== e.k;
+  };
   const implied = new Set<Term>(preds.filter((p) => known(p)));
   for (const p of implied) note(primedPreds ? primeOf(p) : p);
   for (const p of preds) {
