@@ -11,9 +11,9 @@ import { AbstractionMemo, PredicateSet, SolverUnknown } from './abstraction.js';
 import { abstReachEnv, findErrorTuple, type Abstraction, type Aret } from './reach-env.js';
 import { checkProof, proofOf, type Proof } from './proof.js';
 import { coneOfInfluence, liftProof } from './slice.js';
-import { modularProofExcluded } from './modular-precheck.js';
+import { modularProofExcluded, provableGroups } from './modular-precheck.js';
 import { ReplayFailed, concreteCounterexample } from './counterexample.js';
-import { InvalidSolution, newHornStats, refine, type Bias, type HornSolverChoice, type HornStats, type Learned } from '../horn/refine.js';
+import { InvalidSolution, modularLevel, newHornStats, refine, unbiasedLevel, type Bias, type HornSolverChoice, type HornStats, type Learned, type Level } from '../horn/refine.js';
 
 export interface Progress {
   readonly iteration: number;
@@ -26,7 +26,7 @@ export interface VerifyOptions {
   /** Internal errors that turn into UNKNOWN (a failed proof check or replay). */
   onInternalError?: (message: string) => void;
   bias: Bias;
-  /** Under the modular bias, first ask whether a modular proof can exist (default: true; aret/modular-precheck.ts). */
+  /** Under the modular bias, first ask whether a modular proof can exist, and if not which groups of threads a proof needs (default: true; aret/modular-precheck.ts). */
   modularPrecheck?: boolean;
   /** Give learned predicates to the other instances of the same thread functions (default: true; aret/symmetry.ts). */
   shareInstances?: boolean;
@@ -42,7 +42,7 @@ export interface VerifyOptions {
   /** Called after each ARET computation. */
   onProgress?: (p: Progress) => void;
   /** Called after each refinement with the predicates it added (for diagnostics). */
-  onRefined?: (r: { iteration: number; modular: boolean; by: 'linear' | 'spacer'; learned: readonly Learned[] }) => void;
+  onRefined?: (r: { iteration: number; level: Level['name']; by: 'linear' | 'spacer'; learned: readonly Learned[] }) => void;
 }
 
 export interface VerifyStats {
@@ -58,8 +58,10 @@ export interface VerifyStats {
   envTransitions: number;
   /** Under the modular bias: thread-modular model checking showed that no modular proof exists, so every refinement was unbiased. */
   modularExcluded: boolean;
-  /** Refinements answered by the modular (Fig. 11) and by the unbiased (Fig. 10) clauses. */
-  refinements: { modular: number; unbiased: number };
+  /** Then: the groups of threads (names, whole program) whose thread-modular fixpoint has no error, whose clauses refinement asked before the unbiased ones. */
+  groups?: string[][];
+  /** Refinements answered by the modular (Fig. 11), the grouped and the unbiased (Fig. 10) clauses. */
+  refinements: { modular: number; grouped: number; unbiased: number };
   /** Which Horn solver answered each refinement, and SOLVELINEARHC's hand-overs to Spacer by reason. */
   horn: HornStats;
   solver: SolverStats;
@@ -95,9 +97,12 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
       return s;
     },
   };
-  const modularExcluded = opts.bias === 'modular' && (opts.modularPrecheck ?? true) && modularProofExcluded(p, opts.deadline);
-  const bias: Bias = modularExcluded ? 'none' : opts.bias;
-  const refinements = { modular: 0, unbiased: 0 };
+  const precheck = opts.bias === 'modular' && (opts.modularPrecheck ?? true);
+  const modularExcluded = precheck && modularProofExcluded(p, opts.deadline);
+  const groups = modularExcluded ? provableGroups(p, opts.deadline) : undefined;
+  const levels: Level[] =
+    opts.bias === 'none' ? [unbiasedLevel] : [...(modularExcluded ? [] : [modularLevel(p)]), ...(groups ? [{ name: 'grouped' as const, groups }] : []), unbiasedLevel];
+  const refinements = { modular: 0, grouped: 0, unbiased: 0 };
   const horn = newHornStats();
   const memo = new AbstractionMemo();
   let last: Aret | undefined;
@@ -118,6 +123,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
       statePredicates,
       pairPredicates,
       modularExcluded,
+      groups: groups?.map((g) => g.map((k) => whole.threads[slice.threads[k]].name)),
       aretStates: last ? last.states.reduce((a, s) => a + s.length, 0) : 0,
       envTransitions: last ? last.env.reduce((a, s) => a + s.length, 0) : 0,
       refinements: { ...refinements },
@@ -152,7 +158,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
       // A Horn query may not outlast the run's deadline.
       const left = opts.deadline === undefined ? undefined : Math.max(1, opts.deadline - performance.now());
       const hornMs = left === undefined ? opts.hornTimeoutMs : Math.min(left, opts.hornTimeoutMs ?? left);
-      const r = await refine(p, tuple, abs, solver, { bias, hornSolver: opts.hornSolver ?? 'spacer', timeoutMs: hornMs, stats: horn, shareInstances: opts.shareInstances ?? true });
+      const r = await refine(p, tuple, abs, solver, { levels, hornSolver: opts.hornSolver ?? 'spacer', timeoutMs: hornMs, stats: horn, shareInstances: opts.shareInstances ?? true });
       if (r.kind !== 'refined') {
         // A validated solution proves every path to the tuple infeasible, so only a
         // failed refinement asks for the others.
@@ -162,8 +168,8 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
         // Unsatisfiable unbiased clauses imply a feasible MKPATH, which was just refuted.
         return done({ verdict: 'unknown', reason: 'internal: the refinement clauses have no solution but the error path is infeasible' });
       }
-      refinements[r.modular ? 'modular' : 'unbiased']++;
-      opts.onRefined?.({ iteration, modular: r.modular, by: r.by, learned: r.learned });
+      refinements[r.level]++;
+      opts.onRefined?.({ iteration, level: r.level, by: r.by, learned: r.learned });
     }
     iteration = opts.maxIterations;
     return done({ verdict: 'unknown', reason: `no verdict after ${opts.maxIterations} refinement iterations` });

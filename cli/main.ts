@@ -206,7 +206,7 @@ async function runVerify(p: Program, o: VerifyCli, deadline: number, io: Io, log
       onRefined: log.isLevelEnabled('debug')
         ? (r) =>
             log.debug(
-              { iteration: r.iteration, modular: r.modular, by: r.by, learned: r.learned.map((l) => `${l.where}: ${show(l.predicate)}`) },
+              { iteration: r.iteration, level: r.level, by: r.by, learned: r.learned.map((l) => `${l.where}: ${show(l.predicate)}`) },
               'refined',
             )
         : undefined,
@@ -347,7 +347,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       )
       .option(
         '--no-modular-precheck',
-        'aret, --bias modular: refine as the paper does even when no modular proof can exist (by default thread-modular model checking is asked first, in at most 2 s; when its fixpoint reaches an error there is no modular proof, and every refinement takes the unbiased clauses)',
+        'aret, --bias modular: refine as the paper does even when no modular proof can exist (by default thread-modular model checking is asked first, in at most 2 s; when its fixpoint reaches an error there is no modular proof, the modular clauses are skipped, and clauses over the groups of threads whose thread-modular checking together reaches no error, if any are found, come before the unbiased ones)',
       )
       .option('--solver <auto|wasm|native>', 'SMT back end; auto takes native z3 when one is on PATH or $RELY_Z3 is set, else wasm', parseSolver, 'auto')
       .option(
@@ -378,7 +378,7 @@ the output says which. The aret engine shows a
 progress line on stderr when it is a terminal. A failed proof check or trace replay is
 an internal error of the engine: the verdict is UNKNOWN and --log-level error logs it.
 With --log-level debug the aret engine logs one "refined" record per refinement: who
-answered (linear or spacer), whether the clauses were modular, and each new predicate
+answered (linear or spacer), which clauses (level: modular, grouped or unbiased), and each new predicate
 with the set it joined (a thread, or a pair i▷j).
 
 Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.`,

@@ -152,12 +152,19 @@ function proofText(p: Program, modular: boolean, s: VerifyStats, run: VerifyRun)
   return lines.join('\n');
 }
 
+/** What the modular precheck found: no modular proof, and the groups of threads a proof may keep to. */
+function biasText(s: VerifyStats): string {
+  if (!s.modularExcluded) return '';
+  const groups = s.groups ? `; with the threads grouped as ${s.groups.map((g) => `{${g.join(', ')}}`).join(' ')} it reaches none, so the grouped clauses come first` : '';
+  return `; no modular proof exists: thread-modular model checking reached an error${groups}`;
+}
+
 function statsText(s: VerifyStats, run: VerifyRun): string {
   const ms = (x: number) => `${Math.round(x)} ms`;
   return [
     'statistics:',
     `  iterations ${s.iterations}, predicates ${s.predicates}, last ARET: ${s.aretStates} states, ${s.envTransitions} env transitions`,
-    `  refinements: ${s.refinements.modular} modular, ${s.refinements.unbiased} unbiased (bias: ${run.bias}${s.modularExcluded ? '; no modular proof exists: thread-modular model checking reached an error' : ''})${s.horn.enumerating ? `; ${s.horn.enumerating} modular solutions passed over (they only enumerated constants)` : ''}`,
+    `  refinements: ${s.refinements.modular} modular, ${s.groups ? `${s.refinements.grouped} grouped, ` : ''}${s.refinements.unbiased} unbiased (bias: ${run.bias}${biasText(s)})${s.horn.enumerating ? `; ${s.horn.enumerating} biased solutions passed over (they only enumerated constants)` : ''}`,
     `  Horn solver ${run.hornSolver}: ${s.horn.answeredBy.linear} answered by SOLVELINEARHC, ${s.horn.answeredBy.spacer} by Spacer${fallbacks(s)}`,
     `  solver: ${run.backend}, queries ${s.solver.queries} (cache hits ${s.solver.cacheHits}), Horn queries ${s.solver.hornQueries}, ${ms(s.solver.timeMs)}`,
     `  time: ${ms(s.timeMs)}`,

@@ -14,7 +14,7 @@ import type { Program, Thread } from '../frontend/program.js';
 import { DEFAULT_MAX_STATES, DEFAULT_NONDET_RANGE, boundedSlots, type SearchOptions, type SearchResult } from './explore.js';
 import { Layout, compileSteps, fire, initialStates, type Step } from './steps.js';
 
-/** One thread's share of the result. */
+/** One thread's (or group's) share of the result. */
 export interface ThreadSummary {
   readonly thread: string;
   /** |P_t|: reachable (entry, current) pairs; without calls, the reachable states. */
@@ -45,10 +45,15 @@ type Fact =
 
 const key = (v: Vec): string => v.join(',');
 
-/** Per thread: its layout (globals, then its locals, pc first) and the relations so far. */
+/**
+ * Per thread (or group of threads explored as one, see checkModular): its layout
+ * (globals, then each member's locals, pc first) and the relations so far.
+ */
 class ThreadState {
   readonly layout: Layout;
-  readonly steps: Map<number, Step[]>;
+  /** Per member: its steps by its pc, and the slot of its pc. */
+  private readonly steps: { byPc: Map<number, Step[]>; pcSlot: number }[];
+  readonly name: string;
   /** P: entry key → the entry and its currents by key. */
   readonly P = new Map<string, { ctx: Vec; at: Map<string, Vec> }>();
   readonly Q = new Set<string>();
@@ -63,11 +68,23 @@ class ThreadState {
 
   constructor(
     readonly p: Program,
-    readonly th: Thread,
+    readonly members: readonly Thread[],
     range: readonly [bigint, bigint],
   ) {
-    this.layout = new Layout([...p.globals, ...th.locals]);
-    this.steps = compileSteps(p, th, this.layout, range);
+    this.layout = new Layout([...p.globals, ...members.flatMap((th) => th.locals)]);
+    this.steps = members.map((th) => ({ byPc: compileSteps(p, th, this.layout, range), pcSlot: this.layout.index.get(th.pc)! }));
+    this.name = members.map((th) => th.name).join('+');
+    if (members.length > 1 && members.some((th) => th.transitions.some((t) => t.stack)))
+      throw new Error(`internal: threads with kept calls cannot be explored as one (${this.name})`);
+  }
+
+  /** The members' steps from `st`, each from its member's pc. */
+  stepsAt(st: Vec): Step[] {
+    return this.steps.flatMap(({ byPc, pcSlot }) => byPc.get(Number(st[pcSlot])) ?? []);
+  }
+
+  atError(st: Vec): boolean {
+    return this.members.some((th, i) => th.errorPc !== undefined && st[this.steps[i].pcSlot] === BigInt(th.errorPc));
   }
 
   hasP(ctx: Vec, st: Vec): boolean {
@@ -110,7 +127,7 @@ function consequences(
   // AG PDA ENV1 / ENV2: another thread's guarantee changes the globals.
   for (const { e, g2 } of gBy.get(key(g)) ?? [])
     if (e !== k) emit(fact.kind === 'P' ? { ...fact, st: withG(p, here, g2) } : { ...fact, cur: withG(p, here, g2) });
-  const steps = T.steps.get(Number(here[nG(p)])) ?? [];
+  const steps = T.stepsAt(here);
   if (fact.kind === 'P') {
     const { ctx, st } = fact;
     for (const s of steps) {
@@ -142,7 +159,7 @@ function consequences(
       const keep = new Set(s.t.stack.keep);
       clipped = fire(s, cur, () => {
         onFire();
-        const locals = T.th.locals.map((v, j) => (keep.has(v) ? cur[nG(p) + j] : f[j]));
+        const locals = T.members[0].locals.map((v, j) => (keep.has(v) ? cur[nG(p) + j] : f[j]));
         emit({ kind: 'P', k, ctx, st: [...cur.slice(0, nG(p)), ...locals] });
       }) || clipped;
     }
@@ -162,12 +179,18 @@ function initFacts(p: Program, ts: readonly ThreadState[], init: readonly Vec[])
   );
 }
 
-/** The least fixpoint of the AG PDA rules, by a worklist. */
-export function checkModular(p: Program, opts: SearchOptions = {}): ModularResult {
+/**
+ * The least fixpoint of the AG PDA rules, by a worklist. `groups` (a partition of the
+ * threads' indices, each thread alone by default) explores the members of a group as
+ * one thread: their product over the globals and all their locals, so each member
+ * sees where the others of its group are, and only other groups through guarantees.
+ * Groups may not keep calls.
+ */
+export function checkModular(p: Program, opts: SearchOptions = {}, groups: readonly (readonly number[])[] = p.threads.map((_, i) => [i])): ModularResult {
   const t0 = performance.now();
   const range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
   const maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;
-  const ts = p.threads.map((th) => new ThreadState(p, th, range));
+  const ts = groups.map((g) => new ThreadState(p, g.map((i) => p.threads[i]), range));
   const bounded = ts.map((T) => (opts.intRange ? boundedSlots(p, T.layout.names) : []));
   const [lo, hi] = opts.intRange ?? [0n, 0n];
   const gBy = new Map<string, { e: number; g2: Vec }[]>();
@@ -216,7 +239,7 @@ export function checkModular(p: Program, opts: SearchOptions = {}): ModularResul
       m.at.set(hk, here);
       T.pCount++;
       push(T.pByG, key(here.slice(0, nG(p))), { ctx: f.ctx, st: here });
-      if (T.th.errorPc !== undefined && here[nG(p)] === BigInt(T.th.errorPc)) errorThread = f.k;
+      if (T.atError(here)) errorThread = f.k;
     } else {
       const qk = `${ck}|${key(f.f)}|${hk}`;
       if (T.Q.has(qk)) return;
@@ -239,7 +262,7 @@ export function checkModular(p: Program, opts: SearchOptions = {}): ModularResul
   const done = !stoppedBy && errorThread === undefined;
   return {
     errorReachable: errorThread !== undefined,
-    errorThread: errorThread === undefined ? undefined : p.threads[errorThread].name,
+    errorThread: errorThread === undefined ? undefined : ts[errorThread].name,
     complete: !stoppedBy,
     stoppedBy,
     usedNondetRange: clipped,
@@ -248,7 +271,7 @@ export function checkModular(p: Program, opts: SearchOptions = {}): ModularResul
     states,
     guarantee: ts.reduce((s, T) => s + T.G.size, 0),
     transitionsFired: fired,
-    threads: ts.map((T) => ({ thread: T.th.name, states: T.pCount, summaries: T.Q.size, guarantee: T.G.size, writes: [...T.writes].sort() })),
+    threads: ts.map((T) => ({ thread: T.name, states: T.pCount, summaries: T.Q.size, guarantee: T.G.size, writes: [...T.writes].sort() })),
     proof: done ? { program: p, init: init.states, threads: ts, gBy, range } : undefined,
     timeMs: performance.now() - t0,
   };
@@ -273,13 +296,13 @@ export function checkModularProof(proof: ModularProof): string | undefined {
         : f.kind === 'Q'
           ? T.Q.has(`${key(f.ctx)}|${key(f.f)}|${key(f.cur)}`)
           : key(f.g) === key(f.g2) || T.G.has(`${key(f.g)}>${key(f.g2)}`);
-    if (!ok) failure = `thread ${T.th.name}: the ${f.kind} fact ${key(f.kind === 'G' ? f.g2 : f.kind === 'P' ? f.st : f.cur)} follows but is missing`;
+    if (!ok) failure = `thread ${T.name}: the ${f.kind} fact ${key(f.kind === 'G' ? f.g2 : f.kind === 'P' ? f.st : f.cur)} follows but is missing`;
   };
   for (const f of initFacts(p, ts, proof.init)) member(f);
   for (const [k, T] of ts.entries()) {
     for (const { ctx, at } of T.P.values())
       for (const st of at.values()) {
-        if (T.th.errorPc !== undefined && st[nG(p)] === BigInt(T.th.errorPc)) return `thread ${T.th.name} reaches its error location`;
+        if (T.atError(st)) return `thread ${T.name} reaches its error location`;
         consequences(p, ts, gBy, { kind: 'P', k, ctx, st }, member, () => {});
       }
     for (const qs of T.qByG.values()) for (const q of qs) consequences(p, ts, gBy, { kind: 'Q', k, ...q }, member, () => {});
@@ -290,7 +313,7 @@ export function checkModularProof(proof: ModularProof): string | undefined {
   for (const [gk, xs] of gBy)
     for (const { e, g2 } of xs) {
       indexed++;
-      if (!ts[e].G.has(`${gk}>${key(g2)}`)) return `guarantee index of thread ${ts[e].th.name} is inconsistent`;
+      if (!ts[e].G.has(`${gk}>${key(g2)}`)) return `guarantee index of thread ${ts[e].name} is inconsistent`;
     }
   if (indexed !== ts.reduce((s, T) => s + T.G.size, 0)) return 'some guarantee is missing from the index';
   return failure;

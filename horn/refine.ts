@@ -2,7 +2,7 @@
  * Abstraction refinement by Horn clauses: MKHORNCLAUSES (Fig. 10, and Fig. 11 for
  * modular solutions) and REFINE (Fig. 9).
  */
-import { and, eq, gt, lt, mkVar, num, or, primed, varsOf, type Term } from '../solver/formula.js';
+import { and, eq, gt, lt, mkVar, num, or, primed, unprimed, varsOf, type Term } from '../solver/formula.js';
 import { solutionObligations, type HornClause, type HornResult, type HornSolution, type HornSystem, type Relation } from '../solver/horn.js';
 import { solveLinearHC } from './linear.js';
 import type { SmtSolver } from '../solver/smt.js';
@@ -13,19 +13,36 @@ import { stateImages, targetImages } from '../aret/symmetry.js';
 
 export type Bias = 'modular' | 'none';
 
+/**
+ * Whose variables REFINE's unknowns may mention. `groups` partitions the threads: an
+ * unknown state of thread i ranges over V_G and the locals of i's group, an unknown
+ * environment transition into i over V_G, the locals of the rest of i's group, and
+ * their primed copies. Each thread alone is Fig. 11 (modular); grouped is between it
+ * and Fig. 10 (unbiased: every variable, no groups).
+ */
+export interface Level {
+  readonly name: 'modular' | 'grouped' | 'unbiased';
+  readonly groups?: readonly (readonly number[])[];
+}
+
+export const modularLevel = (p: Program): Level => ({ name: 'modular', groups: p.threads.map((_, i) => [i]) });
+export const unbiasedLevel: Level = { name: 'unbiased' };
+
 const stateRel = (s: AbsState): string => `s${s.id}`;
 const envRel = (e: EnvTransition): string => `e${e.id}`;
 
 /**
  * The clauses for an error tuple: REFINE line 1 plus MKHORNCLAUSES(S_i) for each S_i
- * (Fig. 10). With `modular`, unknown states of thread i range over V_G ∪ V_i and
- * unknown environment transitions over V_G ∪ V_G' (Fig. 11 and the changed line 1).
+ * (Fig. 10), with unknowns over the variables `level` allows (Fig. 11 and the changed
+ * line 1 for the modular level).
  */
-export function mkHornClauses(p: Program, tuple: readonly AbsState[], modular: boolean): HornSystem {
+export function mkHornClauses(p: Program, tuple: readonly AbsState[], level: Level): HornSystem {
   const all = [...p.vars.keys()];
-  const stateParams = (i: number): string[] => (modular ? [...p.globals, ...p.threads[i].locals] : all);
-  const envParams = (): string[] => {
-    const base = modular ? [...p.globals] : all;
+  const groupOf = (i: number): readonly number[] => level.groups!.find((g) => g.includes(i))!;
+  const localsOf = (ks: readonly number[]): string[] => ks.flatMap((k) => p.threads[k].locals);
+  const stateParams = (i: number): string[] => (level.groups ? [...p.globals, ...localsOf(groupOf(i))] : all);
+  const envParams = (i: number): string[] => {
+    const base = level.groups ? [...p.globals, ...localsOf(groupOf(i).filter((k) => k !== i))] : all;
     return [...base, ...base.map(primed)];
   };
   const relations = new Map<string, Relation>();
@@ -36,7 +53,7 @@ export function mkHornClauses(p: Program, tuple: readonly AbsState[], modular: b
     return { rel: stateRel(s), args: ps.map((v) => mkVar(post ? primed(v) : v)) };
   };
   const atEnv = (e: EnvTransition) => {
-    const ps = envParams();
+    const ps = envParams(e.target);
     relations.set(envRel(e), { name: envRel(e), params: ps });
     return { rel: envRel(e), args: ps.map((v) => mkVar(v)) };
   };
@@ -89,6 +106,43 @@ export function predsOf(f: Term): Term[] {
   return out.filter((a) => a.kind === 'app');
 }
 
+/** Whose set a predicate joins: thread i's P_i, or the pair's P_i▷j. */
+type Owner = { thread: number } | { source: number; target: number };
+
+/**
+ * At the grouped level, a solution that says where a group mate m of thread i is names
+ * one location at a time (`writer2.pc = 1`, a few rounds later `= 3`), and each pair's
+ * environment steps apart. The proof the grouped fixpoint promises tracks the mates'
+ * locations exactly, so all of it is learned at once: every location of m in P_i, and
+ * in each P_j▷i m's locations before and after when m moves (j = m), else that m stays.
+ */
+function mateLocations(p: Program, level: Level, of: Owner, q: Term): { of: Owner; predicate: Term }[] {
+  if (level.name !== 'grouped') return [];
+  const i = 'thread' in of ? of.thread : of.target;
+  const vs = varsOf(q);
+  const mates = level.groups!.find((g) => g.includes(i))!.filter((m) => m !== i && (vs.has(p.threads[m].pc) || vs.has(primed(p.threads[m].pc))));
+  const at = (m: number, post: boolean): Term[] => p.threads[m].locations.map((l) => eq(mkVar(post ? primed(p.threads[m].pc) : p.threads[m].pc), num(l.pc)));
+  return mates.flatMap((m) => [
+    ...at(m, false).map((predicate) => ({ of: { thread: i }, predicate })),
+    ...p.threads.flatMap((_, j) =>
+      j === i ? [] : (j === m ? [...at(m, false), ...at(m, true)] : [eq(mkVar(primed(p.threads[m].pc)), mkVar(p.threads[m].pc))]).map((predicate) => ({ of: { source: j, target: i }, predicate })),
+    ),
+  ]);
+}
+
+/**
+ * At the grouped level, a transition predicate over the globals alone learned for
+ * the pair j▷i joins every P_j▷k. The grouped fixpoint keeps one guarantee per
+ * source, the global updates j's steps make, whoever sees them; learned pair by pair,
+ * the same frames (`w' = w`, `r' = r`) cost a round for each target.
+ */
+function everyTarget(p: Program, level: Level, of: Owner, q: Term): { of: Owner; predicate: Term }[] {
+  if (level.name !== 'grouped' || 'thread' in of) return [];
+  const globals = new Set(p.globals);
+  if (![...varsOf(q)].every((v) => globals.has(v) || globals.has(unprimed(v)))) return [];
+  return p.threads.flatMap((_, k) => (k === of.source || k === of.target ? [] : [{ of: { source: of.source, target: k }, predicate: q }]));
+}
+
 /** A new predicate and whose set it joined: a thread's P_i (its name), or a pair's P_i▷j (`i▷j` by names). */
 export interface Learned {
   readonly where: string;
@@ -96,7 +150,7 @@ export interface Learned {
 }
 
 export type RefineOutcome =
-  | { kind: 'refined'; modular: boolean; by: 'linear' | 'spacer'; learned: readonly Learned[]; solution: ReadonlyMap<string, Term> }
+  | { kind: 'refined'; level: Level['name']; by: 'linear' | 'spacer'; learned: readonly Learned[]; solution: ReadonlyMap<string, Term> }
   | { kind: 'counterexample' }
   | { kind: 'stuck'; reason: string };
 
@@ -107,14 +161,15 @@ export type HornSolverChoice = 'spacer' | 'linear' | 'auto';
 export interface HornStats {
   answeredBy: { linear: number; spacer: number };
   fallbacks: Record<string, number>;
-  /** Modular solutions passed over for the unbiased clauses because they only enumerated constants. */
+  /** Modular (or grouped) solutions passed over for the next level's clauses because they only enumerated constants. */
   enumerating: number;
 }
 
 export const newHornStats = (): HornStats => ({ answeredBy: { linear: 0, spacer: 0 }, fallbacks: {}, enumerating: 0 });
 
 export interface RefineOptions {
-  bias: Bias;
+  /** The clauses to ask, in order (with the modular bias: modular, grouped, unbiased; without: unbiased). */
+  levels: readonly Level[];
   hornSolver: HornSolverChoice;
   timeoutMs?: number;
   stats: HornStats;
@@ -142,9 +197,10 @@ type Answer = HornResult & { by: 'linear' | 'spacer' };
  * Spacer when it cannot answer: a nonlinear or disjunctive atom, the tree or row
  * limits, or — for unbiased clauses, or under `auto` — no rational certificate
  * (the infeasibility may need the integers). Without a certificate for the modular
- * clauses, `linear` concludes there is no modular solution, as Fig. 14 line 12 does.
+ * (or grouped) clauses, `linear` concludes there is no such solution, as Fig. 14
+ * line 12 does.
  */
-async function solveClauses(sys: HornSystem, modular: boolean, solver: SmtSolver, o: RefineOptions): Promise<Answer> {
+async function solveClauses(sys: HornSystem, biased: boolean, solver: SmtSolver, o: RefineOptions): Promise<Answer> {
   const spacer = async (fallback?: string): Promise<Answer> => {
     if (fallback) o.stats.fallbacks[fallback] = (o.stats.fallbacks[fallback] ?? 0) + 1;
     const r = await solver.horn(sys, { timeoutMs: o.timeoutMs });
@@ -156,7 +212,7 @@ async function solveClauses(sys: HornSystem, modular: boolean, solver: SmtSolver
   const lin = solveLinearHC(sys, { farkas: { deadline: o.timeoutMs === undefined ? undefined : performance.now() + o.timeoutMs } });
   if (lin.status === 'gave-up') return spacer(lin.reason);
   if (lin.status === 'unsat') {
-    if (modular && o.hornSolver === 'linear') return { status: 'unsat', by: 'linear' };
+    if (biased && o.hornSolver === 'linear') return { status: 'unsat', by: 'linear' };
     return spacer('no rational certificate');
   }
   await validate(sys, lin.solution, solver, 'SOLVELINEARHC', o.timeoutMs);
@@ -168,8 +224,9 @@ async function solveClauses(sys: HornSystem, modular: boolean, solver: SmtSolver
  * solution to the predicate set of the thread (or thread pair) it came from. With
  * the modular bias the modular clauses are tried first; only if they have no
  * solution (or teach nothing new, or only enumerate constants: see below) are the
- * unbiased ones used (§6). Unsatisfiable unbiased clauses mean a counterexample. Under `auto`, a SOLVELINEARHC solution
- * that teaches nothing new is followed by Spacer's.
+ * next level's used, and the unbiased ones last (§6). Unsatisfiable unbiased clauses
+ * mean a counterexample. Under `auto`, a SOLVELINEARHC solution that teaches nothing
+ * new is followed by Spacer's.
  */
 export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstraction, solver: SmtSolver, o: RefineOptions): Promise<RefineOutcome> {
   const states = new Map<string, AbsState>();
@@ -185,8 +242,6 @@ export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstra
     }
   };
   tuple.forEach(collect);
-  /** Whose set a predicate joins: thread i's P_i, or the pair's P_i▷j. */
-  type Owner = { thread: number } | { source: number; target: number };
   const setOf = (of: Owner): PredicateSet => ('thread' in of ? abs.state[of.thread] : abs.transition(of.source, of.target));
   const nameOf = (of: Owner): string => ('thread' in of ? p.threads[of.thread].name : `${p.threads[of.source].name}▷${p.threads[of.target].name}`);
   type Candidate = { of: Owner; predicate: Term };
@@ -212,39 +267,39 @@ export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstra
     'thread' in of
       ? stateImages(p, of.thread, predicate).map((im) => ({ of: { thread: im.thread }, predicate: im.predicate }))
       : targetImages(p, of.source, of.target, predicate).map((im) => ({ of: { source: of.source, target: im.target }, predicate: im.predicate }));
-  /** Adds the candidates, and with `shareInstances` the images of those that were new. */
-  const learn = (cs: readonly Candidate[]): Learned[] =>
+  /** Adds the candidates, and for each that was new (with `shareInstances`) its images and (grouped) its mates' locations. */
+  const learn = (cs: readonly Candidate[], level: Level): Learned[] =>
     cs.flatMap((c) => {
       const added = add(c);
-      return o.shareInstances && added.length > 0 ? [...added, ...images(c).flatMap(add)] : added;
+      return added.length === 0 ? [] : [...added, ...learn([...(o.shareInstances ? images(c) : []), ...mateLocations(p, level, c.of, c.predicate), ...everyTarget(p, level, c.of, c.predicate)], level)];
     });
   let reason = 'the clauses taught no new predicate';
-  for (const modular of o.bias === 'modular' ? [true, false] : [false]) {
-    const sys = mkHornClauses(p, tuple, modular);
-    let r = await solveClauses(sys, modular, solver, o);
+  for (const level of o.levels) {
+    const biased = level.groups !== undefined;
+    const sys = mkHornClauses(p, tuple, level);
+    let r = await solveClauses(sys, biased, solver, o);
     let cs = r.status === 'sat' ? candidates(r.solution) : [];
     if (r.status === 'sat' && cs.length === 0 && r.by === 'linear' && o.hornSolver === 'auto') {
-      r = await solveClauses(sys, modular, solver, { ...o, hornSolver: 'spacer' });
+      r = await solveClauses(sys, biased, solver, { ...o, hornSolver: 'spacer' });
       cs = r.status === 'sat' ? candidates(r.solution) : [];
     }
     if (r.status === 'unknown') return { kind: 'stuck', reason: `Horn solver: ${r.reason}` };
     if (r.status === 'unsat') {
-      if (modular) continue; // no modular solution: try the unbiased clauses
+      if (biased) continue; // no solution at this level: try the next
       return { kind: 'counterexample' };
     }
-    // A modular solution that only adds one more constant to predicates the sets hold
+    // A biased solution that only adds one more constant to predicates the sets hold
     // many constants of counts along a longer path, and the next one will count
-    // further: the proof needs what the modular clauses cannot say, so take the
-    // unbiased solution.
-    if (modular && cs.length > 0 && cs.every((c) => setOf(c.of).enumerates(c.predicate))) {
-      reason = 'the modular solution only enumerated constants';
+    // further: the proof needs what these clauses cannot say, so take the next level.
+    if (biased && cs.length > 0 && cs.every((c) => setOf(c.of).enumerates(c.predicate))) {
+      reason = `the ${level.name} solution only enumerated constants`;
       o.stats.enumerating++;
       continue;
     }
-    const learned = learn(cs);
+    const learned = learn(cs, level);
     if (learned.length > 0) {
       o.stats.answeredBy[r.by]++;
-      return { kind: 'refined', modular, by: r.by, learned, solution: r.solution };
+      return { kind: 'refined', level: level.name, by: r.by, learned, solution: r.solution };
     }
     reason = 'the solution taught no new predicate';
   }

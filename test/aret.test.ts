@@ -17,14 +17,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProgram } from '../frontend/index.js';
 import { verify, type VerifyOptions } from '../aret/verify.js';
-import { modularProofExcluded } from '../aret/modular-precheck.js';
+import { modularProofExcluded, provableGroups } from '../aret/modular-precheck.js';
 import { coneOfInfluence, liftProof } from '../aret/slice.js';
 import type { Bias, HornSolverChoice } from '../horn/refine.js';
 import { checkProof, proofOf } from '../aret/proof.js';
 import { createSolver } from '../solver/select.js';
 import { AbstractionMemo, PredicateSet, cube, cubeImplies } from '../aret/abstraction.js';
 import { abstReachEnv, findErrorTuple } from '../aret/reach-env.js';
-import { predsOf } from '../horn/refine.js';
+import { mkHornClauses, predsOf } from '../horn/refine.js';
 import { add, and, eq, gt, le, lt, mkVar, not, num, or, varsOf, type Term } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
 
@@ -110,15 +110,27 @@ describe('protocols and their broken mutants, both bias settings', () => {
       }, 180_000);
 
   // No modular proof exists (the precheck's thread-modular model checking reaches an
-  // error), so both biases refine with the unbiased clauses. Each thread's proof must
-  // know where the other reader (writer) is; the unbiased solutions teach every thread
-  // the others' locations one at a time, and frames like `reader.pc' = reader.pc` pair
-  // by pair. With environment transitions that keep third threads' locals (tried, not
-  // landed: Fig4-fixed without bias went from 20 s to a timeout) it was proved once in
-  // 349 s. The abstraction is not what is missing: seeded with the predicates a proof
-  // needs, ABSTREACHENV proves it at once (the rwlock test below).
-  it.skip('rwlock: safe — known gap (see the issue 4 notes): no verdict from the unbiased refinement in 90 s (SOLVELINEARHC, 100+ rounds) or 300 s (Spacer, 28 rounds, an ARET of 20,236 states)', async () => {
-    const v = await run('benchmarks/programs/rwlock.c', 'modular');
+  // error), but one where the writers know where each other are, and the readers
+  // too (thread-modular checking with those two groups has no error): the grouped
+  // clauses come before the unbiased ones.
+  for (const hornSolver of ['spacer', 'linear'] as const)
+    it(`rwlock (bias modular, ${hornSolver}): safe, by the grouped clauses`, async () => {
+      const v = await run('benchmarks/programs/rwlock.c', 'modular', hornSolver);
+      expect(v.verdict).toBe('safe');
+      if (v.verdict === 'safe') expect(v.proof.modular).toBe(false);
+      expect(v.stats.groups).toEqual([['writer1', 'writer2'], ['reader', 'reader#2']]);
+      expect(v.stats.refinements.grouped).toBeGreaterThan(0);
+      console.log(`rwlock (${hornSolver}): ${v.stats.iterations} rounds, ${v.stats.predicates} predicates, ${Math.round(v.stats.timeMs)} ms`);
+    }, 180_000);
+
+  // Without the bias the unbiased solutions teach every thread the others' locations
+  // one at a time, and frames like `reader.pc' = reader.pc` pair by pair. With
+  // environment transitions that keep third threads' locals (tried, not landed:
+  // Fig4-fixed without bias went from 20 s to a timeout) it was proved once in 349 s.
+  // The abstraction is not what is missing: seeded with the predicates a proof needs,
+  // ABSTREACHENV proves it at once (the rwlock test below).
+  it.skip('rwlock (bias none): safe — known gap (see the issue 4 notes): no verdict from the unbiased refinement in 90 s (SOLVELINEARHC, 100+ rounds) or 300 s (Spacer, 28 rounds, an ARET of 20,236 states)', async () => {
+    const v = await run('benchmarks/programs/rwlock.c', 'none');
     expect(v.verdict).toBe('safe');
   });
 });
@@ -233,6 +245,36 @@ describe('the modular precheck (thread-modular model checking)', () => {
       ['simple4', false],
     ] as const)
       expect([file, modularProofExcluded(coneOfInfluence(loadProgram(`benchmarks/programs/${file}.c`)).program)]).toEqual([file, excluded]);
+  });
+
+  it('where none exists, finds the finest groups of threads whose thread-modular fixpoint has no error', () => {
+    const groups = (file: string) => {
+      const p = coneOfInfluence(loadProgram(`benchmarks/programs/${file}.c`)).program;
+      return provableGroups(p)?.map((g) => g.map((k) => p.threads[k].name));
+    };
+    expect(groups('rwlock')).toEqual([['writer1', 'writer2'], ['reader', 'reader#2']]);
+    expect(groups('rwlock-broken')).toBeUndefined(); // its error is real
+    expect(groups('dekker')).toBeUndefined(); // two threads: the only group is the product
+  });
+
+  it('the grouped clauses: a state unknown over the globals and its group\'s locals, an environment unknown over the globals and its mates\' locals', async () => {
+    const p = coneOfInfluence(loadProgram('benchmarks/programs/rwlock.c')).program;
+    const groups = provableGroups(p)!;
+    const abs = { state: p.threads.map(() => new PredicateSet()), transition: () => new PredicateSet() };
+    const aret = await abstReachEnv(p, abs, solver());
+    const tuple = (await findErrorTuple(p, aret, solver()))!;
+    const sys = mkHornClauses(p, tuple, { name: 'grouped', groups });
+    const reader = p.threads.findIndex((t) => t.name === 'reader');
+    const byId = new Map<string, number>([...aret.states.flat().map((s) => [`s${s.id}`, s.thread] as const), ...aret.env.flat().map((e) => [`e${e.id}`, e.target] as const)]);
+    const readers = ['reader.pc', 'reader.l', 'reader#2.pc', 'reader#2.l'];
+    let checked = 0;
+    for (const r of sys.relations) {
+      if (byId.get(r.name) !== reader) continue;
+      checked++;
+      const want = r.name.startsWith('s') ? [...p.globals, ...readers] : [...p.globals, 'reader#2.pc', 'reader#2.l'].flatMap((v) => [v, `${v}'`]);
+      expect([...r.params].sort()).toEqual(want.sort());
+    }
+    expect(checked).toBeGreaterThan(1);
   });
 
   it('lockbit under the modular bias: every refinement unbiased, and the paper\'s own REFINE again with the precheck off', async () => {

@@ -99,6 +99,23 @@ describe('recursion: calls kept as calls (AG PDA rules)', () => {
   });
 });
 
+describe('groups of threads explored as one', () => {
+  it('readers-writer lock: an error with each thread alone or one pair together, none with both the writers and the readers grouped; the grouped fixpoint re-checks', () => {
+    const p = keep('rwlock');
+    const th = (name: string) => p.threads.findIndex((t) => t.name === name);
+    const [w1, w2, r1, r2] = ['writer1', 'writer2', 'reader', 'reader#2'].map(th);
+    const others = p.threads.map((_, i) => i).filter((i) => ![w1, w2, r1, r2].includes(i));
+    const check = (...groups: number[][]) => checkModular(p, {}, [...groups, ...others.map((i) => [i])]);
+    expect(checkModular(p).errorReachable).toBe(true);
+    expect(check([w1, w2], [r1], [r2]).errorReachable).toBe(true);
+    expect(check([w1], [w2], [r1, r2])).toMatchObject({ errorReachable: true, errorThread: 'reader+reader#2' });
+    const m = check([w1, w2], [r1, r2]);
+    expect(m).toMatchObject({ errorReachable: false, complete: true });
+    expect(m.threads.map((t) => t.thread)).toContain('writer1+writer2');
+    expect(checkModularProof(m.proof!)).toBeUndefined();
+  });
+});
+
 describe('re-checks and bounds', () => {
   it('the fixpoint re-check finds a missing reachable state', () => {
     const m = checkModular(keep('simple4'));

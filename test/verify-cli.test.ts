@@ -106,6 +106,14 @@ describe('rely verify', () => {
     expect(paper.stats.refinements.modular).toBeGreaterThan(0);
   });
 
+  it('rwlock: the statistics name the groups of threads whose clauses came before the unbiased ones', async () => {
+    const text = await rely(['verify', 'benchmarks/programs/rwlock.c']);
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(
+      /refinements: 0 modular, [1-9]\d* grouped, \d+ unbiased \(bias: modular; no modular proof exists: thread-modular model checking reached an error; with the threads grouped as \{writer1, writer2\} \{reader, reader#2\} it reaches none, so the grouped clauses come first\)/,
+    );
+  });
+
   it('--log-level debug: one "refined" record per refinement, naming each new predicate and its set', async () => {
     const r = await rely(['verify', '--json', '--log-level', 'debug', LOCKID]);
     expect(r.code).toBe(0);
@@ -115,7 +123,7 @@ describe('rely verify', () => {
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l))
       .filter((o) => o.msg === 'refined');
-    expect(records.length).toBe(v.stats.refinements.modular + v.stats.refinements.unbiased);
+    expect(records.length).toBe(v.stats.refinements.modular + v.stats.refinements.grouped + v.stats.refinements.unbiased);
     expect(records.map((o) => o.iteration)).toEqual(records.map((_, k) => k + 1));
     const learned: string[] = records.flatMap((o) => o.learned);
     // Every predicate of the proof was learned once, in a thread's set or a pair's.
