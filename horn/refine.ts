@@ -108,6 +108,8 @@ export function predsOf(f: Term): Term[] {
 
 /** Whose set a predicate joins: thread i's P_i, or the pair's P_i▷j. */
 type Owner = { thread: number } | { source: number; target: number };
+/** A predicate REFINE may learn, and the set it would join. */
+type Candidate = { of: Owner; predicate: Term };
 
 /**
  * At the grouped level, a solution that says where a group mate m of thread i is names
@@ -116,7 +118,7 @@ type Owner = { thread: number } | { source: number; target: number };
  * locations exactly, so all of it is learned at once: every location of m in P_i, and
  * in each P_j▷i m's locations before and after when m moves (j = m), else that m stays.
  */
-function mateLocations(p: Program, level: Level, of: Owner, q: Term): { of: Owner; predicate: Term }[] {
+function mateLocations(p: Program, level: Level, of: Owner, q: Term): Candidate[] {
   if (level.name !== 'grouped') return [];
   const i = 'thread' in of ? of.thread : of.target;
   const vs = varsOf(q);
@@ -136,7 +138,7 @@ function mateLocations(p: Program, level: Level, of: Owner, q: Term): { of: Owne
  * source, the global updates j's steps make, whoever sees them; learned pair by pair,
  * the same frames (`w' = w`, `r' = r`) cost a round for each target.
  */
-function everyTarget(p: Program, level: Level, of: Owner, q: Term): { of: Owner; predicate: Term }[] {
+function everyTarget(p: Program, level: Level, of: Owner, q: Term): Candidate[] {
   if (level.name !== 'grouped' || 'thread' in of) return [];
   const globals = new Set(p.globals);
   if (![...varsOf(q)].every((v) => globals.has(v) || globals.has(unprimed(v)))) return [];
@@ -244,7 +246,6 @@ export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstra
   tuple.forEach(collect);
   const setOf = (of: Owner): PredicateSet => ('thread' in of ? abs.state[of.thread] : abs.transition(of.source, of.target));
   const nameOf = (of: Owner): string => ('thread' in of ? p.threads[of.thread].name : `${p.threads[of.source].name}▷${p.threads[of.target].name}`);
-  type Candidate = { of: Owner; predicate: Term };
   /** The atomic predicates of a solution that are new to their sets. */
   const candidates = (solution: HornSolution): Candidate[] => {
     const out: Candidate[] = [];
@@ -267,7 +268,11 @@ export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstra
     'thread' in of
       ? stateImages(p, of.thread, predicate).map((im) => ({ of: { thread: im.thread }, predicate: im.predicate }))
       : targetImages(p, of.source, of.target, predicate).map((im) => ({ of: { source: of.source, target: im.target }, predicate: im.predicate }));
-  /** Adds the candidates, and for each that was new (with `shareInstances`) its images and (grouped) its mates' locations. */
+  /**
+   * Adds the candidates, and what follows from each that was new: with
+   * `shareInstances` its images, at the grouped level its mates' locations and its
+   * other targets.
+   */
   const learn = (cs: readonly Candidate[], level: Level): Learned[] =>
     cs.flatMap((c) => {
       const added = add(c);
