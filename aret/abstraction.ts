@@ -213,12 +213,17 @@ export async function impliedPredicates(
   };
   const implied = new Set<Term>(preds.filter((p) => known(p)));
   for (const p of implied) note(primedPreds ? primeOf(p) : p);
+  // What the box and the equalities do not decide goes to the solver in one batch.
+  const ask: { p: Term; q: Term }[] = [];
   for (const p of preds) {
     if (implied.has(p)) continue;
     const q = primedPreds ? primeOf(p) : p;
     if (shortcuts && excluded(q)) continue;
     const decided = box ? box.implies(q) : null;
-    if (decided ?? (await solver.check([whole(), not(q)])).status === 'unsat') (implied.add(p), note(q));
+    if (decided === null) ask.push({ p, q });
+    else if (decided) (implied.add(p), note(q));
   }
+  const answers = await solver.checkEach(whole(), ask.map(({ q }) => not(q)));
+  ask.forEach(({ p }, k) => answers[k].status === 'unsat' && implied.add(p));
   return preds.filter((p) => implied.has(p));
 }

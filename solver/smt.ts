@@ -24,6 +24,8 @@ export interface Backend {
   assert(t: Term): Promise<void>;
   /** Checks the current assertions plus `extra` (not kept); with values of `vars` when sat. */
   check(extra: readonly Term[], vars: readonly string[], timeoutMs: number | undefined): Promise<SatResult & { model?: Model }>;
+  /** Checks `base ∧ e` for each `e` in one exchange (optional: SmtSolver asks one at a time without it). */
+  checkEach?(base: Term, extras: readonly Term[], timeoutMs: number | undefined): Promise<SatResult[]>;
   horn(sys: HornSystem, timeoutMs: number | undefined): Promise<HornResult>;
   close(): Promise<void>;
 }
@@ -82,6 +84,33 @@ export class SmtSolver {
     const result: SatResult = r.status === 'unknown' ? { status: 'unknown', reason: r.reason } : { status: r.status };
     if (cacheable && result.status !== 'unknown') this.cache.set(f.id, result);
     return result;
+  }
+
+  /**
+   * Satisfiability of `base ∧ e` for each of `extras`, as check() would answer each
+   * (and caches it), but the ones not cached go to the back end together: α asks
+   * one formula against many predicates, and a round trip per predicate cost more
+   * than z3's answers.
+   */
+  async checkEach(base: Term, extras: readonly Term[], opts: QueryOptions = {}): Promise<SatResult[]> {
+    if (this.depth !== 0 || !this.backend.checkEach) {
+      const out: SatResult[] = [];
+      for (const e of extras) out.push(await this.check([base, e], opts));
+      return out;
+    }
+    const fs = extras.map((e) => and(base, e));
+    const out: (SatResult | undefined)[] = fs.map((f) => this.cache.get(f.id));
+    this.stats.queries += fs.length;
+    const missing = fs.flatMap((_, k) => (out[k] ? [] : [k]));
+    this.stats.cacheHits += fs.length - missing.length;
+    if (missing.length > 0) {
+      const rs = await this.timed(() => this.backend.checkEach!(base, missing.map((k) => extras[k]), this.limit(opts)));
+      missing.forEach((k, n) => {
+        out[k] = rs[n];
+        if (rs[n].status !== 'unknown') this.cache.set(fs[k].id, rs[n]);
+      });
+    }
+    return out as SatResult[];
   }
 
   /** Satisfiability with a model for `vars` when sat. */

@@ -203,17 +203,19 @@ export class NativeBackend implements Backend {
     );
   }
 
+  /** What z3 must hear before a check of `terms`: the pop it is owed, new declarations, the time limit. */
+  private prelude(terms: readonly Term[], timeoutMs: number | undefined): string {
+    const decls = [this.owed(), ...terms.map((t) => this.declare(t))];
+    const limit = timeoutMs ?? 0;
+    if (limit !== this.timeoutSet) decls.push(`(set-option :timeout ${(this.timeoutSet = limit)})`);
+    return decls.join('\n');
+  }
+
   async check(extra: readonly Term[], vars: readonly string[], timeoutMs?: number): Promise<SatResult & { model?: Model }> {
     const asserts = extra.map((t) => `(assert ${toSmt(t)})`).join('\n');
-    const prelude = (): string => {
-      const decls = [...extra.map((t) => this.declare(t)), ...vars.map((v) => this.declare(mkVar(v)))];
-      const limit = timeoutMs ?? 0;
-      if (limit !== this.timeoutSet) decls.push(`(set-option :timeout ${(this.timeoutSet = limit)})`);
-      return decls.join('\n');
-    };
     let out: string;
     try {
-      out = await this.smt.request(() => `${this.owed()}${prelude()}\n(push 1)\n${asserts}\n(check-sat)`, timeoutMs);
+      out = await this.smt.request(() => `${this.prelude([...extra, ...vars.map((v) => mkVar(v))], timeoutMs)}\n(push 1)\n${asserts}\n(check-sat)`, timeoutMs);
     } catch (e) {
       return failedQuery(e);
     }
@@ -236,6 +238,27 @@ export class NativeBackend implements Backend {
     // The pop needs no answer: it goes out in front of the next request, saving a round trip.
     this.pendingPop = true;
     return result;
+  }
+
+  /** One request: the base asserted once, then a push, assert, check-sat and pop per extra. */
+  async checkEach(base: Term, extras: readonly Term[], timeoutMs?: number): Promise<SatResult[]> {
+    const checks = extras.map((e) => `(push 1)\n(assert ${toSmt(e)})\n(check-sat)\n(pop 1)`).join('\n');
+    let out: string;
+    try {
+      out = await this.smt.request(
+        () => `${this.prelude([base, ...extras], timeoutMs)}\n(push 1)\n(assert ${toSmt(base)})\n${checks}\n(pop 1)`,
+        timeoutMs === undefined ? undefined : timeoutMs * extras.length,
+      );
+    } catch (e) {
+      const failed = failedQuery(e);
+      return extras.map(() => failed);
+    }
+    checkErrors(out);
+    const answers = out.split(/\s+/).filter((w) => w !== '');
+    if (answers.length !== extras.length || answers.some((a) => a !== 'sat' && a !== 'unsat' && a !== 'unknown'))
+      throw new Error(`internal: z3 answered ${answers.length} checks of ${extras.length}: ${out.slice(0, 200)}`);
+    // The reason of an unknown would cost a request of its own; α takes any unknown as "not implied".
+    return answers.map((a) => (a === 'unknown' ? { status: 'unknown', reason: 'unknown' } : { status: a as 'sat' | 'unsat' }));
   }
 
   /** Commands owed to z3 before the next request (the pop that closes a check). */

@@ -154,6 +154,21 @@ for (const [name, make, available] of backends) {
       expect((await s.check([gt(x, num(5))])).status).toBe('sat');
     });
 
+    it('checkEach answers as one check per formula would, caches them, and leaves no assertion behind', async () => {
+      const s = open(make);
+      const base = and(ge(x, num(0)), le(x, num(5)), eq(y, add(x, num(1))));
+      const extras = [gt(x, num(5)), eq(y, num(3)), lt(y, num(1)), ge(mkVar('fresh'), y)];
+      const want = [];
+      for (const e of extras) want.push((await s.check([base, e])).status);
+      expect(want).toEqual(['unsat', 'sat', 'unsat', 'sat']);
+      const t = open(make);
+      expect((await t.checkEach(base, extras)).map((r) => r.status)).toEqual(want);
+      const hits = t.stats.cacheHits;
+      expect((await t.checkEach(base, [extras[1], gt(y, num(6))])).map((r) => r.status)).toEqual(['sat', 'unsat']);
+      expect(t.stats.cacheHits).toBe(hits + 1);
+      expect((await t.check([gt(x, num(5))])).status).toBe('sat'); // the base was popped
+    });
+
     it("C division and remainder truncate toward zero", async () => {
       const s = open(make);
       const f = and(eq(x, num(-7)), eq(y, cdiv(x, num(2))), eq(v('r'), crem(x, num(2))));
