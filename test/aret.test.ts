@@ -129,7 +129,7 @@ describe('protocols and their broken mutants, both bias settings', () => {
   // Fig4-fixed without bias went from 20 s to a timeout) it was proved once in 349 s.
   // The abstraction is not what is missing: seeded with the predicates a proof needs,
   // ABSTREACHENV proves it at once (the rwlock test below).
-  it.skip('rwlock (bias none): safe — known gap (see the issue 4 notes): no verdict from the unbiased refinement in 90 s (SOLVELINEARHC, 100+ rounds) or 300 s (Spacer, 28 rounds, an ARET of 20,236 states)', async () => {
+  it.skip('rwlock (bias none): safe — known gap (see the issue 4 notes): no verdict from the unbiased refinement in 400 s (SOLVELINEARHC: 130 rounds, an ARET of 17,414 states; Spacer: 27 rounds, 24,042 states)', async () => {
     const v = await run('benchmarks/programs/rwlock.c', 'none');
     expect(v.verdict).toBe('safe');
   });
