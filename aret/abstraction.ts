@@ -180,9 +180,9 @@ const primeOf = (p: Term): Term => {
  * The predicates implied by the conjunction of `parts` (when `primedPreds`, the
  * predicates are read over V'), or null when it is unsatisfiable. A conjunction of the
  * box form (box.ts) is decided without the solver, and without building its term.
- * Otherwise the queries are one-shot, so the
- * solver's cache (keyed by hash-consed formulas) answers the ones every refinement
- * iteration repeats. A query the solver cannot decide counts as satisfiable, which
+ * Otherwise the predicates it leaves undecided go to the solver in one batch, whose
+ * cache (keyed by hash-consed formulas) answers the ones every refinement iteration
+ * repeats. A query the solver cannot decide counts as satisfiable, which
  * only keeps a successor or drops a predicate: a coarser abstraction, still sound.
  */
 export async function impliedPredicates(
@@ -223,7 +223,9 @@ export async function impliedPredicates(
     if (decided === null) ask.push({ p, q });
     else if (decided) (implied.add(p), note(q));
   }
-  const answers = await solver.checkEach(whole(), ask.map(({ q }) => not(q)));
-  ask.forEach(({ p }, k) => answers[k].status === 'unsat' && implied.add(p));
+  if (ask.length > 0) {
+    const answers = await solver.checkEach(whole(), ask.map(({ q }) => not(q)));
+    ask.forEach(({ p }, k) => answers[k].status === 'unsat' && implied.add(p));
+  }
   return preds.filter((p) => implied.has(p));
 }
