@@ -79,8 +79,9 @@ class ThreadState {
   }
 
   /** The members' steps from `st`, each from its member's pc. */
-  stepsAt(st: Vec): Step[] {
-    return this.steps.flatMap(({ byPc, pcSlot }) => byPc.get(Number(st[pcSlot])) ?? []);
+  stepsAt(st: Vec): readonly Step[] {
+    const at = ({ byPc, pcSlot }: (typeof this.steps)[number]) => byPc.get(Number(st[pcSlot])) ?? [];
+    return this.steps.length === 1 ? at(this.steps[0]) : this.steps.flatMap(at); // a thread alone: no copy on this hot path
   }
 
   atError(st: Vec): boolean {
