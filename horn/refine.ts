@@ -28,6 +28,9 @@ export interface Level {
 export const modularLevel = (p: Program): Level => ({ name: 'modular', groups: p.threads.map((_, i) => [i]) });
 export const unbiasedLevel: Level = { name: 'unbiased' };
 
+/** Thread i's group at a level with groups. */
+const groupOf = (level: Level, i: number): readonly number[] => level.groups!.find((g) => g.includes(i))!;
+
 const stateRel = (s: AbsState): string => `s${s.id}`;
 const envRel = (e: EnvTransition): string => `e${e.id}`;
 
@@ -38,11 +41,10 @@ const envRel = (e: EnvTransition): string => `e${e.id}`;
  */
 export function mkHornClauses(p: Program, tuple: readonly AbsState[], level: Level): HornSystem {
   const all = [...p.vars.keys()];
-  const groupOf = (i: number): readonly number[] => level.groups!.find((g) => g.includes(i))!;
   const localsOf = (ks: readonly number[]): string[] => ks.flatMap((k) => p.threads[k].locals);
-  const stateParams = (i: number): string[] => (level.groups ? [...p.globals, ...localsOf(groupOf(i))] : all);
+  const stateParams = (i: number): string[] => (level.groups ? [...p.globals, ...localsOf(groupOf(level, i))] : all);
   const envParams = (i: number): string[] => {
-    const base = level.groups ? [...p.globals, ...localsOf(groupOf(i).filter((k) => k !== i))] : all;
+    const base = level.groups ? [...p.globals, ...localsOf(groupOf(level, i).filter((k) => k !== i))] : all;
     return [...base, ...base.map(primed)];
   };
   const relations = new Map<string, Relation>();
@@ -122,7 +124,7 @@ function mateLocations(p: Program, level: Level, of: Owner, q: Term): Candidate[
   if (level.name !== 'grouped') return [];
   const i = 'thread' in of ? of.thread : of.target;
   const vs = varsOf(q);
-  const mates = level.groups!.find((g) => g.includes(i))!.filter((m) => m !== i && (vs.has(p.threads[m].pc) || vs.has(primed(p.threads[m].pc))));
+  const mates = groupOf(level, i).filter((m) => m !== i && (vs.has(p.threads[m].pc) || vs.has(primed(p.threads[m].pc))));
   const at = (m: number, post: boolean): Term[] => p.threads[m].locations.map((l) => eq(mkVar(post ? primed(p.threads[m].pc) : p.threads[m].pc), num(l.pc)));
   return mates.flatMap((m) => [
     ...at(m, false).map((predicate) => ({ of: { thread: i }, predicate })),
