@@ -1,7 +1,7 @@
 /**
  * ARETs: per thread, abstract reachability plus environment transitions.
  */
-import { and, eq, evaluate, mkVar, num, or, primed, varsOf, type Term } from '../solver/formula.js';
+import { and, eq, evaluate, mkVar, num, or, primed, unprimed, varsOf, type Term } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { fullFormula, isFrameAtom, type Program, type Transition } from '../frontend/program.js';
 import { SolverUnknown, cube, type AbstractionMemo, cubeFormula, cubeImplies, impliedPredicates, type Cube, type PredicateSet } from './abstraction.js';
@@ -56,7 +56,7 @@ export function ownFrame(p: Program, i: number): Term {
  * which reaches the same fixpoint as re-scanning every state each round.
  */
 export interface ReachOptions {
-  /** Ask the solver for every predicate (no frame shortcut, no box); for testing them. */
+  /** Ask the solver for every predicate and pair (no frame shortcut, no box, no disjointness test); for testing them. */
   noShortcuts?: boolean;
   /** Called between steps; throws to stop (a deadline). */
   checkTime?: () => void;
@@ -88,9 +88,12 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
   };
   // Frame shortcut: a predicate of the source cube over variables the step leaves
   // unchanged holds after it, without a query.
-  const kept = (s: AbsState, unchanged: (v: string) => boolean) => {
-    const inCube = new Set(s.cube.ids);
-    return (q: Term): boolean => frameShortcut && inCube.has(q.id) && [...varsOf(q)].every(unchanged);
+  const cubeIds = new Map<AbsState, Set<number>>();
+  const kept = (s: AbsState, unchanged: (v: string) => boolean) => (q: Term): boolean => {
+    if (!frameShortcut) return false;
+    let inCube = cubeIds.get(s);
+    if (!inCube) cubeIds.set(s, (inCube = new Set(s.cube.ids)));
+    return inCube.has(q.id) && [...varsOf(q)].every(unchanged);
   };
   const otherLocals = p.threads.map((_, i) => new Set(p.threads.flatMap((th, k) => (k === i ? [] : th.locals))));
   const unchangedBy = new Map<number, Set<string>>();
@@ -104,6 +107,7 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
     return u;
   };
   const ownLocals = p.threads.map((th) => new Set(th.locals));
+  const ownLocal = ownLocals.map((ls) => (v: string) => ls.has(v));
   // Covering: a state (environment transition) implied by a newer one needs no
   // further expansion — whatever it would produce, the newer one produces a cover of.
   const covered = new Set<AbsState | EnvTransition>();
@@ -132,6 +136,36 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
     if (c) addState(state(i, p.threads[i].entryPc, cube(c)));
   }
   const frames = p.threads.map((_, i) => ownFrame(p, i));
+  // Most pairs of a state and an environment transition are disjoint (95% on the
+  // readers-writer lock without bias): the transition needs v = k before it (or, for the thread's own
+  // locals, after it, as the frame keeps them) and the state has v = k' for another
+  // k'. A map lookup per such equality finds them before any abstraction is asked.
+  const constantsOf = (s: AbsState): Map<number, bigint> => {
+    const m = new Map<number, bigint>([[mkVar(p.threads[s.thread].pc).id, BigInt(s.pc)]]);
+    for (const q of s.cube.preds) if (q.kind === 'app' && q.op === '=' && q.args[1].kind === 'int') m.set(q.args[0].id, q.args[1].value);
+    return m;
+  };
+  const needs = (e: EnvTransition): [number, bigint][] =>
+    e.cube.preds.flatMap((q): [number, bigint][] => {
+      if (q.kind !== 'app' || q.op !== '=' || q.args[1].kind !== 'int') return [];
+      const [lhs, k] = [q.args[0], q.args[1].value];
+      if (lhs.kind === 'var' && lhs.name !== unprimed(lhs.name)) return ownLocals[e.target].has(unprimed(lhs.name)) ? [[mkVar(unprimed(lhs.name)).id, k]] : [];
+      return [...varsOf(lhs)].some((v) => v !== unprimed(v)) ? [] : [[lhs.id, k]];
+    });
+  const constants = new Map<AbsState, Map<number, bigint>>();
+  const needed = new Map<EnvTransition, [number, bigint][]>();
+  const disjoint = (s: AbsState, e: EnvTransition): boolean => {
+    if (opts.noShortcuts) return false;
+    let c = constants.get(s);
+    if (!c) constants.set(s, (c = constantsOf(s)));
+    let n = needed.get(e);
+    if (!n) needed.set(e, (n = needs(e)));
+    for (const [v, k] of n) {
+      const here = c.get(v);
+      if (here !== undefined && here !== k) return true;
+    }
+    return false;
+  };
   const expanded = new Set<AbsState>();
   /** How many of E_i each state has been combined with (E_i only grows). */
   const envSeen = new Map<AbsState, number>();
@@ -162,16 +196,16 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
           }
         }
         // Lines 9–11 for ρ ∈ E_i: post(ρ ∧ ρ_i^=, S), the thread's own location unchanged.
+        // (E_i does not grow here: only other threads' steps add to it.)
         const es = env[i];
-        for (let k = envSeen.get(s) ?? 0; k < es.length; k++) {
-          envSeen.set(s, k + 1);
-          const e = es[k];
-          if (covered.has(e)) continue;
-          const post = await implied([s.formula, e.formula, frames[i]], abs.state[i], true, kept(s, (v) => ownLocals[i].has(v)));
-          if (post === null) continue;
-          if (addState(state(i, s.pc, cube(post), { from: s, via: e }))) changed = true;
-          if (covered.has(s)) break;
+        let k = envSeen.get(s) ?? 0;
+        while (k < es.length && !covered.has(s)) {
+          const e = es[k++];
+          if (covered.has(e) || disjoint(s, e)) continue;
+          const post = await implied([s.formula, e.formula, frames[i]], abs.state[i], true, kept(s, ownLocal[i]));
+          if (post !== null && addState(state(i, s.pc, cube(post), { from: s, via: e }))) changed = true;
         }
+        envSeen.set(s, k);
       }
     }
   }

@@ -4,6 +4,7 @@
  * the error tuple is a real counterexample (UNSAFE, with a concrete trace replayed
  * by the interpreter), else UNKNOWN with the reason.
  */
+import { getHeapStatistics } from 'node:v8';
 import type { SmtSolver, SolverStats } from '../solver/smt.js';
 import type { Program } from '../frontend/program.js';
 import type { TraceStep } from '../explicit/explore.js';
@@ -39,6 +40,8 @@ export interface VerifyOptions {
   hornTimeoutMs?: number;
   /** performance.now() past which the run stops with UNKNOWN (timeout). */
   deadline?: number;
+  /** Live heap bytes past which the run stops with UNKNOWN (out of memory) instead of dying in V8 (default: 90% of node's heap limit). */
+  heapLimitBytes?: number;
   /** Called after each ARET computation. */
   onProgress?: (p: Progress) => void;
   /** Called after each refinement with the predicates it added (for diagnostics). */
@@ -79,6 +82,14 @@ export type Verdict = Outcome & { stats: VerifyStats };
 export class Timeout extends Error {
   constructor() {
     super('timeout');
+  }
+}
+
+const MB = 2 ** 20;
+
+export class OutOfMemory extends Error {
+  constructor(used: number, limit: number) {
+    super(`out of memory: ${Math.round(used / MB)} MB of the ${Math.round(limit / MB)} MB heap in use (node --max-old-space-size=N raises node's limit)`);
   }
 }
 
@@ -133,8 +144,17 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
     };
   };
   const done = (o: Outcome): Verdict => ({ ...o, stats: stats() });
+  // Long unbiased runs grow the ARET and the caches until V8 would abort the process
+  // with a stack trace; the heap is looked at every 100 ms instead.
+  const heapLimit = opts.heapLimitBytes ?? 0.9 * getHeapStatistics().heap_size_limit;
+  let heapSeen = -Infinity;
   const checkTime = () => {
-    if (opts.deadline !== undefined && performance.now() > opts.deadline) throw new Timeout();
+    const now = performance.now();
+    if (opts.deadline !== undefined && now > opts.deadline) throw new Timeout();
+    if (now - heapSeen < 100) return;
+    heapSeen = now;
+    const used = getHeapStatistics().used_heap_size;
+    if (used > heapLimit) throw new OutOfMemory(used, heapLimit);
   };
   try {
     for (iteration = 1; iteration <= opts.maxIterations; iteration++) {
@@ -175,6 +195,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
     return done({ verdict: 'unknown', reason: `no verdict after ${opts.maxIterations} refinement iterations` });
   } catch (e) {
     if (e instanceof Timeout) return done({ verdict: 'unknown', reason: 'timeout' });
+    if (e instanceof OutOfMemory) return done({ verdict: 'unknown', reason: e.message });
     if (e instanceof SolverUnknown) return done({ verdict: 'unknown', reason: e.message });
     if (e instanceof ReplayFailed || e instanceof InvalidSolution) {
       opts.onInternalError?.(e.message);
