@@ -40,7 +40,7 @@ export interface VerifyOptions {
   hornTimeoutMs?: number;
   /** performance.now() past which the run stops with UNKNOWN (timeout). */
   deadline?: number;
-  /** Live heap bytes past which the run stops with UNKNOWN (out of memory) instead of dying in V8 (default: 90% of node's heap limit). */
+  /** Live heap bytes past which the run stops with UNKNOWN (out of memory) instead of dying in V8 (default: 80% of node's heap limit: a big Map that grows needs a large block at once). */
   heapLimitBytes?: number;
   /** Called after each ARET computation. */
   onProgress?: (p: Progress) => void;
@@ -89,7 +89,7 @@ const MB = 2 ** 20;
 
 export class OutOfMemory extends Error {
   constructor(used: number, limit: number) {
-    super(`out of memory: ${Math.round(used / MB)} MB of the ${Math.round(limit / MB)} MB heap in use (node --max-old-space-size=N raises node's limit)`);
+    super(`out of memory: ${Math.round(used / MB)} MB of heap in use, past the run's limit of ${Math.round(limit / MB)} MB (node --max-old-space-size=N raises it)`);
   }
 }
 
@@ -146,7 +146,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
   const done = (o: Outcome): Verdict => ({ ...o, stats: stats() });
   // Long unbiased runs grow the ARET and the caches until V8 would abort the process
   // with a stack trace; the heap is looked at every 100 ms instead.
-  const heapLimit = opts.heapLimitBytes ?? 0.9 * getHeapStatistics().heap_size_limit;
+  const heapLimit = opts.heapLimitBytes ?? 0.8 * getHeapStatistics().heap_size_limit;
   let heapSeen = -Infinity;
   const checkTime = () => {
     const now = performance.now();
