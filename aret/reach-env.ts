@@ -137,9 +137,10 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
   }
   const frames = p.threads.map((_, i) => ownFrame(p, i));
   // Most pairs of a state and an environment transition are disjoint (95% on the
-  // readers-writer lock without bias): the transition needs v = k before it (or, for the thread's own
-  // locals, after it, as the frame keeps them) and the state has v = k' for another
-  // k'. A map lookup per such equality finds them before any abstraction is asked.
+  // readers-writer lock without bias): the transition needs v = k before it (or, for
+  // the thread's own locals, after it, as the frame keeps them) and the state has
+  // v = k' for another k'. A map lookup per such equality finds them before any
+  // abstraction is asked.
   const constantsOf = (s: AbsState): Map<number, bigint> => {
     const m = new Map<number, bigint>([[mkVar(p.threads[s.thread].pc).id, BigInt(s.pc)]]);
     for (const q of s.cube.preds) if (q.kind === 'app' && q.op === '=' && q.args[1].kind === 'int') m.set(q.args[0].id, q.args[1].value);
