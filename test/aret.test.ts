@@ -134,18 +134,20 @@ describe('protocols and their broken mutants, both bias settings', () => {
   }, 180_000);
 
   // Without the bias the unbiased solutions teach every thread the others' locations
-  // one at a time, and frames like `reader.pc' = reader.pc` pair by pair. With
-  // environment transitions that keep third threads' locals (tried, not landed:
-  // Fig4-fixed without bias went from 20 s to a timeout) it was proved once in 349 s.
-  // The abstraction is not what is missing: seeded with the predicates a proof needs,
-  // ABSTREACHENV proves it at once (the rwlock test below). Splitting the clauses into
-  // their control and data parts (the paper's §8) with the control part refined
-  // monotonically learned every thread's locations in every pair (no verdict in
-  // 180 s); §8 refines control non-monotonically ([13], ATVA'10), which rely lacks.
-  it.skip('rwlock (bias none): safe — known gap (see the issue 4 notes): no verdict from the unbiased refinement in 400 s (SOLVELINEARHC: 130 rounds, an ARET of 17,414 states; Spacer: 27 rounds, 24,042 states), and a 1,500 s Spacer run ran out of memory at round 28', async () => {
-    const v = await run('benchmarks/programs/rwlock.c', 'none');
+  // and data, and each thread's ARET grows toward the product. Since ABSTREACHENV
+  // skips disjoint pairs of a state and an environment step, plain unbiased Spacer
+  // refinement proves it, in 34 rounds and about 670–820 s: inside the paper's
+  // 15-minute limit, far past this suite's budget, so it runs with RELY_SLOW=1.
+  // Seeded with the predicates a proof needs, ABSTREACHENV proves it at once (the
+  // rwlock test below).
+  // (Splitting the clauses into control and data, the paper's §8, with monotonic
+  // control refinement learned every location in every pair; §8 refines control
+  // non-monotonically, [13], which rely lacks. See the issue 4 notes.)
+  it.skipIf(!process.env.RELY_SLOW)('rwlock (bias none): safe — slow (34 rounds, ~670–820 s with Spacer); runs with RELY_SLOW=1', async () => {
+    const v = await run('benchmarks/programs/rwlock.c', 'none', 'spacer', { deadline: performance.now() + 1_800_000 });
     expect(v.verdict).toBe('safe');
-  });
+    if (v.verdict === 'safe') expect(v.proofChecked).toBe(true);
+  }, 1_900_000);
 });
 
 describe('ARET engine resource limits', () => {
@@ -334,7 +336,7 @@ describe('the modular precheck (thread-modular model checking)', () => {
   }, 180_000);
 });
 
-describe('rwlock: what refinement has yet to find (the known gap above)', () => {
+describe('rwlock: a small proof that refinement without the bias takes 34 rounds to reach (the slow test above)', () => {
   it('predicates that know where the other reader (the other writer) is express a proof: no error tuple, a small ARET, a proof that checks', async () => {
     const whole = loadProgram('benchmarks/programs/rwlock.c');
     const slice = coneOfInfluence(whole);
