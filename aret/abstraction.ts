@@ -35,8 +35,8 @@ export function cubeImplies(c: Cube, d: Cube): boolean {
 }
 
 /** `lhs = k` as the term id of lhs and k (the builders put the constant on the right), or null. */
-const equalityOf = (p: Term): { lhs: number; k: bigint } | null =>
-  p.kind === 'app' && p.op === '=' && p.args[1].kind === 'int' ? { lhs: p.args[0].id, k: p.args[1].value } : null;
+export const equalityOf = (p: Term): { lhs: Term; k: bigint } | null =>
+  p.kind === 'app' && p.op === '=' && p.args[1].kind === 'int' ? { lhs: p.args[0], k: p.args[1].value } : null;
 
 /** `lhs op` of an atom `lhs op k` (the builders put the constant on the right), or null. */
 const shapeOf = (p: Term): string | null =>
@@ -205,11 +205,11 @@ export async function impliedPredicates(
   const valueOf = new Map<number, bigint>();
   const note = (q: Term): void => {
     const e = equalityOf(q);
-    if (e) valueOf.set(e.lhs, e.k);
+    if (e) valueOf.set(e.lhs.id, e.k);
   };
   const excluded = (q: Term): boolean => {
     const e = equalityOf(q);
-    return e !== null && (valueOf.get(e.lhs) ?? e.k) !== e.k;
+    return e !== null && (valueOf.get(e.lhs.id) ?? e.k) !== e.k;
   };
   const implied = new Set<Term>(preds.filter((p) => known(p)));
   for (const p of implied) note(primedPreds ? primeOf(p) : p);

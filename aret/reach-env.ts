@@ -4,7 +4,7 @@
 import { and, eq, evaluate, mkVar, num, or, primed, unprimed, varsOf, type Term } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { fullFormula, isFrameAtom, type Program, type Transition } from '../frontend/program.js';
-import { SolverUnknown, cube, type AbstractionMemo, cubeFormula, cubeImplies, impliedPredicates, type Cube, type PredicateSet } from './abstraction.js';
+import { SolverUnknown, cube, type AbstractionMemo, cubeFormula, cubeImplies, equalityOf, impliedPredicates, type Cube, type PredicateSet } from './abstraction.js';
 
 export interface AbsState {
   readonly id: number;
@@ -143,13 +143,17 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
   // abstraction is asked.
   const constantsOf = (s: AbsState): Map<number, bigint> => {
     const m = new Map<number, bigint>([[mkVar(p.threads[s.thread].pc).id, BigInt(s.pc)]]);
-    for (const q of s.cube.preds) if (q.kind === 'app' && q.op === '=' && q.args[1].kind === 'int') m.set(q.args[0].id, q.args[1].value);
+    for (const q of s.cube.preds) {
+      const e = equalityOf(q);
+      if (e) m.set(e.lhs.id, e.k);
+    }
     return m;
   };
   const needs = (e: EnvTransition): [number, bigint][] =>
     e.cube.preds.flatMap((q): [number, bigint][] => {
-      if (q.kind !== 'app' || q.op !== '=' || q.args[1].kind !== 'int') return [];
-      const [lhs, k] = [q.args[0], q.args[1].value];
+      const found = equalityOf(q);
+      if (!found) return [];
+      const { lhs, k } = found;
       if (lhs.kind === 'var' && lhs.name !== unprimed(lhs.name)) return ownLocals[e.target].has(unprimed(lhs.name)) ? [[mkVar(unprimed(lhs.name)).id, k]] : [];
       return [...varsOf(lhs)].some((v) => v !== unprimed(v)) ? [] : [[lhs.id, k]];
     });
