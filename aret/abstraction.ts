@@ -142,12 +142,6 @@ export class AbstractionMemo {
   }
 }
 
-export class SolverUnknown extends Error {
-  constructor(readonly reason: string) {
-    super(`solver: unknown (${reason})`);
-  }
-}
-
 const boxes = new Map<number, Box | 'unsat' | null>();
 /**
  * The box of a conjunction of parts: the meet of the parts' boxes, each memoised (a

@@ -1,19 +1,15 @@
 /**
- * Proof certificates: a REACHENV proof (proof.ts) as an SMT-LIB 2 script that any
- * SMT solver can check on its own, one `check-sat` per premise CS1–CS5, each of
- * which must answer unsat. obligationsSmt2 writes any list of entailments that way
- * (monolithic/proof.ts uses it for an inductive invariant).
+ * The ARET engine's certificate: a REACHENV proof (proof.ts) as an SMT-LIB 2 script
+ * that any SMT solver can check on its own, one `check-sat` per premise CS1–CS5,
+ * each of which must answer unsat (written by core/certificate.ts).
  */
-import { mkVar, prime, primed, smtSymbol, toSmt, varsOf, type Term } from '../solver/formula.js';
+import { mkVar, prime, primed, type Term } from '../solver/formula.js';
 import type { Program } from '../frontend/program.js';
-import { proofObligations, type Obligation, type Proof } from './proof.js';
+import { obligationsSmt2 } from '../core/certificate.js';
+import { envName, reachName } from '../core/reach-env-rule.js';
+import { proofObligations, type Proof } from './proof.js';
 
-/**
- * Names for R_i and E_i. Brackets keep them apart from program variables, whose
- * only brackets hold an array index (a number), never a thread name.
- */
-export const reachName = (thread: string): string => `R[${thread}]`;
-export const envName = (thread: string): string => `E[${thread}]`;
+/** `--proof`: the REACHENV proof's obligations as a script. */
 
 export function proofSmt2(p: Program, proof: Proof): string {
   // R_i, R_i' and E_i as named Booleans, so that each obligation reads as the rule
@@ -43,34 +39,3 @@ export function proofSmt2(p: Program, proof: Proof): string {
   ]);
 }
 
-/**
- * A certificate script: `header` comments, every V and V' declared, the named
- * formulas `defs` as Boolean definitions (written once, used by name in the
- * obligations), and per obligation one check-sat of premise ∧ ¬conclusion, which
- * must answer unsat.
- */
-export function obligationsSmt2(p: Program, defs: ReadonlyMap<string, Term>, obligations: readonly Obligation[], header: readonly string[]): string {
-  // Every V and V' (as programSmt2 declares them), then whatever else the formulas
-  // use: the transitions' auxiliary variables.
-  const consts = new Set([...p.vars.keys()].flatMap((v) => [v, primed(v)]));
-  for (const t of [...defs.values(), ...obligations.flatMap((o) => [o.premise, o.conclusion])]) varsOf(t, consts);
-  for (const name of defs.keys()) consts.delete(name);
-
-  const out = [
-    ...header,
-    ';',
-    '; Run: z3 THIS_FILE.smt2   (every answer must be unsat)',
-    '(set-logic ALL)',
-    ...[...consts].map((v) => `(declare-const ${smtSymbol(v)} Int)`),
-    ...[...defs].map(([name, body]) => `(define-fun ${smtSymbol(name)} () Bool ${toSmt(body)})`),
-  ];
-  for (const o of obligations)
-    out.push(
-      `(echo "${o.name.replace(/"/g, '""')}: expect unsat")`,
-      '(push 1)',
-      `(assert (and ${toSmt(o.premise)} (not ${toSmt(o.conclusion)})))`,
-      '(check-sat)',
-      '(pop 1)',
-    );
-  return out.join('\n') + '\n';
-}

@@ -1,6 +1,6 @@
 /**
  * Can a modular proof exist at all? Asked once, before refinement under the modular
- * bias, of Flanagan–Qadeer thread-modular model checking (explicit/modular.ts).
+ * bias, of Flanagan–Qadeer thread-modular model checking (explicit/api.ts).
  *
  * A modular REACHENV proof has R_i over the globals and thread i's locals and E_i over
  * the globals (Fig. 5 with Fig. 11's unknowns). Such an R_i must contain every state
@@ -15,13 +15,13 @@
  * When none exists, a proof may still need only some of the other threads: groups
  * of threads that FQ explores as one (each member over the globals and the locals of
  * its whole group) whose fixpoint has no error. Refinement then asks the clauses whose
- * unknowns range over a thread's group before the unbiased ones (horn/refine.ts).
+ * unknowns range over a thread's group before the unbiased ones (refine.ts).
  *
  * This only chooses which clauses REFINE asks first; verdicts are checked as always.
  * A search that stops at its budget without an error decides nothing.
  */
 import type { Program } from '../frontend/program.js';
-import { checkModular } from '../explicit/modular.js';
+import { threadModularFixpoint } from '../explicit/api.js';
 
 /** Each search's budget: the programs of Table 1 need at most 430 states and 0.12 s. */
 const MAX_STATES = 100_000;
@@ -35,7 +35,7 @@ const budget = (deadline: number) => ({ maxStates: MAX_STATES, deadline: Math.mi
 
 /** True when thread-modular model checking reaches an error: no modular proof exists. It stops by `deadline` too. */
 export function modularProofExcluded(p: Program, deadline = Infinity): boolean {
-  return checkModular(p, budget(deadline)).errorReachable;
+  return threadModularFixpoint(p, budget(deadline)).errorReachable;
 }
 
 /** Every partition of 0..n-1 into sets, by restricted growth strings. */
@@ -71,7 +71,7 @@ export function provableGroups(p: Program, deadline = Infinity): Groups | undefi
   const { deadline: until, maxStates } = budget(deadline);
   for (const gs of candidates) {
     if (performance.now() > until) return undefined;
-    const r = checkModular(p, { maxStates, deadline: until }, gs);
+    const r = threadModularFixpoint(p, { maxStates, deadline: until }, gs);
     if (r.complete && !r.errorReachable) return gs;
   }
   return undefined;

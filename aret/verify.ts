@@ -4,17 +4,20 @@
  * the error tuple is a real counterexample (UNSAFE, with a concrete trace replayed
  * by the interpreter), else UNKNOWN with the reason.
  */
-import { getHeapStatistics } from 'node:v8';
 import type { SmtSolver, SolverStats } from '../solver/smt.js';
 import type { Program } from '../frontend/program.js';
-import type { TraceStep } from '../explicit/explore.js';
-import { AbstractionMemo, PredicateSet, SolverUnknown } from './abstraction.js';
+import { coneOfInfluence, type Slice } from '../frontend/slice.js';
+import { Budget } from '../core/budget.js';
+import { OutOfMemory, ReplayFailed, SolverUnknown, Timeout } from '../core/errors.js';
+import type { Outcome } from '../core/outcome.js';
+import { InvalidSolution, type HornSolverChoice } from '../horn/solve.js';
+import { AbstractionMemo, PredicateSet } from './abstraction.js';
 import { abstReachEnv, findErrorTuple, type Abstraction, type Aret } from './reach-env.js';
-import { checkProof, proofOf, type Proof } from './proof.js';
-import { coneOfInfluence, liftProof } from './slice.js';
-import { modularProofExcluded, provableGroups } from './modular-precheck.js';
-import { ReplayFailed, concreteCounterexample } from './counterexample.js';
-import { InvalidSolution, modularLevel, newHornStats, refine, unbiasedLevel, type Bias, type HornSolverChoice, type HornStats, type Learned, type Level } from '../horn/refine.js';
+import { checkProof, liftProof, proofOf, type Proof } from './proof.js';
+import { modularProofExcluded, provableGroups, type Groups } from './modular-precheck.js';
+import { concreteCounterexample } from './counterexample.js';
+import { groupedLevel, modularLevel, unbiasedLevel, type Level } from './horn-clauses.js';
+import { newHornStats, refine, type Bias, type HornStats, type Learned } from './refine.js';
 
 export interface Progress {
   readonly iteration: number;
@@ -27,21 +30,19 @@ export interface VerifyOptions {
   /** Internal errors that turn into UNKNOWN (a failed proof check or replay). */
   onInternalError?: (message: string) => void;
   bias: Bias;
-  /** Under the modular bias, first ask whether a modular proof can exist, and if not which groups of threads a proof needs (default: true; aret/modular-precheck.ts). */
+  /** Under the modular bias, first ask whether a modular proof can exist, and if not which groups of threads a proof needs (default: true; modular-precheck.ts). */
   modularPrecheck?: boolean;
-  /** Give learned predicates to the other instances of the same thread functions (default: true; aret/symmetry.ts). */
+  /** Give learned predicates to the other instances of the same thread functions (default: true; symmetry.ts). */
   shareInstances?: boolean;
   /** Who solves the refinement clauses (default: spacer). */
   hornSolver?: HornSolverChoice;
   maxIterations: number;
   /** A fresh solver for the proof check (independent of the one that built the proof). */
   checker: () => SmtSolver;
-  /** Per Horn query (also capped by the time left before `deadline`). */
+  /** Per Horn query (also capped by the time left in the budget). */
   hornTimeoutMs?: number;
-  /** performance.now() past which the run stops with UNKNOWN (timeout). */
-  deadline?: number;
-  /** Live heap bytes past which the run stops with UNKNOWN (out of memory) instead of dying in V8 (default: 80% of node's heap limit: a big Map that grows needs a large block at once). */
-  heapLimitBytes?: number;
+  /** The run's deadline and heap limit (default: no deadline, 80% of node's heap). */
+  budget?: Budget;
   /** Called after each ARET computation. */
   onProgress?: (p: Progress) => void;
   /** Called after each refinement with the predicates it added (for diagnostics). */
@@ -71,33 +72,10 @@ export interface VerifyStats {
   timeMs: number;
 }
 
-/** A verdict without statistics; `P` is the engine's kind of proof (the monolithic engine's is an invariant). */
-export type Outcome<P = Proof> =
-  | { verdict: 'safe'; proof: P; proofChecked: true }
-  | { verdict: 'unsafe'; trace: readonly TraceStep[]; traceReplayed: true }
-  | { verdict: 'unknown'; reason: string };
+export type Verdict = Outcome<Proof> & { stats: VerifyStats };
 
-export type Verdict = Outcome & { stats: VerifyStats };
-
-export class Timeout extends Error {
-  constructor() {
-    super('timeout');
-  }
-}
-
-const MB = 2 ** 20;
-
-export class OutOfMemory extends Error {
-  constructor(used: number, limit: number) {
-    super(`out of memory: ${Math.round(used / MB)} MB of heap in use, past the run's limit of ${Math.round(limit / MB)} MB (node --max-old-space-size=N raises it)`);
-  }
-}
-
-export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOptions): Promise<Verdict> {
-  const t0 = performance.now();
-  // The engine runs on the cone of influence; proofs and traces are checked on the whole program.
-  const slice = coneOfInfluence(whole);
-  const p = slice.program;
+/** P_i per thread and P_i▷j per pair (made when first asked for), all empty (Fig. 6 line 1). */
+function emptyAbstraction(p: Program): { abs: Abstraction; pairs: Map<string, PredicateSet> } {
   const pairs = new Map<string, PredicateSet>();
   const abs: Abstraction = {
     state: p.threads.map(() => new PredicateSet()),
@@ -108,64 +86,97 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
       return s;
     },
   };
-  const precheck = opts.bias === 'modular' && (opts.modularPrecheck ?? true);
-  const modularExcluded = precheck && modularProofExcluded(p, opts.deadline);
-  const groups = modularExcluded ? provableGroups(p, opts.deadline) : undefined;
-  const levels: Level[] =
-    opts.bias === 'none' ? [unbiasedLevel] : [...(modularExcluded ? [] : [modularLevel(p)]), ...(groups ? [{ name: 'grouped' as const, groups }] : []), unbiasedLevel];
-  const refinements = { modular: 0, grouped: 0, unbiased: 0 };
-  const horn = newHornStats();
+  return { abs, pairs };
+}
+
+/**
+ * The clauses REFINE asks, in order. Without bias the unbiased ones (Fig. 10). With
+ * it the modular ones (Fig. 11) unless the precheck shows no modular proof exists,
+ * then the grouped ones where it found groups, and the unbiased ones last (§6).
+ */
+function refinementLevels(p: Program, opts: VerifyOptions, deadline: number | undefined): { levels: Level[]; modularExcluded: boolean; groups?: Groups } {
+  if (opts.bias === 'none') return { levels: [unbiasedLevel], modularExcluded: false };
+  const modularExcluded = (opts.modularPrecheck ?? true) && modularProofExcluded(p, deadline);
+  const groups = modularExcluded ? provableGroups(p, deadline) : undefined;
+  return { levels: [...(modularExcluded ? [] : [modularLevel(p)]), ...(groups ? [groupedLevel(groups)] : []), unbiasedLevel], modularExcluded, groups };
+}
+
+/** What MAIN has so far: the abstraction, the last ARET and the counters. */
+interface RunState {
+  readonly abs: Abstraction;
+  readonly pairs: ReadonlyMap<string, PredicateSet>;
+  last?: Aret;
+  iteration: number;
+  readonly modularExcluded: boolean;
+  readonly groups?: Groups;
+  readonly refinements: VerifyStats['refinements'];
+  readonly horn: HornStats;
+  readonly t0: number;
+}
+
+/** The counters of a run so far; predicates are counted per thread of the whole program (threads outside the cone have none). */
+function statsOf(whole: Program, slice: Slice, run: RunState, solver: SmtSolver): VerifyStats {
+  const { last, refinements, horn } = run;
+  const statePredicates = whole.threads.map(() => 0);
+  run.abs.state.forEach((s, k) => (statePredicates[slice.threads[k]] = s.all.length));
+  const pairPredicates = [...run.pairs.entries()]
+    .filter(([, s]) => s.all.length > 0)
+    .map(([k, s]) => {
+      const [source, target] = k.split('>').map((i) => slice.threads[Number(i)]);
+      return { source, target, count: s.all.length };
+    });
+  return {
+    iterations: run.iteration,
+    predicates: statePredicates.reduce((a, b) => a + b, 0) + pairPredicates.reduce((a, b) => a + b.count, 0),
+    statePredicates,
+    pairPredicates,
+    modularExcluded: run.modularExcluded,
+    groups: run.groups?.map((g) => g.map((k) => whole.threads[slice.threads[k]].name)),
+    aretStates: last ? last.states.reduce((a, s) => a + s.length, 0) : 0,
+    envTransitions: last ? last.env.reduce((a, s) => a + s.length, 0) : 0,
+    refinements: { ...refinements },
+    horn: { answeredBy: { ...horn.answeredBy }, fallbacks: { ...horn.fallbacks }, enumerating: horn.enumerating },
+    solver: { ...solver.stats },
+    timeMs: performance.now() - run.t0,
+  };
+}
+
+/** What stops a run without a verdict, as UNKNOWN; an internal error is also reported. */
+function stopped(e: unknown, onInternalError?: (message: string) => void): Outcome<Proof> {
+  if (e instanceof Timeout) return { verdict: 'unknown', reason: 'timeout' };
+  if (e instanceof OutOfMemory || e instanceof SolverUnknown) return { verdict: 'unknown', reason: e.message };
+  if (e instanceof ReplayFailed || e instanceof InvalidSolution) {
+    onInternalError?.(e.message);
+    return { verdict: 'unknown', reason: e.message };
+  }
+  throw e;
+}
+
+/** MAIN (Fig. 6) on the cone of influence; proofs and traces are checked on the whole program. */
+export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOptions): Promise<Verdict> {
+  const t0 = performance.now();
+  const slice = coneOfInfluence(whole);
+  const p = slice.program;
+  const budget = opts.budget ?? new Budget();
+  const check = (): void => budget.check();
+  const { abs, pairs } = emptyAbstraction(p);
+  const { levels, modularExcluded, groups } = refinementLevels(p, opts, budget.deadline);
+  const run: RunState = { abs, pairs, iteration: 0, modularExcluded, groups, refinements: { modular: 0, grouped: 0, unbiased: 0 }, horn: newHornStats(), t0 };
   const memo = new AbstractionMemo();
-  let last: Aret | undefined;
-  let iteration = 0;
-  const stats = (): VerifyStats => {
-    // Counted per thread of the whole program (threads outside the cone have none).
-    const statePredicates = whole.threads.map(() => 0);
-    abs.state.forEach((s, k) => (statePredicates[slice.threads[k]] = s.all.length));
-    const pairPredicates = [...pairs.entries()]
-      .filter(([, s]) => s.all.length > 0)
-      .map(([k, s]) => {
-        const [source, target] = k.split('>').map((i) => slice.threads[Number(i)]);
-        return { source, target, count: s.all.length };
-      });
-    return {
-      iterations: iteration,
-      predicates: statePredicates.reduce((a, b) => a + b, 0) + pairPredicates.reduce((a, b) => a + b.count, 0),
-      statePredicates,
-      pairPredicates,
-      modularExcluded,
-      groups: groups?.map((g) => g.map((k) => whole.threads[slice.threads[k]].name)),
-      aretStates: last ? last.states.reduce((a, s) => a + s.length, 0) : 0,
-      envTransitions: last ? last.env.reduce((a, s) => a + s.length, 0) : 0,
-      refinements: { ...refinements },
-      horn: { answeredBy: { ...horn.answeredBy }, fallbacks: { ...horn.fallbacks }, enumerating: horn.enumerating },
-      solver: { ...solver.stats },
-      timeMs: performance.now() - t0,
-    };
-  };
-  const done = (o: Outcome): Verdict => ({ ...o, stats: stats() });
-  // Long unbiased runs grow the ARET and the caches until V8 would abort the process
-  // with a stack trace; the heap is looked at every 100 ms instead.
-  const heapLimit = opts.heapLimitBytes ?? 0.8 * getHeapStatistics().heap_size_limit;
-  let heapSeen = -Infinity;
-  const checkTime = () => {
-    const now = performance.now();
-    if (opts.deadline !== undefined && now > opts.deadline) throw new Timeout();
-    if (now - heapSeen < 100) return;
-    heapSeen = now;
-    const used = getHeapStatistics().used_heap_size;
-    if (used > heapLimit) throw new OutOfMemory(used, heapLimit);
-  };
+  const done = (o: Outcome<Proof>): Verdict => ({ ...o, stats: statsOf(whole, slice, run, solver) });
   try {
-    for (iteration = 1; iteration <= opts.maxIterations; iteration++) {
-      checkTime();
-      last = await abstReachEnv(p, abs, solver, { checkTime, memo });
-      const s = stats();
-      opts.onProgress?.({ iteration, predicates: s.predicates, aretStates: s.aretStates, envTransitions: s.envTransitions });
-      const tuple = await findErrorTuple(p, last, solver);
+    for (run.iteration = 1; run.iteration <= opts.maxIterations; run.iteration++) {
+      check();
+      const aret = (run.last = await abstReachEnv(p, abs, solver, { checkTime: check, memo })); // line 5
+      if (opts.onProgress) {
+        const s = statsOf(whole, slice, run, solver);
+        opts.onProgress({ iteration: run.iteration, predicates: s.predicates, aretStates: s.aretStates, envTransitions: s.envTransitions });
+      }
+      const tuple = await findErrorTuple(p, aret, solver); // lines 8–9
       if (!tuple) {
-        const proof = liftProof(whole, slice, proofOf(p, last));
-        const failed = await checkProof(whole, proof, opts.checker(), checkTime);
+        // Lines 17–18: the proof, carried back to the whole program and re-checked there.
+        const proof = liftProof(whole, slice, proofOf(p, aret));
+        const failed = await checkProof(whole, proof, opts.checker(), check);
         if (!failed) return done({ verdict: 'safe', proof, proofChecked: true });
         opts.onInternalError?.(`proof check failed: ${failed}`);
         return done({ verdict: 'unknown', reason: `proof check failed: ${failed}` });
@@ -174,33 +185,29 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
       // query (MKPATH, Fig. 8, made concrete) before any Horn query.
       const direct = await concreteCounterexample(whole, tuple, slice.original, solver, true);
       if (direct) return done({ verdict: 'unsafe', trace: direct, traceReplayed: true });
-      checkTime();
-      // A Horn query may not outlast the run's deadline.
-      const left = opts.deadline === undefined ? undefined : Math.max(1, opts.deadline - performance.now());
-      const hornMs = left === undefined ? opts.hornTimeoutMs : Math.min(left, opts.hornTimeoutMs ?? left);
-      const r = await refine(p, tuple, abs, solver, { levels, hornSolver: opts.hornSolver ?? 'spacer', timeoutMs: hornMs, stats: horn, shareInstances: opts.shareInstances ?? true });
+      check();
+      const r = await refine(p, tuple, abs, solver, {
+        levels,
+        hornSolver: opts.hornSolver ?? 'spacer',
+        timeoutMs: budget.queryMs(opts.hornTimeoutMs), // a Horn query may not outlast the run
+        stats: run.horn,
+        shareInstances: opts.shareInstances ?? true,
+      });
       if (r.kind !== 'refined') {
         // A validated solution proves every path to the tuple infeasible, so only a
-        // failed refinement asks for the others.
+        // failed refinement asks for the others (line 12).
         const cex = await concreteCounterexample(whole, tuple, slice.original, solver);
         if (cex) return done({ verdict: 'unsafe', trace: cex, traceReplayed: true });
         if (r.kind === 'stuck') return done({ verdict: 'unknown', reason: r.reason });
         // Unsatisfiable unbiased clauses imply a feasible MKPATH, which was just refuted.
         return done({ verdict: 'unknown', reason: 'internal: the refinement clauses have no solution but the error path is infeasible' });
       }
-      refinements[r.level]++;
-      opts.onRefined?.({ iteration, level: r.level, by: r.by, learned: r.learned });
+      run.refinements[r.level]++;
+      opts.onRefined?.({ iteration: run.iteration, level: r.level, by: r.by, learned: r.learned });
     }
-    iteration = opts.maxIterations;
+    run.iteration = opts.maxIterations;
     return done({ verdict: 'unknown', reason: `no verdict after ${opts.maxIterations} refinement iterations` });
   } catch (e) {
-    if (e instanceof Timeout) return done({ verdict: 'unknown', reason: 'timeout' });
-    if (e instanceof OutOfMemory) return done({ verdict: 'unknown', reason: e.message });
-    if (e instanceof SolverUnknown) return done({ verdict: 'unknown', reason: e.message });
-    if (e instanceof ReplayFailed || e instanceof InvalidSolution) {
-      opts.onInternalError?.(e.message);
-      return done({ verdict: 'unknown', reason: e.message });
-    }
-    throw e;
+    return done(stopped(e, opts.onInternalError));
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The differential check of test/differential.test.ts on as many programs as wanted:
- * random programs (test/generate-programs.ts), each explored exhaustively and verified;
+ * random programs (generate-programs.ts), each explored exhaustively and verified;
  * a verdict that contradicts exploration is a soundness bug.
  *
  *   node dist/benchmarks/differential.js --seed S --count N [--from K] [--bias modular|none|both]
@@ -21,8 +21,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createSolver } from '../solver/select.js';
-import type { Bias, HornSolverChoice } from '../horn/refine.js';
-import { DiffSummary, checkProgram, contradictionReport, type CheckOptions, type ProgramCheck } from '../test/generate-programs.js';
+import type { Bias } from '../aret/refine.js';
+import type { HornSolverChoice } from '../horn/solve.js';
+import { DiffSummary, checkProgram, contradictionReport, type CheckOptions, type ProgramCheck } from './differential-check.js';
 
 interface Args {
   seed: number;

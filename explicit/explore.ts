@@ -4,11 +4,10 @@
  * the number of states. It is the ground truth every symbolic engine is tested
  * against, so it executes the IR's formulas themselves (execute.ts).
  */
-import { and, unprimed, varsOf } from '../solver/formula.js';
-import type { SourcePos } from '../frontend/diagnostics.js';
-import { effectAtoms, type Program, type Step, type Transition } from '../frontend/program.js';
+import type { Program } from '../frontend/program.js';
+import { traceStep, type TraceStep } from '../core/trace.js';
+import type { Run } from '../core/replay.js';
 import { Layout, compileSteps, fire, initialStates, type Step as CompiledStep } from './steps.js';
-import type { Run } from './replay.js';
 
 /** The bounds of an explicit search (the explorer and the thread-modular engine). */
 export interface SearchOptions {
@@ -46,15 +45,6 @@ export interface SearchResult {
   readonly timeMs: number;
 }
 
-export interface TraceStep {
-  readonly thread: string;
-  readonly transition: number;
-  readonly pos: SourcePos;
-  readonly steps: readonly Step[];
-  /** Values after the step of the variables the transition mentions (C names for display). */
-  readonly values: ReadonlyArray<readonly [string, bigint]>;
-}
-
 export interface ExploreResult extends SearchResult {
   /** With `recheck`: every successor of an explored state was explored. */
   readonly closed?: boolean;
@@ -70,19 +60,6 @@ export const DEFAULT_MAX_STATES = 1_000_000;
 
 /** Per thread, the frames on its stack (each the thread's locals), bottom first. */
 type Stacks = readonly (readonly (readonly bigint[])[])[];
-
-/** The trace step of transition `t`, with the values after it of the variables it mentions. */
-export function traceStep(p: Program, t: Transition, after: (v: string) => bigint): TraceStep {
-  const touched = varsOf(and(...effectAtoms(t)));
-  const mentioned = [...new Set([...touched].filter((v) => p.vars.has(unprimed(v))).map(unprimed))];
-  return {
-    thread: p.threads[t.thread].name,
-    transition: t.id,
-    pos: t.pos,
-    steps: t.steps,
-    values: mentioned.filter((v) => ['user', 'ghost'].includes(p.vars.get(v)!.role)).map((v) => [v, after(v)] as const),
-  };
-}
 
 /**
  * The BASIC (PDA) rules of Flanagan–Qadeer §2.1 and §3: breadth-first search over the

@@ -11,9 +11,9 @@
  * refuted by the global engine, and the result says so.
  */
 import type { Program } from '../frontend/program.js';
-import type { Outcome } from '../aret/verify.js';
+import type { Outcome } from '../core/outcome.js';
+import { replay } from '../core/replay.js';
 import { explore, type ExploreResult, type SearchOptions, type SearchResult } from './explore.js';
-import { replay } from './replay.js';
 import { checkModular, checkModularProof, type ThreadSummary } from './modular.js';
 
 export type ExplicitEngine = 'explicit-global' | 'explicit-modular';

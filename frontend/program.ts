@@ -107,11 +107,19 @@ export function fullFormula(p: Program, t: Transition): Term {
     const frames: Term[] = [];
     for (const th of p.threads) {
       if (th.index === t.thread) continue;
-      for (const v of th.locals) frames.push(eq(mkVar(primed(v)), mkVar(v)));
+      for (const v of th.locals) frames.push(unchanged(v));
     }
     byId.set(t.id, (f = and(t.formula, ...frames)));
   }
   return f;
+}
+
+/** `v' = v` */
+const unchanged = (v: string): Term => eq(mkVar(primed(v)), mkVar(v));
+
+/** ρ_i^=: thread i's locals (its pc included) unchanged. */
+export function ownFrame(p: Program, i: number): Term {
+  return and(...p.threads[i].locals.map(unchanged));
 }
 
 /** φ_err from the threads' error locations. */
@@ -119,11 +127,10 @@ export function errorFormula(threads: readonly Thread[]): Term {
   return or(...threads.filter((t) => t.errorPc !== undefined).map((t) => eq(mkVar(t.pc), num(t.errorPc!))));
 }
 
-
 /** A frame atom `x' = x`. */
 export function isFrameAtom(a: Term): boolean {
   const vs = [...varsOf(a)];
-  return vs.length === 2 && vs.some((v) => a === eq(mkVar(primed(v)), mkVar(v)));
+  return vs.length === 2 && vs.some((v) => a === unchanged(v));
 }
 
 /** The atoms of a transition other than its frame atoms: what it tests and changes. */

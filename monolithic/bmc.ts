@@ -4,15 +4,15 @@
  * the interpreter accepts. So the product program is unrolled: k = 0, 1, 2, …
  * steps, one copy of V per state, until init(V^0) ∧ step(V^0,V^1) ∧ … ∧ err(V^k)
  * is satisfiable; the shortest k exists because the error is reachable, and the
- * caller's deadline bounds the search. The model is replayed (as aret's
- * counterexamples are) before it is returned.
+ * caller's deadline bounds the search. The model is replayed (core/path.ts, as
+ * aret's counterexamples are) before it is returned.
  */
 import { and, eq, mkVar, num, or, rename } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
 import type { Program, Transition } from '../frontend/program.js';
-import type { TraceStep } from '../explicit/explore.js';
-import { SolverUnknown } from '../aret/abstraction.js';
-import { ReplayFailed, at, replayModel, stepFormula } from '../aret/counterexample.js';
+import { ReplayFailed, SolverUnknown } from '../core/errors.js';
+import { at, replayModel, stepFormula } from '../core/path.js';
+import type { TraceStep } from '../core/trace.js';
 
 export interface UnrollOptions {
   /** Throws to stop (the run's deadline); called before every query. */

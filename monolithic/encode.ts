@@ -7,8 +7,9 @@
  *   Inv(V') for every transition ρ of every thread (as one clause over their
  *   disjunction, see productPremises); Inv(V) ∧ err → false.
  * - reachenv: the proof rule REACHENV (Fig. 5) itself, with R_i(V) and E_i(V,V') as
- *   unknown relations, one pair per thread; the clauses are CS1–CS5 as aret/proof.ts
- *   states them (reachEnvPremises), so the two cannot drift apart.
+ *   unknown relations, one pair per thread; the clauses are CS1–CS5 as
+ *   core/reach-env-rule.ts states them, the same premises the ARET engine's proofs are
+ *   checked against.
  *
  * Each transition enters as fullFormula: its own formula (which leaves a variable
  * of the thread's scope unconstrained when it does not mention the primed copy — a
@@ -23,8 +24,8 @@
 import { mkVar, or, primed, type Term } from '../solver/formula.js';
 import { hornToSmtLib, type Atom, type HornSystem } from '../solver/horn.js';
 import { fullFormula, type Program } from '../frontend/program.js';
-import { reachEnvPremises, type Premise } from '../aret/proof.js';
-import { envName, reachName } from '../aret/certificate.js';
+import type { Premise } from '../core/certificate.js';
+import { envName, reachEnvPremises, reachName } from '../core/reach-env-rule.js';
 
 export type ChcEncoding = 'monolithic' | 'reachenv';
 

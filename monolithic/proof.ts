@@ -8,8 +8,7 @@ import { mkVar, prime, primed, varsOf, type Term } from '../solver/formula.js';
 import { solutionObligations } from '../solver/horn.js';
 import type { SmtSolver } from '../solver/smt.js';
 import type { Program } from '../frontend/program.js';
-import { obligationOf } from '../aret/proof.js';
-import { obligationsSmt2 } from '../aret/certificate.js';
+import { obligationOf, obligationsSmt2 } from '../core/certificate.js';
 import { INV, productPremises, productSystem } from './encode.js';
 
 export interface InvariantProof {

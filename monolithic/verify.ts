@@ -3,13 +3,13 @@
  * Horn clauses (encode.ts) handed to Spacer in one query, through the same solver
  * layer the ARET engine uses, so that the two differ only in the method.
  *
- * Verdicts follow the same rules as aret/verify.ts: SAFE only when the invariant
+ * Verdicts follow the same rules as every engine's (core/outcome.ts): SAFE only when the invariant
  * Spacer returns satisfies every clause of the WHOLE program according to a fresh
  * solver; UNSAFE only with a trace the interpreter replays (found by unrolling,
  * bmc.ts); everything else — a timeout, a solver `unknown`, a failed check or
  * replay — is UNKNOWN with the reason.
  *
- * Spacer runs on the cone of influence (aret/slice.ts): it keeps every variable that
+ * Spacer runs on the cone of influence (frontend/slice.ts): it keeps every variable that
  * can decide whether an error location is reached, so an invariant of the slice is
  * one of the whole program — and the check on the whole program makes sure of it,
  * so the slice can cost a verdict but never make one wrong. The unrolling runs on
@@ -18,10 +18,10 @@
 import type { HornResult } from '../solver/horn.js';
 import type { SmtSolver, SolverStats } from '../solver/smt.js';
 import type { Program } from '../frontend/program.js';
-import { SolverUnknown } from '../aret/abstraction.js';
-import { ReplayFailed } from '../aret/counterexample.js';
-import { coneOfInfluence } from '../aret/slice.js';
-import { Timeout, type Outcome } from '../aret/verify.js';
+import { coneOfInfluence } from '../frontend/slice.js';
+import { Budget } from '../core/budget.js';
+import { OutOfMemory, ReplayFailed, SolverUnknown, Timeout } from '../core/errors.js';
+import type { Outcome } from '../core/outcome.js';
 import { INV, productSystem } from './encode.js';
 import { checkInvariant, invariantSize, type InvariantProof } from './proof.js';
 import { shortestErrorTrace } from './bmc.js';
@@ -29,9 +29,9 @@ import { shortestErrorTrace } from './bmc.js';
 export interface MonolithicOptions {
   /** A fresh solver for the invariant check (independent of the one Spacer ran in). */
   checker: () => SmtSolver;
-  /** performance.now() past which the run stops with UNKNOWN (timeout). */
-  deadline?: number;
-  /** Per query, Horn or SMT (also capped by the time left before `deadline`). */
+  /** The run's deadline and heap limit (default: none, and 80% of node's heap). */
+  budget?: Budget;
+  /** Per query, Horn or SMT (also capped by the time left in the budget). */
   queryTimeoutMs?: number;
   /** Internal errors that turn into UNKNOWN (a failed invariant check or replay). */
   onInternalError?: (message: string) => void;
@@ -54,7 +54,7 @@ export interface MonolithicStats {
   timeMs: number;
 }
 
-export type MonolithicVerdict = Outcome<InvariantProof> & { engine: 'monolithic'; stats: MonolithicStats };
+export type MonolithicVerdict = Outcome<InvariantProof> & { stats: MonolithicStats };
 
 export async function verifyMonolithic(whole: Program, solver: SmtSolver, opts: MonolithicOptions): Promise<MonolithicVerdict> {
   const t0 = performance.now();
@@ -65,7 +65,6 @@ export async function verifyMonolithic(whole: Program, solver: SmtSolver, opts: 
   let unrolledSteps: number | null = null;
   const done = (o: Outcome<InvariantProof>): MonolithicVerdict => ({
     ...o,
-    engine: 'monolithic',
     stats: {
       clauses: sys.clauses.length,
       variables: slice.vars.size,
@@ -81,13 +80,9 @@ export async function verifyMonolithic(whole: Program, solver: SmtSolver, opts: 
     opts.onInternalError?.(message);
     return done({ verdict: 'unknown', reason: message });
   };
-  const checkTime = (): void => {
-    if (opts.deadline !== undefined && performance.now() > opts.deadline) throw new Timeout();
-  };
-  const queryTimeoutMs = (): number | undefined => {
-    const left = opts.deadline === undefined ? undefined : Math.max(1, opts.deadline - performance.now());
-    return left === undefined ? opts.queryTimeoutMs : Math.min(left, opts.queryTimeoutMs ?? left);
-  };
+  const budget = opts.budget ?? new Budget();
+  const checkTime = (): void => budget.check();
+  const queryTimeoutMs = (): number | undefined => budget.queryMs(opts.queryTimeoutMs);
   const timed = async <T>(key: keyof typeof ms, f: () => Promise<T>): Promise<T> => {
     const t = performance.now();
     try {
@@ -127,7 +122,7 @@ export async function verifyMonolithic(whole: Program, solver: SmtSolver, opts: 
         reason: `timeout (Spacer found an error reachable; the search for a trace stopped at ${unrolledSteps} steps${unrolledSteps ? ', no shorter one exists' : ''})`,
       });
     if (timeout) return done({ verdict: 'unknown', reason: 'timeout' });
-    if (e instanceof SolverUnknown) return done({ verdict: 'unknown', reason: e.message });
+    if (e instanceof SolverUnknown || e instanceof OutOfMemory) return done({ verdict: 'unknown', reason: e.message });
     if (e instanceof ReplayFailed) return internal(e.message);
     throw e;
   }

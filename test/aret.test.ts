@@ -18,13 +18,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadProgram } from '../frontend/index.js';
 import { verify, type VerifyOptions } from '../aret/verify.js';
 import { modularProofExcluded, provableGroups } from '../aret/modular-precheck.js';
-import { coneOfInfluence, liftProof } from '../aret/slice.js';
-import type { Bias, HornSolverChoice } from '../horn/refine.js';
-import { checkProof, proofOf } from '../aret/proof.js';
+import { coneOfInfluence } from '../frontend/slice.js';
+import { Budget } from '../core/budget.js';
+import type { HornSolverChoice } from '../horn/solve.js';
+import type { Bias } from '../aret/refine.js';
+import { checkProof, liftProof, proofOf } from '../aret/proof.js';
 import { createSolver } from '../solver/select.js';
 import { AbstractionMemo, PredicateSet, cube, cubeImplies } from '../aret/abstraction.js';
 import { abstReachEnv, findErrorTuple } from '../aret/reach-env.js';
-import { mkHornClauses, predsOf } from '../horn/refine.js';
+import { mkHornClauses } from '../aret/horn-clauses.js';
+import { predsOf } from '../aret/refine.js';
 import { add, and, eq, gt, le, lt, mkVar, not, num, or, varsOf, type Term } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
 
@@ -39,7 +42,7 @@ const solver = () => {
 };
 
 const run = (file: string, bias: Bias, hornSolver: HornSolverChoice = 'spacer', more: Partial<VerifyOptions> = {}) =>
-  verify(loadProgram(file), solver(), { bias, hornSolver, maxIterations: 200, checker: solver, deadline: performance.now() + 120_000, ...more });
+  verify(loadProgram(file), solver(), { bias, hornSolver, maxIterations: 200, checker: solver, budget: new Budget({ deadline: performance.now() + 120_000 }), ...more });
 
 describe('ARET engine on the paper examples (modular bias)', () => {
   for (const [file, modular, maxRounds] of [
@@ -144,7 +147,7 @@ describe('protocols and their broken mutants, both bias settings', () => {
   // control refinement learned every location in every pair; §8 refines control
   // non-monotonically, [13], which rely lacks. See the issue 4 notes.)
   it.skipIf(!process.env.RELY_SLOW)('rwlock (bias none): safe — slow (34 rounds, ~670–820 s with Spacer); runs with RELY_SLOW=1', async () => {
-    const v = await run('benchmarks/programs/rwlock.c', 'none', 'spacer', { deadline: performance.now() + 1_800_000 });
+    const v = await run('benchmarks/programs/rwlock.c', 'none', 'spacer', { budget: new Budget({ deadline: performance.now() + 1_800_000 }) });
     expect(v.verdict).toBe('safe');
     if (v.verdict === 'safe') expect(v.proofChecked).toBe(true);
   }, 1_900_000);
@@ -152,7 +155,7 @@ describe('protocols and their broken mutants, both bias settings', () => {
 
 describe('ARET engine resource limits', () => {
   it('a heap past its limit ends the run as UNKNOWN (out of memory), not in a V8 abort', async () => {
-    const v = await run('benchmarks/programs/lockbit.c', 'modular', 'spacer', { heapLimitBytes: 1 });
+    const v = await run('benchmarks/programs/lockbit.c', 'modular', 'spacer', { budget: new Budget({ heapLimitBytes: 1 }) });
     expect(v.verdict).toBe('unknown');
     if (v.verdict === 'unknown') expect(v.reason).toMatch(/^out of memory: \d+ MB of heap in use, past the run's limit of 0 MB/);
   });

@@ -1,5 +1,5 @@
 /**
- * Differential test: on random small programs (test/generate-programs.ts) the verdict of
+ * Differential test: on random small programs (benchmarks/generate-programs.ts) the verdict of
  * `verify` never contradicts exhaustive exploration — SAFE only where no run reaches the
  * error, UNSAFE only where one does. UNKNOWN (timeout, iteration limit, a stuck
  * refinement…) is allowed and counted.
@@ -15,8 +15,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSolver } from '../solver/select.js';
 import type { SmtSolver } from '../solver/smt.js';
-import type { Bias } from '../horn/refine.js';
-import { DiffSummary, checkProgram, contradictionReport } from './generate-programs.js';
+import type { Bias } from '../aret/refine.js';
+import { DiffSummary, checkProgram, contradictionReport } from '../benchmarks/differential-check.js';
 
 const envInt = (name: string, fallback: number): number => {
   const v = process.env[name];

@@ -9,9 +9,9 @@ import { compileProgram, loadProgram } from '../frontend/index.js';
 import { InputError } from '../frontend/diagnostics.js';
 import { explore } from '../explicit/explore.js';
 import { checkModular, checkModularProof } from '../explicit/modular.js';
-import { replay } from '../explicit/replay.js';
+import { replay } from '../core/replay.js';
 import { verifyExplicit, type ExplicitEngine } from '../explicit/verify.js';
-import { generateProgram } from './generate-programs.js';
+import { generateProgram } from '../benchmarks/generate-programs.js';
 
 const prog = (name: string) => `benchmarks/programs/${name}.c`;
 const keep = (name: string) => loadProgram(prog(name), { calls: 'keep' });

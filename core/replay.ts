@@ -1,12 +1,12 @@
 /**
  * Replays a concrete run in the interpreter: every state and step is checked by
- * executing the IR formulas themselves (execute.ts's compiled terms), so a trace a
+ * executing the IR formulas themselves (compile.ts), so a trace a
  * symbolic engine reports is accepted only if the program really runs it.
  */
 import { isPrimed, unprimed } from '../solver/formula.js';
 import { fullFormula, type Program, type Transition } from '../frontend/program.js';
-import { compile } from './execute.js';
-import { traceStep, type TraceStep } from './explore.js';
+import { compile } from './compile.js';
+import { traceStep, type TraceStep } from './trace.js';
 
 /** A concrete run: states s_0..s_k and the transitions between them (with their aux values). */
 export interface Run {

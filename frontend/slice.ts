@@ -4,13 +4,12 @@
  * relevant thread, or it feeds the update of a relevant variable. A thread is
  * relevant when it has an error location or writes a relevant variable. Threads and
  * variables outside the cone cannot change the verdict; dropping them keeps their
- * noise (main's joins, the `__done` flags) out of the predicates. Proofs and
- * counterexamples of the slice are carried back to the whole program (liftProof,
- * and the original transitions behind each sliced one) and checked there.
+ * noise (main's joins, the `__done` flags) out of the predicates. Engines carry the
+ * proofs and counterexamples of the slice back to the whole program (the original
+ * transition behind each sliced one) and check them there.
  */
-import { and, conjuncts, eq, isPrimed, mkVar, or, primed, unprimed, varsOf, type Term } from '../solver/formula.js';
-import { errorFormula, isFrameAtom, type Program, type Thread, type Transition } from '../frontend/program.js';
-import type { Proof } from './proof.js';
+import { and, conjuncts, isPrimed, primed, unprimed, varsOf, type Term } from '../solver/formula.js';
+import { errorFormula, isFrameAtom, type Program, type Thread, type Transition } from './program.js';
 
 export interface Slice {
   readonly program: Program;
@@ -74,23 +73,4 @@ export function coneOfInfluence(p: Program): Slice {
     err: errorFormula(newThreads),
   };
   return { program, threads: kept.map((th) => th.index), original: (t) => original.get(t) ?? t };
-}
-
-/**
- * A proof of the slice as a proof of the whole program: threads outside the cone get
- * R = E = true; a kept thread's E also admits steps that leave every variable its
- * R and E mention (other than its own locals) unchanged — the steps of the threads
- * outside the cone. CS1–CS5 are then re-checked on the whole program.
- */
-export function liftProof(p: Program, slice: Slice, proof: Proof): Proof {
-  const reach: Term[] = p.threads.map(() => and());
-  const env: Term[] = p.threads.map(() => and());
-  slice.threads.forEach((orig, k) => {
-    const own = new Set(p.threads[orig].locals);
-    const mentioned = new Set([...varsOf(proof.reach[k]), ...varsOf(proof.env[k])].map(unprimed).filter((v) => !own.has(v)));
-    const stutter = and(...[...mentioned].sort().map((v) => eq(mkVar(primed(v)), mkVar(v))));
-    reach[orig] = proof.reach[k];
-    env[orig] = slice.program.threads.length === p.threads.length ? proof.env[k] : or(proof.env[k], stutter);
-  });
-  return { reach, env, modular: proof.modular };
 }

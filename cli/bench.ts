@@ -1,0 +1,68 @@
+/** `rely bench`: the manifest's programs under every configuration, each a fresh `rely verify` process. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { parseCount, parseSolver } from '../core/options.js';
+import type { SolverChoice } from '../solver/select.js';
+import { ENGINES } from '../engines/registry.js';
+import { configs, loadManifest, machine, runBench, suiteOf, type RunResult, type Suite } from '../benchmarks/bench.js';
+import { csv, markdownTable } from '../benchmarks/bench-report.js';
+import { scalingReport } from '../benchmarks/scaling-report.js';
+import { EXIT, cliParser, parseSeconds, statusLine, type Session } from './common.js';
+
+interface BenchCli {
+  suite: Suite;
+  bias: 'modular' | 'none' | 'both';
+  engine: string[];
+  hornSolver: string[];
+  solver: SolverChoice;
+  timeout: number;
+  jobs: number;
+  out: string;
+}
+
+function parseList(allowed: readonly string[]): (v: string) => string[] {
+  return (v) => {
+    const xs = v.split(',').map((x) => x.trim()).filter(Boolean);
+    const bad = xs.find((x) => !allowed.includes(x));
+    if (bad !== undefined || xs.length === 0) throw new InvalidArgumentError(`expected a comma-separated list of ${allowed.join(', ')}`);
+    return xs;
+  };
+}
+
+/** `[k/n] program config: verdict time`. */
+const progressText = (r: RunResult, done: number, total: number): string => `[${done}/${total}] ${r.program} ${r.config}: ${r.verdict} ${(r.timeMs / 1000).toFixed(1)} s`;
+
+export function benchCommand(program: Command, session: Session): void {
+  const { io } = session;
+  const engines = ENGINES.map((e) => e.name);
+  program
+    .command('bench')
+    .description("run the benchmark programs of benchmarks/expected.json, each in a fresh `rely verify` process, and check every verdict against the manifest")
+    .addOption(new Option('--suite <suite>', "table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; ci: the fast ones").choices(['table1', 'scaling', 'extra', 'ci', 'all']).default('table1'))
+    .addOption(new Option('--bias <bias>', 'bias settings of the ARET engine (both: one column each)').choices(['modular', 'none', 'both']).default('both'))
+    .option('--engine <list>', `comma-separated engines: ${ENGINES.map((e) => `${e.name} (${e.description})`).join(', ')}`, parseList(engines), ['aret', 'monolithic'])
+    .option('--horn-solver <list>', 'comma-separated Horn solvers for the ARET engine (spacer, linear, auto); the first serves every bias, each further one adds a column', parseList(['spacer', 'linear', 'auto']), ['spacer'])
+    .option('--solver <auto|wasm|native>', 'SMT back end of every run', cliParser(parseSolver), 'auto')
+    .option('--timeout <S>', 'time limit per run in seconds', parseSeconds, 60)
+    .option('--jobs <N>', 'runs at a time (1 keeps timings comparable)', cliParser(parseCount), 1)
+    .option('--out <DIR>', 'where results.json, results.csv, results.md (and scaling.svg) go', 'bench-results')
+    .addHelpText('after', '\nPrints the Markdown table (laid out like Table 1) on stdout. With Simple(n) programs in the run, results.md also gets a Scaling section (states and time per n, fitted growth) and scaling.svg plots states and time against n. Exit codes: 0 every verdict agrees with the manifest (UNKNOWN allowed), 1 a wrong verdict or a run that failed, 2 usage.')
+    .action(async (o: BenchCli) => {
+      const entries = suiteOf(loadManifest(), o.suite);
+      const cols = configs({ bias: o.bias === 'both' ? ['modular', 'none'] : [o.bias], engines: o.engine, hornSolvers: o.hornSolver });
+      const m = machine(o.solver);
+      const progress = io.errIsTty ? statusLine(io) : undefined;
+      const results = await runBench({ entries, configs: cols, timeoutS: o.timeout, jobs: o.jobs, solver: o.solver, onResult: progress && ((r, done, total) => progress.show(progressText(r, done, total))) });
+      progress?.clear();
+      const scaling = scalingReport(cols, results);
+      const table = markdownTable(entries, cols, results, m, o.timeout) + (scaling?.markdown ?? '');
+      mkdirSync(o.out, { recursive: true });
+      if (scaling) writeFileSync(join(o.out, 'scaling.svg'), scaling.svg);
+      writeFileSync(join(o.out, 'results.json'), JSON.stringify({ machine: m, suite: o.suite, timeoutS: o.timeout, configs: cols, results }, null, 2) + '\n');
+      writeFileSync(join(o.out, 'results.csv'), csv(entries, results));
+      writeFileSync(join(o.out, 'results.md'), table);
+      io.out(table);
+      session.code = results.some((r) => r.wrong || r.verdict === 'error') ? EXIT.errorFound : EXIT.ok;
+    });
+}

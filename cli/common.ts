@@ -1,0 +1,91 @@
+/** What every command shares: where output goes, exit codes, logging, and the frontend's options. */
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { pino, type Logger } from 'pino';
+import { showPos } from '../frontend/diagnostics.js';
+import type { FrontendOptions } from '../frontend/index.js';
+import type { Program } from '../frontend/program.js';
+import { OptionError } from '../core/engine.js';
+
+export const EXIT = { ok: 0, errorFound: 1, badInput: 2, unknown: 3, internal: 4 } as const;
+
+export interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  /** stderr is a terminal: worth a live progress line. */
+  errIsTty?: boolean;
+}
+
+/** One invocation of `rely`: its output, the exit code its command sets, its logger. */
+export interface Session {
+  readonly io: Io;
+  code: number;
+  log: Logger;
+}
+
+/** Diagnostics as pino JSON lines on the Io's stderr (so in-process callers see them too). */
+export const logger = (level: string, io: Io): Logger => pino({ level }, { write: (line: string) => io.err(line) });
+
+/** A parser of core/options.ts as commander takes it: its OptionError becomes a usage error beside the flag. */
+export function cliParser<T>(parse: (v: string) => T): (v: string) => T {
+  return (v) => {
+    try {
+      return parse(v);
+    } catch (e) {
+      if (e instanceof OptionError) throw new InvalidArgumentError(e.message);
+      throw e;
+    }
+  };
+}
+
+export function parseSeconds(v: string): number {
+  if (!/^(\d+\.?\d*|\.\d+)$/.test(v) || Number(v) <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
+  return Number(v);
+}
+
+/** Checked before the run, so that a long verification does not end in an unwritable path. */
+export function parseOutputPath(v: string): string {
+  if (existsSync(v) && statSync(v).isDirectory()) throw new InvalidArgumentError(`${v} is a directory`);
+  try {
+    accessSync(existsSync(v) ? v : dirname(v), constants.W_OK);
+  } catch {
+    throw new InvalidArgumentError(`cannot write ${v}`);
+  }
+  return v;
+}
+
+function parseDefine(v: string, prev: Record<string, string> = {}): Record<string, string> {
+  const m = /^([A-Za-z_]\w*)(?:=(.*))?$/.exec(v);
+  if (!m) throw new InvalidArgumentError('expected NAME or NAME=VALUE');
+  return { ...prev, [m[1]]: m[2] ?? '1' };
+}
+
+/** The options of every command that reads a C file. */
+export interface Common {
+  largeBlocks: boolean;
+  define?: Record<string, string>;
+  logLevel: string;
+}
+
+export function frontendOptions(o: Common): FrontendOptions {
+  return { largeBlocks: o.largeBlocks, defines: o.define };
+}
+
+export function addCommon(cmd: Command): Command {
+  return cmd
+    .option('--no-large-blocks', 'one transition per statement instead of merging thread-local steps')
+    .option('-D, --define <NAME[=VALUE]>', 'define a preprocessor macro (repeatable)', parseDefine)
+    .addOption(
+      new Option('--log-level <level>', 'diagnostic logging on stderr').choices(['silent', 'error', 'warn', 'info', 'debug', 'trace']).default('silent'),
+    );
+}
+
+export function warnAll(p: Program, io: Io): void {
+  for (const w of p.warnings) io.err(`${showPos(w.pos)}: warning: ${w.message}\n`);
+}
+
+/** A line on stderr, rewritten in place, and its clearing. */
+export function statusLine(io: Io): { show: (line: string) => void; clear: () => void } {
+  return { show: (line) => io.err(`\r\x1b[K${line}`), clear: () => io.err('\r\x1b[K') };
+}

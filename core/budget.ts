@@ -1,0 +1,45 @@
+/**
+ * The run's budget: a deadline and a heap limit. Engines call `check()` between
+ * steps of their searches and size each solver query by `queryMs`, so a run ends with
+ * UNKNOWN (timeout, out of memory) rather than overrunning `--timeout` or dying in
+ * V8's heap abort with a stack trace.
+ */
+import { getHeapStatistics } from 'node:v8';
+import { OutOfMemory, Timeout } from './errors.js';
+
+export interface BudgetLimits {
+  /** performance.now() past which the run stops with UNKNOWN (timeout). */
+  readonly deadline?: number;
+  /** Live heap bytes past which the run stops with UNKNOWN (out of memory); default 80% of node's heap limit: a big Map that grows needs a large block at once. */
+  readonly heapLimitBytes?: number;
+}
+
+/** How often the heap is looked at: reading it costs more than a clock read. */
+const HEAP_CHECK_MS = 100;
+
+export class Budget {
+  readonly deadline: number | undefined;
+  private readonly heapLimit: number;
+  private heapSeen = -Infinity;
+
+  constructor(limits: BudgetLimits = {}) {
+    this.deadline = limits.deadline;
+    this.heapLimit = limits.heapLimitBytes ?? 0.8 * getHeapStatistics().heap_size_limit;
+  }
+
+  /** Throws Timeout past the deadline, OutOfMemory past the heap limit. */
+  check(): void {
+    const now = performance.now();
+    if (this.deadline !== undefined && now > this.deadline) throw new Timeout();
+    if (now - this.heapSeen < HEAP_CHECK_MS) return;
+    this.heapSeen = now;
+    const used = getHeapStatistics().used_heap_size;
+    if (used > this.heapLimit) throw new OutOfMemory(used, this.heapLimit);
+  }
+
+  /** The limit of one solver query: the time left (at least 1 ms), capped by `capMs`. */
+  queryMs(capMs?: number): number | undefined {
+    const left = this.deadline === undefined ? undefined : Math.max(1, this.deadline - performance.now());
+    return left === undefined ? capMs : Math.min(left, capMs ?? left);
+  }
+}

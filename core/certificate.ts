@@ -1,0 +1,66 @@
+/**
+ * Proof obligations and their certificates. A proof rule is written down once as
+ * premises in Horn form (`Premise<U>`): over relation atoms it is a Horn system for a
+ * solver, over formulas a list of entailments (`obligationOf`) for a fresh solver to
+ * check, or an SMT-LIB 2 script (`obligationsSmt2`) that any SMT solver runs without
+ * rely, one check-sat per obligation, each of which must answer unsat.
+ */
+import { and, not, primed, smtSymbol, toSmt, varsOf, type Term } from '../solver/formula.js';
+import type { Program } from '../frontend/program.js';
+
+/**
+ * One premise of a proof rule in Horn form: the unknowns in `body` and `constraint`
+ * imply `head` (absent: false). The unknowns `U` are formulas when a candidate proof
+ * is checked (aret/proof.ts) and relation atoms when the rule itself is handed to
+ * a Horn solver (monolithic/encode.ts), so that the rule is written down once.
+ */
+export interface Premise<U> {
+  readonly name: string;
+  readonly body: readonly U[];
+  readonly constraint: Term;
+  readonly head?: U;
+}
+
+/** One premise as an entailment: `premise ⇒ conclusion` must be valid. */
+export interface Obligation {
+  readonly name: string;
+  readonly premise: Term;
+  readonly conclusion: Term;
+}
+
+/** A premise over formulas as one entailment. */
+export function obligationOf(pr: Premise<Term>): Obligation {
+  return { name: pr.name, premise: and(...pr.body, pr.constraint), conclusion: pr.head ?? not(and()) };
+}
+
+/**
+ * A certificate script: `header` comments, every V and V' declared, the named
+ * formulas `defs` as Boolean definitions (written once, used by name in the
+ * obligations), and per obligation one check-sat of premise ∧ ¬conclusion, which
+ * must answer unsat.
+ */
+export function obligationsSmt2(p: Program, defs: ReadonlyMap<string, Term>, obligations: readonly Obligation[], header: readonly string[]): string {
+  // Every V and V' (as programSmt2 declares them), then whatever else the formulas
+  // use: the transitions' auxiliary variables.
+  const consts = new Set([...p.vars.keys()].flatMap((v) => [v, primed(v)]));
+  for (const t of [...defs.values(), ...obligations.flatMap((o) => [o.premise, o.conclusion])]) varsOf(t, consts);
+  for (const name of defs.keys()) consts.delete(name);
+
+  const out = [
+    ...header,
+    ';',
+    '; Run: z3 THIS_FILE.smt2   (every answer must be unsat)',
+    '(set-logic ALL)',
+    ...[...consts].map((v) => `(declare-const ${smtSymbol(v)} Int)`),
+    ...[...defs].map(([name, body]) => `(define-fun ${smtSymbol(name)} () Bool ${toSmt(body)})`),
+  ];
+  for (const o of obligations)
+    out.push(
+      `(echo "${o.name.replace(/"/g, '""')}: expect unsat")`,
+      '(push 1)',
+      `(assert (and ${toSmt(o.premise)} (not ${toSmt(o.conclusion)})))`,
+      '(check-sat)',
+      '(pop 1)',
+    );
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,97 @@
+/**
+ * What an engine is, declared rather than hard-wired (as CPAchecker's
+ * ConfigurableProgramAnalysis names each operator of an analysis): its name and one
+ * line, the lowering it reads, its options with defaults and help text, how it runs,
+ * how its results read, and its certificate if it writes one. The registry
+ * (engines/registry.ts) lists every engine; `rely verify --engine`, `rely bench
+ * --engine`, `--help` and the README's table of engines are generated from it, so a
+ * new engine is one folder and one registry entry.
+ */
+import type { Logger } from 'pino';
+import type { BackendName } from '../solver/smt.js';
+import type { Program } from '../frontend/program.js';
+import type { Budget } from './budget.js';
+import type { Outcome } from './outcome.js';
+
+/** A usage error in an option's value; the CLI shows the message beside the flag. */
+export class OptionError extends Error {}
+
+/** One option, declared once: the CLI's flag, its help text and default come from here. */
+export interface EngineOption<T> {
+  /** As commander writes them: `--bias <bias>`, or `--no-share-instances` for a flag that defaults to true. */
+  readonly flags: string;
+  readonly description: string;
+  readonly choices?: readonly string[];
+  readonly default?: T;
+  /** Reads the flag's argument; throws OptionError with the reason. */
+  readonly parse?: (value: string) => T;
+}
+
+/** Every option of `O` declared, under its key (commander's attribute name for the flags). */
+export type OptionsOf<O> = { readonly [K in keyof O]-?: EngineOption<O[K]> };
+
+/** What a run has beyond the engine's options. */
+export interface RunContext {
+  readonly budget: Budget;
+  /** Diagnostics (pino): internal errors at `error`, the ARET's refinements at `debug`. */
+  readonly log: Logger;
+  /** Shows one line of progress, rewritten in place; absent when nobody watches. */
+  readonly progress?: (line: string) => void;
+}
+
+/** Every engine counts its time; the rest of its statistics is its own. */
+export interface EngineStats {
+  readonly timeMs: number;
+}
+
+/** An engine's answer: the verdict and its statistics … */
+export type EngineVerdict<P, S extends EngineStats> = Outcome<P> & { readonly stats: S };
+/** … and the SMT back end it ran (null: none). */
+export interface EngineResult<P, S extends EngineStats> {
+  readonly verdict: EngineVerdict<P, S>;
+  readonly backend: BackendName | null;
+}
+
+/** How a run is shown, for its report. */
+export interface RunInfo<O> {
+  /** The engine's name. */
+  readonly engine: string;
+  readonly options: O;
+  readonly backend: BackendName | null;
+  /** Where the certificate was written, if it was. */
+  readonly proofFile?: string;
+}
+
+/** The fields of `--json` that depend on the engine (null where it has none). */
+export interface JsonSummary {
+  readonly modular: boolean | null;
+  readonly iterations: number | null;
+  readonly predicates: number | null;
+  readonly bias: string | null;
+  readonly hornSolver: string | null;
+}
+
+/** How an engine's results read; statistics are rendered by the engine that owns them. */
+export interface EngineReport<O, P, S extends EngineStats> {
+  /** The lines under SAFE: what the proof is and how it was re-checked. */
+  proof(p: Program, proof: P, stats: S, run: RunInfo<O>): string;
+  /** Lines after the verdict (and trace), before the statistics. */
+  notes?(v: EngineVerdict<P, S>): string[];
+  /** The statistics block, starting with `statistics:`. */
+  stats(stats: S, run: RunInfo<O>): string;
+  json(v: EngineVerdict<P, S>, run: RunInfo<O>): JsonSummary;
+}
+
+export interface Engine<O, P, S extends EngineStats> {
+  readonly name: string;
+  /** One line for `--help` and the README. */
+  readonly description: string;
+  /** Whether calls are inlined (the symbolic engines) or kept as push/pop transitions (the explicit ones, which allow recursion). */
+  readonly lowering: 'inline' | 'keep';
+  readonly options: OptionsOf<O>;
+  /** Runs on `program` within `ctx.budget`; every solver it opens is closed before it returns. */
+  run(program: Program, options: O, ctx: RunContext): Promise<EngineResult<P, S>>;
+  /** `--proof`: the proof as an SMT-LIB 2 script any solver checks, if the engine writes one. */
+  readonly certificate?: (program: Program, proof: P) => string;
+  readonly report: EngineReport<O, P, S>;
+}

@@ -1,0 +1,31 @@
+/**
+ * The ways a run stops without a verdict of its own. Engines throw them from deep
+ * inside a search and turn them into UNKNOWN with the message as the reason; a
+ * failed replay is an internal error of the engine, never a verdict.
+ */
+
+/** The run's deadline passed (budget.ts). */
+export class Timeout extends Error {
+  constructor() {
+    super('timeout');
+  }
+}
+
+const MB = 2 ** 20;
+
+/** The live heap passed the run's limit (budget.ts): UNKNOWN before V8 aborts the process. */
+export class OutOfMemory extends Error {
+  constructor(used: number, limit: number) {
+    super(`out of memory: ${Math.round(used / MB)} MB of heap in use, past the run's limit of ${Math.round(limit / MB)} MB (node --max-old-space-size=N raises it)`);
+  }
+}
+
+/** An SMT query the solver could not decide where an engine needs the answer. */
+export class SolverUnknown extends Error {
+  constructor(readonly reason: string) {
+    super(`solver: unknown (${reason})`);
+  }
+}
+
+/** A counterexample from SMT that the interpreter rejects: never a verdict. */
+export class ReplayFailed extends Error {}

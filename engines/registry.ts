@@ -1,0 +1,43 @@
+/**
+ * Every engine of rely, in the order `--help` lists them; the first is the default.
+ * `rely verify --engine`, `rely bench --engine`, their help and the README's table
+ * of engines are generated from this list: a new engine is one folder and one entry.
+ */
+import type { Engine } from '../core/engine.js';
+import { aretEngine } from '../aret/engine.js';
+import { monolithicEngine } from '../monolithic/engine.js';
+import { explicitGlobalEngine, explicitModularEngine } from '../explicit/engine.js';
+
+/** An engine of any options, proof and statistics: the registry holds them side by side (each is typed where it is declared). */
+export type AnyEngine = Engine<any, any, any>;
+
+export const ENGINES: readonly AnyEngine[] = [aretEngine, monolithicEngine, explicitGlobalEngine, explicitModularEngine];
+
+export const DEFAULT_ENGINE = ENGINES[0].name;
+
+export function engineNamed(name: string): AnyEngine | undefined {
+  return ENGINES.find((e) => e.name === name);
+}
+
+/** Each option flag with the engines that read it, in registry order (an option shared by engines is one declaration). */
+export function engineOptions(): { key: string; option: AnyEngine['options'][string]; engines: string[] }[] {
+  const out = new Map<string, { key: string; option: AnyEngine['options'][string]; engines: string[] }>();
+  for (const e of ENGINES)
+    for (const [key, option] of Object.entries(e.options)) {
+      const seen = out.get(option.flags);
+      if (seen && seen.option !== option) throw new Error(`internal: engines ${seen.engines[0]} and ${e.name} declare ${option.flags} differently`);
+      if (seen) seen.engines.push(e.name);
+      else out.set(option.flags, { key, option, engines: [e.name] });
+    }
+  return [...out.values()];
+}
+
+/** The README's table of engines (between its `engines` markers; `npm run docs:engines` rewrites it, a test compares). */
+export function engineTable(): string {
+  const rows = ENGINES.map((e) => {
+    const flags = Object.values(e.options).map((o) => `\`${o.flags.split(' ')[0]}\``).join(', ') || '—';
+    const calls = e.lowering === 'inline' ? 'inlined' : 'kept (recursion allowed)';
+    return `| \`${e.name}\`${e.name === DEFAULT_ENGINE ? ' (default)' : ''} | ${e.description} | ${calls} | ${flags} | ${e.certificate ? 'yes' : 'no'} |`;
+  });
+  return ['| engine | what it does | calls | options | `--proof` certificate |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
+}
