@@ -1,13 +1,15 @@
 /**
  * Lowering of a translation unit to the `Program` IR: file-scope symbols, thread
  * instances (main is thread 0; each pthread_create is its own thread), per-thread
- * CFGs (lower-thread.ts) folded into large-block transitions (blocks.ts), φ_init, φ_err.
+ * CFGs (lower/thread.ts) folded into large-block transitions (blocks.ts), φ_init, φ_err.
  */
 import type { Declaration, Declarator, Expr, FunctionDef, InitDeclarator, Specifiers, TranslationUnit } from './ast.js';
 import { buildTransitions } from './blocks.js';
 import { fail, unsupported, type SourcePos, type Warning } from './diagnostics.js';
 import { errorFormula, type Program, type Thread, type Transition, type VarInfo } from './program.js';
-import { ThreadBuilder, type Binding, type Instance } from './lower-thread.js';
+import type { ThreadBuilder } from './lower/builder.js';
+import type { Binding, FileScope, Instance } from './lower/file-scope.js';
+import { buildThread } from './lower/thread.js';
 import { and, eq, mkVar, num, type Term } from '../solver/formula.js';
 import { applyDeclarator, baseType, showType, type CType, type TypeEnv } from './types.js';
 
@@ -47,7 +49,7 @@ const BINARY: Record<string, (a: bigint, b: bigint) => bigint | undefined> = {
 };
 
 /** File-scope state shared by the thread builders. */
-export class Lowering {
+export class Lowering implements FileScope {
   private readonly functions = new Map<string, FunctionDef>();
   private readonly prototypes = new Set<string>();
   private readonly globalDecls = new Map<string, { spec: Specifiers; item: InitDeclarator; pos: SourcePos }>();
@@ -273,9 +275,7 @@ export class Lowering {
     root.name = 'main';
     const builders: ThreadBuilder[] = [];
     for (let i = 0; i < this.instances.length; i++) {
-      const b = new ThreadBuilder(this, this.instances[i]);
-      b.build();
-      builders.push(b);
+      builders.push(buildThread(this, this.instances[i]));
     }
     const threads: Thread[] = [];
     const init: Term[] = [];

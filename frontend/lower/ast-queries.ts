@@ -1,0 +1,174 @@
+/**
+ * Questions about the syntax tree that need no lowering state: what a call names, whether
+ * a loop body creates threads or indexes arrays by the loop variable, which values a
+ * counting loop's variable takes. The builders ask them before emitting anything (to
+ * choose between unrolling and a real loop, or between binding a parameter to a constant
+ * and giving it a variable).
+ */
+import type { Expr, Stmt } from '../ast.js';
+
+export type CallExpr = Extract<Expr, { k: 'call' }>;
+export type ForStmt = Extract<Stmt, { k: 'for' }>;
+
+/** The values a loop variable takes, in order, and its value after the loop. */
+export interface UnrollPlan {
+  name: string;
+  values: bigint[];
+  final: bigint;
+}
+
+/** The function a call names, or undefined for a call through a pointer (or a non-call). */
+export function calleeName(e: Expr): string | undefined {
+  if (e.k !== 'call') return undefined;
+  const c = stripCasts(e.callee);
+  return c.k === 'id' ? c.name : undefined;
+}
+
+export function stripCasts(e: Expr): Expr {
+  return e.k === 'cast' ? stripCasts(e.arg) : e;
+}
+
+/** A literal or `NULL`, possibly cast: what a null pointer argument looks like. */
+export function isNullish(e: Expr): boolean {
+  const s = stripCasts(e);
+  return s.k === 'num' || (s.k === 'id' && s.name === 'NULL');
+}
+
+/** Whether some expression in a statement tree (statement expressions included) satisfies `pred`. */
+export function someNode(s: Stmt, pred: (e: Expr) => boolean): boolean {
+  const ex = (e: Expr | undefined): boolean => e !== undefined && (pred(e) || subExprs(e).some(ex) || (e.k === 'stmtexpr' && st(e.body)));
+  const st = (x: Stmt | undefined): boolean => x !== undefined && (stmtExprs(x).some(ex) || subStmts(x).some(st));
+  return st(s);
+}
+
+/** The direct subexpressions of an expression. */
+function subExprs(e: Expr): Expr[] {
+  switch (e.k) {
+    case 'unary':
+    case 'cast':
+      return [e.arg];
+    case 'binary':
+      return [e.left, e.right];
+    case 'assign':
+      return [e.target, e.value];
+    case 'incdec':
+      return [e.target];
+    case 'cond':
+      return [e.test, e.then, e.else];
+    case 'call':
+      return [e.callee, ...e.args];
+    case 'index':
+      return [e.base, e.index];
+    case 'member':
+      return [e.base];
+    case 'comma':
+      return e.exprs;
+    case 'init':
+      return e.items;
+    default:
+      return [];
+  }
+}
+
+/** The expressions a statement holds directly (not those of its nested statements). */
+function stmtExprs(s: Stmt): (Expr | undefined)[] {
+  switch (s.k) {
+    case 'decl':
+      return s.decl.items.map((i) => i.init);
+    case 'expr':
+    case 'return':
+    case 'switch':
+      return [s.e];
+    case 'if':
+    case 'while':
+    case 'do':
+      return [s.cond];
+    case 'for':
+      return [s.cond, s.step];
+    case 'case':
+      return [s.value];
+    default:
+      return [];
+  }
+}
+
+/** The statements nested directly in a statement. */
+function subStmts(s: Stmt): (Stmt | undefined)[] {
+  switch (s.k) {
+    case 'block':
+      return s.body;
+    case 'if':
+      return [s.then, s.else];
+    case 'while':
+    case 'do':
+    case 'label':
+    case 'case':
+    case 'default':
+    case 'switch':
+      return [s.body];
+    case 'for':
+      return [s.init, s.body];
+    default:
+      return [];
+  }
+}
+
+export function createsOrJoins(body: Stmt): boolean {
+  return someNode(body, (e) => {
+    const callee = calleeName(e);
+    return callee === 'pthread_create' || callee === 'pthread_join';
+  });
+}
+
+/** Whether some array index in `body` mentions variable `name`. */
+export function indexesBy(body: Stmt, name: string): boolean {
+  return someNode(body, (e) => e.k === 'index' && someNode({ k: 'expr', e: e.index, pos: e.pos }, (x) => x.k === 'id' && x.name === name));
+}
+
+export function takesAddress(body: Stmt, name: string): boolean {
+  return someNode(body, (e) => e.k === 'unary' && e.op === '&' && e.arg.k === 'id' && e.arg.name === name);
+}
+
+export function assigns(body: Stmt, name: string): boolean {
+  return someNode(body, (e) => (e.k === 'assign' || e.k === 'incdec') && e.target.k === 'id' && e.target.name === name);
+}
+
+/** The values the loop variable takes, or why they are not known statically. */
+export function unrollValues(s: ForStmt, name: string | undefined, start: bigint | undefined, bound: bigint | undefined): UnrollPlan | string {
+  if (!name) return 'no loop variable';
+  if (start === undefined) return 'start is not a constant';
+  const c = s.cond;
+  if (!c || c.k !== 'binary' || c.left.k !== 'id' || c.left.name !== name || bound === undefined)
+    return `condition must compare '${name}' with a constant`;
+  const step = stepOf(s.step, name);
+  if (step === undefined) return `step must be ${name}++, ${name}--, or ${name} += constant`;
+  if (assigns(s.body, name)) return `the body assigns '${name}'`;
+  const test: Record<string, (a: bigint) => boolean> = {
+    '<': (a) => a < bound,
+    '<=': (a) => a <= bound,
+    '>': (a) => a > bound,
+    '>=': (a) => a >= bound,
+    '!=': (a) => a !== bound,
+  };
+  const holds = test[c.op];
+  if (!holds) return `unsupported comparison '${c.op}'`;
+  const values: bigint[] = [];
+  let v = start;
+  while (holds(v)) {
+    values.push(v);
+    if (values.length > 4096) return 'more than 4096 iterations';
+    v += step;
+  }
+  return { name, values, final: v };
+}
+
+/** The constant a for-loop step adds to `name` (`i++`, `i--`, `i += k`, `i -= k`), or undefined. */
+function stepOf(step: Expr | undefined, name: string): bigint | undefined {
+  if (!step) return undefined;
+  if (step.k === 'incdec' && step.target.k === 'id' && step.target.name === name) return step.op === '++' ? 1n : -1n;
+  if (step.k === 'assign' && step.target.k === 'id' && step.target.name === name && step.value.k === 'num') {
+    if (step.op === '+=') return step.value.value;
+    if (step.op === '-=') return -step.value.value;
+  }
+  return undefined;
+}

@@ -1,0 +1,332 @@
+/**
+ * The state of lowering one thread instance, and the primitives every other part of the
+ * lowering emits through: the CFG under construction and its current location, edges
+ * and branches, loads and stores of bindings, scopes, call frames, break/continue
+ * targets and temporaries. What each statement, expression and call becomes lives in
+ * the sibling modules, as functions taking the builder first; thread.ts wires them up.
+ */
+import type { Expr, Stmt } from '../ast.js';
+import { Cfg, actionVars, type Action } from '../cfg.js';
+import { fail, unsupported, type SourcePos } from '../diagnostics.js';
+import { FALSE, TRUE, eq, gt, linearOf, lt, mkVar, num, show, type Term } from '../../solver/formula.js';
+import { showType, type CType } from '../types.js';
+import type { CallExpr } from './ast-queries.js';
+import type { Binding, FileScope, Instance } from './file-scope.js';
+
+/** A function lowered once per thread for kept calls: where it starts, its parameters and result. */
+export interface Proc {
+  entry: number;
+  params: string[];
+  retVar?: string;
+}
+
+/** A function body being lowered: the thread function, or an inlined or kept callee. */
+export interface Frame {
+  fn: string;
+  /** Prefix of the IR names of its locals. */
+  prefix: string;
+  retVar?: string;
+  retLoc: number;
+  labels: Map<string, { loc: number; defined: boolean; pos: SourcePos }>;
+}
+
+/**
+ * The lowering steps that recurse into one another across modules: a statement holds
+ * expressions, an expression can be a call or a statement expression, a call inlines a
+ * function body, an array index or a condition is an expression again. Outside the
+ * module that defines them, these four are called through the builder (`b.stmt(…)`,
+ * `b.rvalue(…)`) and everything else is imported, which keeps the import graph acyclic.
+ */
+export interface Recursion {
+  /** statements.ts */
+  stmt(b: ThreadBuilder, s: Stmt): void;
+  /** expressions.ts: evaluates for side effects only. */
+  effect(b: ThreadBuilder, e: Expr): void;
+  /** expressions.ts: the value as a term, after emitting the side effects. */
+  rvalue(b: ThreadBuilder, e: Expr): Term;
+  /** calls.ts: a builtin, an inlined call or a kept call. */
+  call(b: ThreadBuilder, e: CallExpr, wantValue: boolean): Term | undefined;
+}
+
+export class ThreadBuilder {
+  readonly cfg = new Cfg();
+  readonly entry: number;
+  readonly preExit: number;
+  readonly exit: number;
+  readonly err: number;
+  readonly halt: number;
+  readonly locals: string[] = [];
+  /** Constant initial values of locals hoisted into φ_init (threads started at init). */
+  readonly initValues = new Map<string, bigint>();
+  /** Where the next edge starts; a fresh unreachable location after a jump. */
+  cur: number;
+  /** Block scopes of the current frame, innermost last. */
+  scopes: Map<string, Binding>[] = [];
+  readonly frames: Frame[] = [];
+  /** Targets of break and continue, innermost last (a switch has no continue target). */
+  loops: { brk: number; cont?: number }[] = [];
+  /** Enclosing loops that are not unrolled (thread creation in one is unbounded). */
+  realLoops = 0;
+  private tempCount = 0;
+  /** Temporaries of the current statement, reset when it ends. */
+  liveTemps: string[] = [];
+  /** How often each function was inlined, so that each call site gets its own locals. */
+  readonly inlineCount = new Map<string, number>();
+  /** Functions already lowered for kept calls in this thread. */
+  readonly procs = new Map<string, Proc>();
+  /** Open atomic sections (kept calls cannot be inside one). */
+  atomicDepth = 0;
+  /** main only: creates before any visible step start their threads at init. */
+  prefixOpen: boolean;
+  /** main has started a thread (so its global writes are visible from now on). */
+  startedThreads = false;
+
+  constructor(
+    readonly L: FileScope,
+    readonly inst: Instance,
+    private readonly rec: Recursion,
+  ) {
+    const pos = inst.fn.pos;
+    this.entry = this.cfg.newLoc(pos);
+    this.preExit = this.cfg.newLoc();
+    this.exit = this.cfg.newLoc();
+    this.err = this.cfg.newLoc();
+    this.halt = this.cfg.newLoc();
+    this.cfg.terminal.set(this.exit, 'exit').set(this.err, 'error').set(this.halt, 'halt');
+    this.cur = this.entry;
+    this.prefixOpen = inst.index === 0;
+  }
+
+  // ---- the steps that recurse into each other (see Recursion)
+
+  stmt(s: Stmt): void {
+    this.rec.stmt(this, s);
+  }
+
+  effect(e: Expr): void {
+    this.rec.effect(this, e);
+  }
+
+  rvalue(e: Expr): Term {
+    return this.rec.rvalue(this, e);
+  }
+
+  call(e: CallExpr, wantValue: boolean): Term | undefined {
+    return this.rec.call(this, e, wantValue);
+  }
+
+  // ---- locations and edges
+
+  /** An edge from the current location to a new one, which becomes current. */
+  emit(action: Action, pos: SourcePos, text: string, wrapRisk = false): void {
+    const to = this.cfg.newLoc(pos);
+    this.edge(this.cur, to, action, pos, text, wrapRisk);
+    this.cur = to;
+  }
+
+  edge(from: number, to: number, action: Action, pos: SourcePos, text: string, wrapRisk = false): void {
+    if (this.prefixOpen && !(action.kind === 'assign' || action.kind === 'havoc' || action.kind === 'skip')) this.prefixOpen = false;
+    if (this.prefixOpen && this.touchesGlobal(action)) this.prefixOpen = false;
+    this.cfg.edge(from, to, action, pos, text, wrapRisk);
+  }
+
+  private touchesGlobal(a: Action): boolean {
+    return [...actionVars(a)].some((v) => this.L.isGlobal(v));
+  }
+
+  /** if-then-else in the CFG: `split(t, f)` emits the branch edges, then both arms meet. */
+  diamond(split: (t: number, f: number) => void, pos: SourcePos, onTrue: () => void, onFalse: () => void): void {
+    const t = this.cfg.newLoc(pos);
+    const f = this.cfg.newLoc(pos);
+    const join = this.cfg.newLoc(pos);
+    split(t, f);
+    this.cur = t;
+    onTrue();
+    this.goto(join, pos, '');
+    this.cur = f;
+    onFalse();
+    this.goto(join, pos, '');
+    this.cur = join;
+  }
+
+  goto(to: number, pos: SourcePos, text = 'goto'): void {
+    this.edge(this.cur, to, { kind: 'skip' }, pos, text);
+    this.cur = this.cfg.newLoc(); // unreachable until something jumps here
+  }
+
+  /** An edge to `to` guarded by `cond`; the current location stays where it is. */
+  assume(cond: Term, to: number, pos: SourcePos, blocking: boolean): void {
+    if (cond === FALSE) return;
+    if (cond === TRUE) this.edge(this.cur, to, { kind: 'skip' }, pos, 'true');
+    else this.edge(this.cur, to, { kind: 'assume', cond, blocking }, pos, `[${show(cond)}]`);
+  }
+
+  // ---- loads and stores
+
+  /** Stores a term into a binding: `_Bool` keeps v != 0, an unsigned target warns when it may wrap. */
+  assign(target: Binding, value: Term, pos: SourcePos, text?: string): void {
+    // Before main starts any thread nobody can observe a global: `g = c` there is g's initial value.
+    if (this.prefixOpen && !this.startedThreads && target.k === 'var' && this.L.isGlobal(target.name) && value.kind === 'int') {
+      this.L.globalInit.set(target.name, target.type.k === 'int' && target.type.bool ? (value.value !== 0n ? 1n : 0n) : value.value);
+      return;
+    }
+    if (target.k === 'null' || target.k === 'alias') unsupported(pos, 'assignment to a pointer (only &variable arguments of called functions are modelled)');
+    if (target.k !== 'var' || target.type.k !== 'int') {
+      if (target.k === 'var' && target.type.k === 'mutex') {
+        this.emit({ kind: 'assign', target: target.name, value }, pos, text ?? `${target.name} = ${show(value)}`);
+        return;
+      }
+      unsupported(pos, `assignment to a variable of type ${target.k === 'var' ? showType(target.type) : target.k}`);
+      return;
+    }
+    const t = target.type;
+    if (t.bool && !this.isBoolTerm(value)) return this.assignBool(target.name, value, pos, text);
+    let risk = false;
+    if (t.unsigned && !this.nonNegative(value)) {
+      risk = true;
+      this.L.warn(pos, `unsigned '${this.L.cname(target.name)}' may wrap around here; rely models mathematical integers, so a verdict that depends on it is not trusted`);
+    }
+    this.emit({ kind: 'assign', target: target.name, value }, pos, text ?? `${this.L.cname(target.name)} = ${show(value)}`, risk);
+  }
+
+  /** `_Bool b = v` stores v != 0. */
+  private assignBool(name: string, value: Term, pos: SourcePos, text?: string): void {
+    this.diamond(
+      (one, zero) => {
+        const from = this.cur;
+        for (const c of [lt(value, num(0)), gt(value, num(0))]) {
+          this.cur = from;
+          this.assume(c, one, pos, false);
+        }
+        this.cur = from;
+        this.assume(eq(value, num(0)), zero, pos, false);
+      },
+      pos,
+      () => this.emit({ kind: 'assign', target: name, value: num(1) }, pos, text ?? `${this.L.cname(name)} = 1`),
+      () => this.emit({ kind: 'assign', target: name, value: num(0) }, pos, text ?? `${this.L.cname(name)} = 0`),
+    );
+  }
+
+  private isBoolTerm(t: Term): boolean {
+    if (t.kind === 'int') return t.value === 0n || t.value === 1n;
+    return t.kind === 'var' && this.L.isBoolVar(t.name);
+  }
+
+  /** Syntactically non-negative: a non-negative combination of unsigned variables. */
+  private nonNegative(t: Term): boolean {
+    const l = linearOf(t);
+    if (!l || l.constant < 0n) return false;
+    for (const [v, c] of l.coeffs) if (c < 0n || !this.L.isUnsignedVar(v)) return false;
+    return true;
+  }
+
+  /** The value of a binding as a term (only integers have one). */
+  read(b: Binding, pos: SourcePos): Term {
+    switch (b.k) {
+      case 'var':
+        if (b.type.k !== 'int') return unsupported(pos, `use of a ${showType(b.type)} value`);
+        return mkVar(b.name);
+      case 'const':
+        return num(b.value);
+      case 'null':
+        return num(0);
+      case 'alias':
+        return unsupported(pos, 'pointer values (only &variable arguments that are dereferenced are modelled)');
+      case 'array':
+        return unsupported(pos, 'array values');
+      case 'handle':
+        return unsupported(pos, 'pthread_t values other than in pthread_create/pthread_join');
+    }
+  }
+
+  // ---- scopes, frames and variables
+
+  bind(name: string, b: Binding): void {
+    this.scopes[this.scopes.length - 1].set(name, b);
+  }
+
+  lookup(name: string, pos: SourcePos): Binding {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const b = this.scopes[i].get(name);
+      if (b) return b;
+    }
+    return this.L.global(name, pos) ?? fail(pos, `undeclared identifier '${name}'`);
+  }
+
+  /** The binding of an integer IR variable known by name (a frame's result variable). */
+  lookupVar(name: string): Binding {
+    return { k: 'var', name, type: { k: 'int', unsigned: this.L.isUnsignedVar(name), bool: this.L.isBoolVar(name) } };
+  }
+
+  frame(): Frame {
+    return this.frames[this.frames.length - 1];
+  }
+
+  /** Lowers a function body in its own frame: fresh scopes, loops and temporaries, restored after. */
+  inFrame(frame: Frame, body: () => void): void {
+    const saved = { scopes: this.scopes, loops: this.loops, realLoops: this.realLoops, liveTemps: this.liveTemps };
+    this.frames.push(frame);
+    this.scopes = [new Map()];
+    this.loops = [];
+    this.liveTemps = [];
+    body();
+    this.checkLabels(frame);
+    this.frames.pop();
+    Object.assign(this, saved);
+  }
+
+  /** Creates the IR variables for a local declaration of the given type. */
+  declareLocal(cname: string, type: CType, pos: SourcePos, temp = false): Binding {
+    switch (type.k) {
+      case 'int':
+      case 'mutex': {
+        const base = `${this.frame().prefix}.${cname}`;
+        let name = base;
+        for (let k = 2; this.L.hasVar(name); k++) name = `${base}#${k}`;
+        this.L.addLocal(name, this.inst.index, type, cname, pos, temp);
+        this.locals.push(name);
+        return { k: 'var', name, type };
+      }
+      case 'thread':
+        return { k: 'handle', slot: {} };
+      case 'array': {
+        if (type.size === undefined) return unsupported(pos, `array '${cname}' without a constant size`);
+        if (type.size > 4096) return unsupported(pos, `array '${cname}' with ${type.size} elements (at most 4096)`);
+        const elems = Array.from({ length: type.size }, (_, i) => this.declareLocal(`${cname}[${i}]`, type.of, pos));
+        return { k: 'array', elems, type };
+      }
+      case 'ptr':
+        return { k: 'null' };
+      default:
+        return unsupported(pos, `local variable '${cname}' of type ${showType(type)}`);
+    }
+  }
+
+  /** A temporary of the current statement. */
+  fresh(hint: string, bool = false): Binding {
+    const b = this.declareLocal(`__${hint}${++this.tempCount}`, { k: 'int', unsigned: bool, bool }, this.inst.fn.pos, true);
+    this.liveTemps.push((b as { name: string }).name);
+    return b;
+  }
+
+  /** Resets temporaries at the end of a statement: they are dead, and stale values only multiply states. */
+  resetTemps(pos: SourcePos): void {
+    for (const t of this.liveTemps) this.emit({ kind: 'assign', target: t, value: num(0) }, pos, '');
+    this.liveTemps = [];
+  }
+
+  /** The location of a label of the current frame, created at its first mention (a goto may come first). */
+  label(name: string, pos: SourcePos): number {
+    const f = this.frame();
+    let l = f.labels.get(name);
+    if (!l) {
+      l = { loc: this.cfg.newLoc(pos), defined: false, pos };
+      f.labels.set(name, l);
+    }
+    return l.loc;
+  }
+
+  checkLabels(f: Frame): void {
+    for (const [name, l] of f.labels) if (!l.defined) fail(l.pos, `goto to undefined label '${name}'`);
+  }
+}

@@ -1,0 +1,289 @@
+/**
+ * The library the verifier models instead of calling: pthreads (threads are static
+ * instances whose start and end are ghost flags; a mutex holds its owner), the SV-COMP
+ * `__VERIFIER_*` functions, and the C error and exit functions. One table entry per
+ * function (or family of names) maps it to what its call lowers to, so supporting
+ * another library call is adding an entry.
+ */
+import type { Expr } from '../ast.js';
+import { fail, unsupported, type SourcePos } from '../diagnostics.js';
+import { eq, mkVar, num, type Term } from '../../solver/formula.js';
+import { calleeName, isNullish, stripCasts, type CallExpr } from './ast-queries.js';
+import type { ThreadBuilder } from './builder.js';
+import { branch } from './conditions.js';
+import type { Binding } from './file-scope.js';
+import { lvalue } from './places.js';
+
+/** A call of a builtin being lowered; `wantValue` when the caller uses its result. */
+interface BuiltinCall {
+  e: CallExpr;
+  name: string;
+  wantValue: boolean;
+}
+
+export interface Builtin {
+  /** The function's name, or a pattern for a family of names. */
+  name: string | RegExp;
+  doc: string;
+  /** The program may define the function itself, and then its definition is called instead. */
+  unlessDefined?: true;
+  lower(b: ThreadBuilder, call: BuiltinCall): Term | undefined;
+}
+
+/** The SV-COMP nondeterministic value functions: `__VERIFIER_nondet_int`, `_uint`, `_bool`, … */
+const NONDET = /^__VERIFIER_nondet_/;
+
+const BUILTINS: Builtin[] = [
+  // Reaching the property violation.
+  { name: 'reach_error', doc: 'SV-COMP: the error to prove unreachable', lower: reachError },
+  { name: '__VERIFIER_error', doc: 'older SV-COMP name of reach_error', lower: reachError },
+  { name: '__assert_fail', doc: "glibc's assert failure", lower: reachError },
+  { name: '__assert_perror_fail', doc: "glibc's assert_perror failure", lower: reachError },
+  { name: '__assert', doc: "BSD libc's assert failure", lower: reachError },
+  { name: '__assert_rtn', doc: "macOS libc's assert failure", lower: reachError },
+  { name: 'assert', doc: 'the error unless the condition holds', lower: assertion },
+  { name: '__VERIFIER_assert', doc: 'SV-COMP: as assert', unlessDefined: true, lower: assertion },
+  // Stopping.
+  { name: 'abort', doc: 'halts the whole program (not an error)', lower: haltCall },
+  { name: 'exit', doc: 'halts the whole program', lower: haltCall },
+  { name: '_exit', doc: 'halts the whole program', lower: haltCall },
+  { name: '_Exit', doc: 'halts the whole program', lower: haltCall },
+  { name: '__VERIFIER_assume', doc: 'SV-COMP: blocks unless the condition holds', lower: assume },
+  { name: 'assume_abort_if_not', doc: 'SV-COMP prelude: halts unless the condition holds', unlessDefined: true, lower: assumeOrHalt },
+  // SV-COMP nondeterminism and atomicity.
+  { name: NONDET, doc: 'SV-COMP: any value of the type in the name (integers only)', unlessDefined: true, lower: nondet },
+  { name: '__VERIFIER_atomic_begin', doc: 'SV-COMP: opens an atomic section', lower: atomicMarker },
+  { name: '__VERIFIER_atomic_end', doc: 'SV-COMP: closes an atomic section', lower: atomicMarker },
+  // pthreads.
+  { name: 'pthread_create', doc: 'starts a new static thread instance (returns 0)', lower: threadCreate },
+  { name: 'pthread_join', doc: 'waits for the thread to finish (returns 0)', lower: threadJoin },
+  { name: 'pthread_exit', doc: 'returns from the thread function', lower: threadExit },
+  { name: 'pthread_mutex_lock', doc: 'waits until the mutex is free, then owns it (returns 0)', lower: mutexLock },
+  { name: 'pthread_mutex_unlock', doc: 'frees the mutex (returns 0)', lower: mutexRelease },
+  { name: 'pthread_mutex_init', doc: 'frees the mutex (returns 0)', lower: mutexRelease },
+  // No effect on what is verified (returning 0 when used).
+  { name: 'printf', doc: 'output', unlessDefined: true, lower: noEffect },
+  { name: 'puts', doc: 'output', unlessDefined: true, lower: noEffect },
+  { name: 'putchar', doc: 'output', unlessDefined: true, lower: noEffect },
+  { name: 'fprintf', doc: 'output', unlessDefined: true, lower: noEffect },
+  { name: 'fflush', doc: 'output', unlessDefined: true, lower: noEffect },
+  { name: 'sched_yield', doc: 'scheduling hint: every interleaving is explored anyway', unlessDefined: true, lower: noEffect },
+  { name: 'pthread_yield', doc: 'scheduling hint', unlessDefined: true, lower: noEffect },
+  { name: 'pthread_mutex_destroy', doc: 'not modelled (a destroyed mutex must not be used again)', unlessDefined: true, lower: noEffect },
+  { name: 'pthread_mutexattr_init', doc: 'mutex attributes are not modelled', unlessDefined: true, lower: noEffect },
+  { name: 'pthread_mutexattr_destroy', doc: 'mutex attributes are not modelled', unlessDefined: true, lower: noEffect },
+  { name: 'pthread_mutexattr_settype', doc: 'mutex attributes are not modelled', unlessDefined: true, lower: noEffect },
+  { name: 'pthread_attr_init', doc: 'thread attributes are not modelled', unlessDefined: true, lower: noEffect },
+  { name: 'pthread_attr_destroy', doc: 'thread attributes are not modelled', unlessDefined: true, lower: noEffect },
+  { name: 'pthread_attr_setdetachstate', doc: 'thread attributes are not modelled', unlessDefined: true, lower: noEffect },
+  { name: '__VERIFIER_atomic_end_dummy', doc: 'SV-COMP helper without effect', unlessDefined: true, lower: noEffect },
+];
+
+const BY_NAME = new Map(BUILTINS.flatMap((x) => (typeof x.name === 'string' ? [[x.name, x] as const] : [])));
+const FAMILIES = BUILTINS.filter((x) => x.name instanceof RegExp);
+
+/** The builtin a call of `name` lowers to; `defined` when the program has a body for it. */
+export function builtin(name: string, defined: boolean): Builtin | undefined {
+  const hit = BY_NAME.get(name) ?? FAMILIES.find((x) => (x.name as RegExp).test(name));
+  return hit && !(hit.unlessDefined && defined) ? hit : undefined;
+}
+
+function arity(e: CallExpr, n: number): void {
+  if (e.args.length !== n) fail(e.pos, `'${calleeName(e)}' takes ${n} argument(s), given ${e.args.length}`);
+}
+
+/** Sets the halt flag and stops at the halt location. */
+function halt(b: ThreadBuilder, pos: SourcePos, text: string): void {
+  b.emit({ kind: 'assign', target: b.L.haltFlag(), value: num(1) }, pos, text);
+  b.goto(b.halt, pos, '');
+}
+
+// ---- errors, assertions, stopping
+
+function reachError(b: ThreadBuilder, { e, name }: BuiltinCall): undefined {
+  b.goto(b.err, e.pos, `${name}()`);
+  return undefined;
+}
+
+function assertion(b: ThreadBuilder, { e, name }: BuiltinCall): undefined {
+  arity(e, 1);
+  const ok = b.cfg.newLoc(e.pos);
+  const bad = b.cfg.newLoc(e.pos);
+  branch(b, e.args[0], ok, bad);
+  b.cur = bad;
+  b.goto(b.err, e.pos, `${name} failed`);
+  b.cur = ok;
+  return undefined;
+}
+
+function haltCall(b: ThreadBuilder, { e, name }: BuiltinCall): undefined {
+  halt(b, e.pos, `${name}()`);
+  return undefined;
+}
+
+/** Paths where the condition fails are not executions at all: a blocking assume. */
+function assume(b: ThreadBuilder, { e }: BuiltinCall): undefined {
+  arity(e, 1);
+  const ok = b.cfg.newLoc(e.pos);
+  branch(b, e.args[0], ok, -1, true);
+  b.cur = ok;
+  return undefined;
+}
+
+function assumeOrHalt(b: ThreadBuilder, { e }: BuiltinCall): undefined {
+  arity(e, 1);
+  const ok = b.cfg.newLoc(e.pos);
+  const stop = b.cfg.newLoc(e.pos);
+  branch(b, e.args[0], ok, stop);
+  b.cur = stop;
+  halt(b, e.pos, 'abort()');
+  b.cur = ok;
+  return undefined;
+}
+
+function noEffect(_b: ThreadBuilder, { wantValue }: BuiltinCall): Term | undefined {
+  return wantValue ? num(0) : undefined;
+}
+
+// ---- SV-COMP nondeterminism and atomic sections
+
+/** Value ranges of the integer kinds named by __VERIFIER_nondet_<kind>; a missing bound is unbounded. */
+const NONDET_RANGES: Record<string, [bigint | undefined, bigint | undefined]> = {
+  bool: [0n, 1n],
+  char: [-128n, 127n],
+  uchar: [0n, 255n],
+  short: [-32768n, 32767n],
+  ushort: [0n, 65535n],
+  uint: [0n, undefined],
+  ulong: [0n, undefined],
+  ulonglong: [0n, undefined],
+  unsigned: [0n, undefined],
+  size_t: [0n, undefined],
+};
+
+/** The range of a builtin `__VERIFIER_nondet_*()` call, or undefined if `e` is no such call. */
+export function nondetRange(b: ThreadBuilder, e: Expr): [bigint | undefined, bigint | undefined] | undefined {
+  const name = calleeName(e);
+  if (!name || !NONDET.test(name) || b.L.hasBody(name)) return undefined;
+  const kind = name.slice('__VERIFIER_nondet_'.length);
+  if (/float|double|pointer/.test(kind)) unsupported(e.pos, `${name} (only integer nondeterminism is modelled)`);
+  return NONDET_RANGES[kind] ?? [undefined, undefined];
+}
+
+function nondet(b: ThreadBuilder, { e, name }: BuiltinCall): Term {
+  const range = nondetRange(b, e)!;
+  const tmp = b.fresh('nondet');
+  if (tmp.k === 'var') b.emit({ kind: 'havoc', target: tmp.name, lo: range[0], hi: range[1] }, e.pos, `${name}()`);
+  return b.read(tmp, e.pos);
+}
+
+function atomicMarker(b: ThreadBuilder, { e, name }: BuiltinCall): undefined {
+  const begin = name.endsWith('begin');
+  b.atomicDepth += begin ? 1 : -1;
+  b.emit({ kind: begin ? 'atomicBegin' : 'atomicEnd' }, e.pos, `${name}()`);
+  return undefined;
+}
+
+// ---- pthreads
+
+/**
+ * A new thread instance running the named function. Created before main's first
+ * visible step, it runs from the initial state; otherwise it waits for its start flag,
+ * which this call sets.
+ */
+function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
+  arity(e, 4);
+  const [h, , fnExpr, argExpr] = e.args;
+  const slot = handle(b, h);
+  const fnName = stripCasts(fnExpr).k === 'id' ? (stripCasts(fnExpr) as { name: string }).name : undefined;
+  if (!fnName) return unsupported(fnExpr.pos, 'thread function must be named directly');
+  const fn = b.L.functionDef(fnName) ?? fail(fnExpr.pos, `unknown thread function '${fnName}'`);
+  if (b.realLoops > 0) unsupported(e.pos, 'thread creation inside a loop without constant bounds (unbounded thread creation)');
+  if (b.inst.chain.includes(fnName) || b.inst.fn.decl.name === fnName)
+    unsupported(e.pos, `unbounded thread creation: '${fnName}' (transitively) creates itself`);
+  const arg = threadArg(b, argExpr);
+  const atInit = b.prefixOpen;
+  const inst = b.L.newInstance(fn, arg, atInit, [...b.inst.chain, b.inst.fn.decl.name!], e.pos);
+  b.startedThreads = true;
+  slot.slot.inst = inst;
+  if (!atInit) {
+    const flag = b.L.ghost(`__started.${inst.name}`);
+    b.emit({ kind: 'assign', target: flag, value: num(1) }, e.pos, `pthread_create(${inst.name})`);
+  }
+  return num(0);
+}
+
+/** What the thread function's parameter denotes: a constant, NULL, or a global through its address. */
+function threadArg(b: ThreadBuilder, e: Expr): Binding {
+  const a = stripCasts(e);
+  if (a.k === 'unary' && a.op === '&') {
+    const target = lvalue(b, a.arg);
+    if (target.k === 'var' && !b.L.isGlobal(target.name))
+      unsupported(e.pos, `passing the address of local '${b.L.cname(target.name)}' to a thread (make it a global)`);
+    return { k: 'alias', target };
+  }
+  const c = b.L.constant(a) ?? constantBinding(b, a);
+  if (c === undefined) return unsupported(e.pos, 'thread argument must be a constant, NULL, or &global');
+  return c === 0n && isNullish(e) ? { k: 'null' } : { k: 'const', value: c };
+}
+
+/** The value of an identifier bound to a constant (an unrolled loop's variable). */
+function constantBinding(b: ThreadBuilder, e: Expr): bigint | undefined {
+  if (e.k !== 'id') return undefined;
+  const x = b.lookup(e.name, e.pos);
+  return x.k === 'const' ? x.value : undefined;
+}
+
+/** The pthread_t a handle argument (`t`, `&t`, `t[i]`) denotes. */
+function handle(b: ThreadBuilder, arg: Expr): Extract<Binding, { k: 'handle' }> {
+  let a = stripCasts(arg);
+  if (a.k === 'unary' && a.op === '&') a = a.arg;
+  let x = lvalue(b, a);
+  if (x.k === 'alias') x = x.target;
+  return x.k === 'handle' ? x : fail(arg.pos, 'argument is not a pthread_t');
+}
+
+/** Blocks until the thread's termination flag is set. */
+function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined {
+  const arg = e.args[0];
+  const inst = handle(b, arg).slot.inst ?? fail(arg.pos, 'pthread_join of a thread that was not created');
+  inst.joined = true;
+  const done = b.L.ghost(`__done.${inst.name}`);
+  b.emit({ kind: 'assume', cond: eq(mkVar(done), num(1)), blocking: true }, e.pos, `pthread_join(${inst.name})`);
+  return wantValue ? num(0) : undefined;
+}
+
+function threadExit(b: ThreadBuilder, { e }: BuiltinCall): undefined {
+  b.goto(b.frames[0].retLoc, e.pos, 'pthread_exit');
+  return undefined;
+}
+
+/** A mutex holds 0 when free and its owner's thread index + 1 when locked; lock is an atomic test-and-set. */
+function mutexLock(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined {
+  const m = mutex(b, e.args[0]);
+  const owner = num(b.inst.index + 1);
+  b.emit({ kind: 'atomicBegin' }, e.pos, '');
+  b.emit({ kind: 'assume', cond: eq(mkVar(m), num(0)), blocking: true }, e.pos, `pthread_mutex_lock(${b.L.cname(m)})`);
+  b.emit({ kind: 'assign', target: m, value: owner }, e.pos, '');
+  b.emit({ kind: 'atomicEnd' }, e.pos, '');
+  return wantValue ? num(0) : undefined;
+}
+
+function mutexRelease(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall): Term | undefined {
+  const m = mutex(b, e.args[0]);
+  b.assign({ k: 'var', name: m, type: { k: 'mutex' } }, num(0), e.pos, `${name}(${b.L.cname(m)})`);
+  return wantValue ? num(0) : undefined;
+}
+
+/** The IR variable of a mutex argument: `&m`, or a pointer parameter bound to one. */
+function mutex(b: ThreadBuilder, arg: Expr): string {
+  const a = stripCasts(arg);
+  if (a.k !== 'unary' || a.op !== '&') {
+    const p = lvalue(b, a);
+    if (p.k === 'alias' && p.target.k === 'var' && p.target.type.k === 'mutex') return p.target.name;
+    return unsupported(arg.pos, 'mutex argument must be &mutex');
+  }
+  const x = lvalue(b, a.arg);
+  if (x.k !== 'var' || x.type.k !== 'mutex') return fail(arg.pos, 'argument is not a pthread_mutex_t');
+  return x.name;
+}

@@ -1,0 +1,174 @@
+/**
+ * Calls. A builtin (builtins.ts) is lowered by its table entry; a call of a function
+ * the program defines is inlined, with fresh locals per call site (so recursion is
+ * rejected), or — with LowerOptions.calls 'keep' — stays a call edge into a body
+ * lowered once per thread, which the explicit engines run with a stack.
+ */
+import type { Expr, FunctionDef } from '../ast.js';
+import { fail, unsupported } from '../diagnostics.js';
+import { mkVar, num, show, type Term } from '../../solver/formula.js';
+import { showType } from '../types.js';
+import { assigns, calleeName, stripCasts, takesAddress, type CallExpr } from './ast-queries.js';
+import type { Frame, Proc, ThreadBuilder } from './builder.js';
+import { builtin } from './builtins.js';
+import { paramsOf, returnTypeOf, type ParamInfo } from './declared-types.js';
+import type { Binding } from './file-scope.js';
+import { lvalue } from './places.js';
+
+/** Lowers a call: a builtin, else a function of the program (inlined or kept), else an error. */
+export function call(b: ThreadBuilder, e: CallExpr, wantValue: boolean): Term | undefined {
+  const name = calleeName(e) ?? unsupported(e.pos, 'call through a function pointer');
+  const defined = b.L.hasBody(name);
+  const lib = builtin(name, defined);
+  if (lib) return lib.lower(b, { e, name, wantValue });
+  if (defined) return keptCall(b, name) ? callKept(b, name, e, wantValue) : inline(b, name, e, wantValue);
+  if (name.startsWith('pthread_')) return unsupported(e.pos, `${name}`);
+  if (b.L.isDeclaredFunction(name)) return unsupported(e.pos, `call of '${name}', which has no body`);
+  return fail(e.pos, `call of undeclared function '${name}'`);
+}
+
+function checkArity(name: string, params: ParamInfo[], e: CallExpr): void {
+  if (params.length !== e.args.length) fail(e.pos, `'${name}' takes ${params.length} argument(s), given ${e.args.length}`);
+}
+
+// ---- inlined calls
+
+/** Inlines a call of a function with a body (fresh locals per call site). */
+function inline(b: ThreadBuilder, name: string, e: CallExpr, wantValue: boolean): Term | undefined {
+  const fn = b.L.functionDef(name)!;
+  if (b.frames.some((f) => f.fn === name)) {
+    const chain = [...b.frames.map((f) => f.fn), name].join(' → ');
+    unsupported(
+      e.pos,
+      `recursion (${chain}): calls are inlined for this engine; --engine explicit-modular or explicit-global keep calls of functions with int parameters as calls`,
+    );
+  }
+  const params = paramsOf(b.L.typeEnv, fn);
+  checkArity(name, params, e);
+  // Arguments are evaluated in the caller's scope.
+  const bindings = params.map((p, i) => argumentBinding(b, name, p, e.args[i]));
+  const values = params.map((p, i) => (bindings[i].k === 'const' && p.type.k === 'int' ? b.rvalue(e.args[i]) : undefined));
+  const atomic = name.startsWith('__VERIFIER_atomic_');
+  if (atomic) {
+    b.emit({ kind: 'atomicBegin' }, e.pos, `${name}(…) {`);
+    b.atomicDepth++;
+  }
+  const n = (b.inlineCount.get(name) ?? 0) + 1;
+  b.inlineCount.set(name, n);
+  const prefix = `${b.inst.name}.${name}${n > 1 ? `#${n}` : ''}`;
+  const retType = returnTypeOf(b.L.typeEnv, fn);
+  const retLoc = b.cfg.newLoc(e.pos);
+  const frame: Frame = { fn: name, prefix, retLoc, labels: new Map() };
+  const savedTemps = b.liveTemps;
+  b.inFrame(frame, () => {
+    if (retType.k === 'int' && wantValue) frame.retVar = (b.declareLocal('return', retType, e.pos) as { name: string }).name;
+    const firstLocal = b.locals.length;
+    params.forEach((p, i) => bindParam(b, fn, p, values[i], bindings[i], e));
+    b.stmt(fn.body);
+    b.goto(retLoc, fn.pos, '');
+    b.cur = retLoc;
+    // The callee's locals are dead after the return: reset them so stale values do not multiply states.
+    for (const v of b.locals.slice(firstLocal)) if (v !== frame.retVar) b.emit({ kind: 'assign', target: v, value: num(0) }, e.pos, '');
+  });
+  b.liveTemps = [...savedTemps, ...(frame.retVar ? [frame.retVar] : [])];
+  if (atomic) {
+    b.atomicDepth--;
+    b.emit({ kind: 'atomicEnd' }, e.pos, '}');
+  }
+  if (!wantValue) return undefined;
+  return frame.retVar ? mkVar(frame.retVar) : undefined;
+}
+
+/**
+ * What a pointer or array parameter denotes: the `&variable`, array or pointer passed.
+ * Other parameters get a placeholder constant here; the values of int arguments are
+ * evaluated after all of these.
+ */
+function argumentBinding(b: ThreadBuilder, callee: string, p: ParamInfo, a: Expr): Binding {
+  if (p.type.k === 'ptr' || p.type.k === 'array') {
+    const s = stripCasts(a);
+    if (s.k === 'unary' && s.op === '&') return { k: 'alias', target: lvalue(b, s.arg) };
+    if (s.k === 'id') {
+      const x = b.lookup(s.name, s.pos);
+      if (x.k === 'alias' || x.k === 'null') return x;
+      if (x.k === 'array') return { k: 'alias', target: x };
+    }
+    if (b.L.constant(s) === 0n) return { k: 'null' };
+    return unsupported(a.pos, `pointer argument to '${callee}' must be &variable`);
+  }
+  if (p.type.k === 'thread' || p.type.k === 'mutex') return unsupported(a.pos, `${showType(p.type)} parameter passed by value`);
+  return { k: 'const', value: 0n };
+}
+
+/**
+ * Binds a parameter in the callee's frame. An int parameter the body never assigns nor
+ * takes the address of, given a constant, is bound to the constant itself (no variable,
+ * no state); another int parameter gets a local; the rest denote their argument binding.
+ */
+function bindParam(b: ThreadBuilder, fn: FunctionDef, p: ParamInfo, v: Term | undefined, arg: Binding, e: CallExpr): void {
+  if (!p.name) return;
+  if (v?.kind === 'int' && !assigns(fn.body, p.name) && !takesAddress(fn.body, p.name)) {
+    b.bind(p.name, { k: 'const', value: v.value });
+  } else if (v !== undefined) {
+    const x = b.declareLocal(p.name, p.type, p.pos);
+    b.bind(p.name, x);
+    b.assign(x, v, e.pos, `${p.name} = ${show(v)}`);
+  } else b.bind(p.name, arg);
+}
+
+// ---- kept calls
+
+/** Whether a call of user function `name` stays a call: see LowerOptions.calls. */
+function keptCall(b: ThreadBuilder, name: string): boolean {
+  if (!b.L.keepCalls || b.atomicDepth > 0 || name.startsWith('__VERIFIER_atomic_')) return false;
+  const fn = b.L.functionDef(name)!;
+  return paramsOf(b.L.typeEnv, fn).every((p) => p.type.k === 'int') && ['int', 'void'].includes(returnTypeOf(b.L.typeEnv, fn).k);
+}
+
+/**
+ * A kept call: arguments are evaluated in the caller, then a call edge pushes the
+ * caller's locals and enters the callee (lowered once per thread, so recursion is
+ * fine); after the return the result is copied into a temporary, since the next
+ * call of the same function overwrites its result variable.
+ */
+function callKept(b: ThreadBuilder, name: string, e: CallExpr, wantValue: boolean): Term | undefined {
+  const fn = b.L.functionDef(name)!;
+  checkArity(name, paramsOf(b.L.typeEnv, fn), e);
+  const args = e.args.map((a) => b.rvalue(a));
+  const proc = b.procs.get(name) ?? lowerProc(b, name, fn);
+  // The call site must have the call as its only edge.
+  if (b.cfg.out[b.cur].length) b.emit({ kind: 'skip' }, e.pos, '');
+  const cont = b.cfg.newLoc(e.pos);
+  const edge = { kind: 'call' as const, fn: name, entry: proc.entry, args: proc.params.map((param, i) => ({ param, value: args[i] })) };
+  b.edge(b.cur, cont, edge, e.pos, `${name}(${args.map(show).join(', ')})`);
+  b.cur = cont;
+  if (!wantValue || !proc.retVar) return undefined;
+  const tmp = b.fresh('ret');
+  b.assign(tmp, mkVar(proc.retVar), e.pos, '');
+  return b.read(tmp, e.pos);
+}
+
+/** The body of a kept function, once per thread: from its entry to a return edge. */
+function lowerProc(b: ThreadBuilder, name: string, fn: FunctionDef): Proc {
+  const entry = b.cfg.newLoc(fn.pos);
+  const retLoc = b.cfg.newLoc(fn.pos);
+  const proc: Proc = { entry, params: [] };
+  b.procs.set(name, proc); // before the body, so that recursive calls find it
+  const frame: Frame = { fn: name, prefix: `${b.inst.name}.${name}`, retLoc, labels: new Map() };
+  const cur = b.cur;
+  b.inFrame(frame, () => {
+    const retType = returnTypeOf(b.L.typeEnv, fn);
+    if (retType.k === 'int') frame.retVar = proc.retVar = (b.declareLocal('return', retType, fn.pos) as { name: string }).name;
+    paramsOf(b.L.typeEnv, fn).forEach((p, i) => {
+      const x = b.declareLocal(p.name ?? `__param${i}`, p.type, p.pos);
+      if (p.name) b.bind(p.name, x);
+      proc.params.push((x as { name: string }).name);
+    });
+    b.cur = entry;
+    b.stmt(fn.body);
+    b.goto(retLoc, fn.pos, '');
+  });
+  b.cfg.edge(retLoc, b.cfg.newLoc(), { kind: 'return', fn: name, keep: proc.retVar ? [proc.retVar] : [] }, fn.pos, `return from ${name}`);
+  b.cur = cur;
+  return proc;
+}

@@ -1,0 +1,75 @@
+/**
+ * Conditions as control flow: `&&`, `||` and `!` become branching, and a comparison
+ * becomes single-atom assume edges (`!=` is split into `<` and `>`). A condition used
+ * as a value goes through a 0/1 temporary.
+ */
+import type { Expr } from '../ast.js';
+import { eq, ge, gt, le, lt, num, type Term } from '../../solver/formula.js';
+import type { ThreadBuilder } from './builder.js';
+import { castType } from './declared-types.js';
+
+type Rel = (a: Term, b: Term) => [Term[], Term[]];
+
+/** For each comparison: the atoms of "holds", and those of "fails". */
+export const REL: Record<string, Rel> = {
+  '==': (a, b) => [[eq(a, b)], [lt(a, b), gt(a, b)]],
+  '!=': (a, b) => [[lt(a, b), gt(a, b)], [eq(a, b)]],
+  '<': (a, b) => [[lt(a, b)], [ge(a, b)]],
+  '<=': (a, b) => [[le(a, b)], [gt(a, b)]],
+  '>': (a, b) => [[gt(a, b)], [le(a, b)]],
+  '>=': (a, b) => [[ge(a, b)], [lt(a, b)]],
+};
+
+/** Emits edges from the current location to `t` when `e` holds and to `f` otherwise (none if f < 0). */
+export function branch(b: ThreadBuilder, e: Expr, t: number, f: number, blocking = false): void {
+  if (e.k === 'binary' && (e.op === '&&' || e.op === '||')) {
+    const mid = b.cfg.newLoc(e.right.pos);
+    if (e.op === '&&') branch(b, e.left, mid, f, blocking);
+    else branch(b, e.left, t, mid, blocking);
+    b.cur = mid;
+    branch(b, e.right, t, f, blocking);
+    return;
+  }
+  if (e.k === 'unary' && e.op === '!') return branch(b, e.arg, f, t, blocking);
+  if (e.k === 'cast' && castType(b.L.typeEnv, e).k === 'int') return branch(b, e.arg, t, f, blocking);
+  if (e.k === 'comma') {
+    e.exprs.slice(0, -1).forEach((x) => b.effect(x));
+    return branch(b, e.exprs[e.exprs.length - 1], t, f, blocking);
+  }
+  const rel = e.k === 'binary' ? REL[e.op] : undefined;
+  let yes: Term[];
+  let no: Term[];
+  if (e.k === 'binary' && rel) {
+    const l = b.rvalue(e.left);
+    const r = b.rvalue(e.right);
+    [yes, no] = rel(l, r);
+  } else {
+    const v = b.rvalue(e);
+    [yes, no] = REL['!='](v, num(0));
+  }
+  const from = b.cur;
+  for (const c of yes) {
+    b.cur = from;
+    b.assume(c, t, e.pos, blocking);
+  }
+  if (f >= 0)
+    for (const c of no) {
+      b.cur = from;
+      b.assume(c, f, e.pos, blocking);
+    }
+  b.cur = b.cfg.newLoc();
+}
+
+/** The 0/1 value of a condition, through a temporary. */
+export function boolValue(b: ThreadBuilder, e: Expr): Term {
+  const c = b.L.constant(e);
+  if (c !== undefined) return num(c !== 0n ? 1n : 0n);
+  const tmp = b.fresh('bool', true);
+  b.diamond(
+    (t, f) => branch(b, e, t, f),
+    e.pos,
+    () => b.assign(tmp, num(1), e.pos, ''),
+    () => b.assign(tmp, num(0), e.pos, ''),
+  );
+  return b.read(tmp, e.pos);
+}

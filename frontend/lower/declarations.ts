@@ -1,0 +1,88 @@
+/**
+ * Local declarations: IR variables for each declared local (arrays cell by cell),
+ * initializers as assignments and uninitialized integers as havocs, `static` locals as
+ * globals. A thread started at init may instead hoist the constant initial values of
+ * its leading declarations into φ_init.
+ */
+import type { Declaration, Expr } from '../ast.js';
+import { fail, unsupported, type SourcePos } from '../diagnostics.js';
+import { num } from '../../solver/formula.js';
+import type { CType } from '../types.js';
+import { stripCasts } from './ast-queries.js';
+import type { ThreadBuilder } from './builder.js';
+import { declaredType } from './declared-types.js';
+import { assignExpr } from './expressions.js';
+import type { Binding } from './file-scope.js';
+
+type Item = Declaration['items'][number];
+
+function typeOf(b: ThreadBuilder, d: Declaration, item: Item): CType {
+  return declaredType(b.L.typeEnv, d.spec, item.decl);
+}
+
+export function declaration(b: ThreadBuilder, d: Declaration, pos: SourcePos): void {
+  if (d.spec.storage.includes('typedef') || d.spec.storage.includes('extern')) {
+    if (d.spec.storage.includes('typedef')) unsupported(pos, 'typedef inside a function');
+    return;
+  }
+  for (const item of d.items) {
+    const name = item.decl.name;
+    if (!name) continue;
+    const t = typeOf(b, d, item);
+    if (t.k === 'func') continue; // local prototype
+    if (d.spec.storage.includes('static')) {
+      b.bind(name, b.L.staticLocal(b.frame().fn, name, t, item.init, item.decl.pos));
+      continue;
+    }
+    const x = b.declareLocal(name, t, item.decl.pos);
+    b.bind(name, x);
+    const at = item.decl.pos;
+    if (item.init) initialize(b, x, item.init, at, name);
+    else if (x.k === 'var' && t.k === 'int') b.emit({ kind: 'havoc', target: x.name, lo: t.lo, hi: t.hi }, at, `${name} = <uninitialized>`);
+    else if (x.k === 'array')
+      for (const e of x.elems)
+        if (e.k === 'var' && e.type.k === 'int') b.emit({ kind: 'havoc', target: e.name, lo: e.type.lo, hi: e.type.hi }, at, `${b.L.cname(e.name)} = <uninitialized>`);
+  }
+}
+
+function initialize(b: ThreadBuilder, x: Binding, init: Expr, pos: SourcePos, name: string): void {
+  if (x.k === 'array') {
+    const items = init.k === 'init' ? init.items : fail(init.pos, `array '${name}' needs a brace initializer`);
+    x.elems.forEach((e, i) => (items[i] ? initialize(b, e, items[i], pos, name) : b.assign(e, num(0), pos)));
+    return;
+  }
+  if (x.k === 'var' && x.type.k === 'mutex') {
+    b.assign(x, num(0), pos, `${name} = PTHREAD_MUTEX_INITIALIZER`);
+    return;
+  }
+  if (x.k === 'handle') return;
+  if (x.k === 'null') {
+    if (b.L.constant(stripCasts(init)) === 0n) return;
+    unsupported(init.pos, `pointer variable '${name}' (only &variable arguments of called functions are modelled)`);
+  }
+  const e = init.k === 'init' ? (init.items[0] ?? { k: 'num' as const, value: 0n, pos }) : init;
+  assignExpr(b, x, e, pos);
+}
+
+/** Hoists `int x = <constant>;` at the top of a thread started at init into φ_init; false if `d` is not of that form. */
+export function hoistDecl(b: ThreadBuilder, d: Declaration): boolean {
+  if (d.spec.storage.length) return false;
+  const plans: [string, CType, bigint | undefined, SourcePos][] = [];
+  for (const item of d.items) {
+    const t = typeOf(b, d, item);
+    if (t.k !== 'int' || !item.decl.name) return false;
+    let v: bigint | undefined;
+    if (item.init) {
+      v = b.L.constant(item.init);
+      if (v === undefined) return false;
+      if (t.bool) v = v !== 0n ? 1n : 0n;
+    }
+    plans.push([item.decl.name, t, v, item.decl.pos]);
+  }
+  for (const [name, t, v, pos] of plans) {
+    const x = b.declareLocal(name, t, pos);
+    b.bind(name, x);
+    if (v !== undefined && x.k === 'var') b.initValues.set(x.name, v);
+  }
+  return true;
+}

@@ -1,0 +1,195 @@
+/**
+ * Expressions: their values as terms over IR variables, and their side effects as
+ * edges emitted before the value is used. Assignments, `++`/`--`, `?:` and calls in
+ * the middle of an expression go through temporaries; a nondeterministic value
+ * assigned directly becomes one havoc of the target.
+ */
+import type { Expr } from '../ast.js';
+import { fail, unsupported, type SourcePos } from '../diagnostics.js';
+import { add, cdiv, crem, mul, neg, num, sub, type Term } from '../../solver/formula.js';
+import { showType } from '../types.js';
+import { calleeName } from './ast-queries.js';
+import type { ThreadBuilder } from './builder.js';
+import { nondetRange } from './builtins.js';
+import { boolValue, branch, REL } from './conditions.js';
+import { castType } from './declared-types.js';
+import type { Binding } from './file-scope.js';
+import { atPlace, lvalue, place, readPlace, type Place } from './places.js';
+
+const ARITH: Record<string, (a: Term, b: Term, pos: SourcePos) => Term> = {
+  '+': (a, b) => add(a, b),
+  '-': (a, b) => sub(a, b),
+  '*': (a, b) => mul(a, b),
+  '/': (a, b, pos) => (b.kind === 'int' && b.value === 0n ? fail(pos, 'division by zero') : cdiv(a, b)),
+  '%': (a, b, pos) => (b.kind === 'int' && b.value === 0n ? fail(pos, 'remainder by zero') : crem(a, b)),
+};
+
+/** Evaluates an expression for its side effects only. */
+export function effect(b: ThreadBuilder, e: Expr): void {
+  switch (e.k) {
+    case 'assign':
+      assignment(b, e);
+      return;
+    case 'incdec': {
+      const step = e.op === '++' ? add : sub;
+      atPlace(b, place(b, e.target), (lv) => b.assign(lv, step(b.read(lv, e.pos), num(1)), e.pos));
+      return;
+    }
+    case 'call':
+      b.call(e, false);
+      return;
+    case 'comma':
+      e.exprs.forEach((x) => effect(b, x));
+      return;
+    case 'cast':
+      effect(b, e.arg);
+      return;
+    case 'stmtexpr':
+      b.stmt(e.body);
+      return;
+    case 'other':
+      if (e.what === 'sizeof') return; // no side effects
+      break;
+    case 'cond':
+      b.diamond(
+        (t, f) => branch(b, e.test, t, f),
+        e.pos,
+        () => effect(b, e.then),
+        () => effect(b, e.else),
+      );
+      return;
+  }
+  rvalue(b, e);
+}
+
+/** Value of an expression as a term, emitting the edges of its side effects first. */
+export function rvalue(b: ThreadBuilder, e: Expr): Term {
+  switch (e.k) {
+    case 'num':
+      return num(e.value);
+    case 'id': {
+      const enumValue = b.L.enumConstant(e.name);
+      if (enumValue !== undefined && !b.scopes.some((s) => s.has(e.name))) return num(enumValue);
+      return b.read(b.lookup(e.name, e.pos), e.pos);
+    }
+    case 'index':
+      return readPlace(b, place(b, e), e.pos);
+    case 'unary':
+      return unary(b, e);
+    case 'binary': {
+      if (REL[e.op] || e.op === '&&' || e.op === '||') return boolValue(b, e);
+      const arith = ARITH[e.op] ?? unsupported(e.pos, `operator '${e.op}' (bit operations and shifts are not modelled)`);
+      const l = rvalue(b, e.left);
+      const r = rvalue(b, e.right);
+      return arith(l, r, e.pos);
+    }
+    case 'assign':
+      return readPlace(b, assignment(b, e), e.pos);
+    case 'incdec':
+      return incdecValue(b, e);
+    case 'cond':
+      return condValue(b, e);
+    case 'call':
+      return b.call(e, true) ?? fail(e.pos, `'${calleeName(e) ?? 'function'}' returns no value`);
+    case 'cast':
+      return castValue(b, e);
+    case 'comma':
+      e.exprs.slice(0, -1).forEach((x) => effect(b, x));
+      return rvalue(b, e.exprs[e.exprs.length - 1]);
+    case 'float':
+      return unsupported(e.pos, `floating-point literal '${e.text}'`);
+    case 'str':
+      return unsupported(e.pos, 'string values');
+    case 'member':
+      return unsupported(e.pos, 'struct and union members');
+    case 'init':
+      return unsupported(e.pos, 'brace initializer here');
+    case 'stmtexpr':
+      return unsupported(e.pos, 'the value of a statement expression');
+    case 'other':
+      return unsupported(e.pos, e.what);
+  }
+  return fail((e as Expr).pos, 'unexpected expression');
+}
+
+function unary(b: ThreadBuilder, e: Extract<Expr, { k: 'unary' }>): Term {
+  switch (e.op) {
+    case '-':
+      return neg(rvalue(b, e.arg));
+    case '+':
+      return rvalue(b, e.arg);
+    case '!':
+      return boolValue(b, e);
+    case '*':
+      return b.read(lvalue(b, e), e.pos);
+    case '&':
+      return unsupported(e.pos, "address-of ('&') outside a function argument");
+    case '~':
+      return unsupported(e.pos, "bitwise complement ('~')");
+  }
+}
+
+/** `x++` and friends: the old or new value is kept in a temporary across the update. */
+function incdecValue(b: ThreadBuilder, e: Extract<Expr, { k: 'incdec' }>): Term {
+  const pl = place(b, e.target);
+  const step = e.op === '++' ? add : sub;
+  const tmp = b.fresh(e.prefix ? 'new' : 'old');
+  atPlace(b, pl, (lv) => {
+    const old = b.read(lv, e.pos);
+    b.assign(tmp, e.prefix ? step(old, num(1)) : old, e.pos, '');
+    b.assign(lv, step(old, num(1)), e.pos);
+  });
+  return b.read(tmp, e.pos);
+}
+
+function condValue(b: ThreadBuilder, e: Extract<Expr, { k: 'cond' }>): Term {
+  const tmp = b.fresh('cond');
+  b.diamond(
+    (t, f) => branch(b, e.test, t, f),
+    e.pos,
+    () => b.assign(tmp, rvalue(b, e.then), e.pos, ''),
+    () => b.assign(tmp, rvalue(b, e.else), e.pos, ''),
+  );
+  return b.read(tmp, e.pos);
+}
+
+function castValue(b: ThreadBuilder, e: Extract<Expr, { k: 'cast' }>): Term {
+  const t = castType(b.L.typeEnv, e);
+  if (t.k === 'int' && t.bool) return boolValue(b, e.arg);
+  if (t.k === 'int' || t.k === 'ptr' || t.k === 'void') return rvalue(b, e.arg);
+  return unsupported(e.pos, `cast to ${showType(t)}`);
+}
+
+/** An assignment expression (`=` or compound); returns the place assigned, for its value. */
+function assignment(b: ThreadBuilder, e: Extract<Expr, { k: 'assign' }>): Place {
+  const pl = place(b, e.target);
+  if (e.op === '=') {
+    if (pl.k === 'static') assignExpr(b, pl.b, e.value, e.pos);
+    else {
+      const rhs = rvalue(b, e.value);
+      atPlace(b, pl, (lv) => b.assign(lv, rhs, e.pos));
+    }
+    return pl;
+  }
+  const arith = ARITH[e.op.slice(0, -1)] ?? unsupported(e.pos, `operator '${e.op}' (bit operations are not modelled)`);
+  const rhs = rvalue(b, e.value);
+  atPlace(b, pl, (lv) => b.assign(lv, arith(b.read(lv, e.pos), rhs, e.pos), e.pos));
+  return pl;
+}
+
+/** `target = e`, with a nondet call assigned directly and conditions stored as 0/1. */
+export function assignExpr(b: ThreadBuilder, target: Binding, e: Expr, pos: SourcePos): void {
+  const nondet = nondetRange(b, e);
+  if (nondet && target.k === 'var' && target.type.k === 'int') {
+    const t = target.type;
+    const lo = maxOpt(nondet[0], t.lo);
+    const hi = minOpt(nondet[1], t.hi);
+    b.emit({ kind: 'havoc', target: target.name, lo, hi }, pos, `${b.L.cname(target.name)} = ${calleeName(e)}()`);
+    return;
+  }
+  if (target.k === 'handle') unsupported(pos, 'assignment of pthread_t values');
+  b.assign(target, rvalue(b, e), pos);
+}
+
+const maxOpt = (a?: bigint, c?: bigint): bigint | undefined => (a === undefined ? c : c === undefined ? a : a > c ? a : c);
+const minOpt = (a?: bigint, c?: bigint): bigint | undefined => (a === undefined ? c : c === undefined ? a : a < c ? a : c);

@@ -1,0 +1,63 @@
+/**
+ * The contract between file-scope lowering (`Lowering` in ../lower.ts) and the
+ * per-thread builders in this folder: what a name denotes (Binding), a thread instance,
+ * and the file-scope services a builder calls. It has a module of its own so that
+ * lower.ts and the builders both import it rather than each other.
+ */
+import type { Expr, FunctionDef } from '../ast.js';
+import type { SourcePos } from '../diagnostics.js';
+import type { CType, TypeEnv } from '../types.js';
+
+/** What an identifier denotes while lowering. */
+export type Binding =
+  | { k: 'var'; name: string; type: CType }
+  | { k: 'array'; elems: Binding[]; type: CType }
+  | { k: 'handle'; slot: { inst?: Instance } }
+  | { k: 'alias'; target: Binding }
+  | { k: 'const'; value: bigint }
+  | { k: 'null' };
+
+export interface Instance {
+  index: number;
+  name: string;
+  fn: FunctionDef;
+  /** What the thread function's parameter denotes (the pthread_create argument). */
+  arg: Binding;
+  startedAtInit: boolean;
+  joined: boolean;
+  /** Functions on the creation chain (to reject a thread that transitively creates itself). */
+  chain: string[];
+  pos: SourcePos;
+}
+
+/** File-scope symbols and variables, as a thread builder reads and extends them. */
+export interface FileScope {
+  readonly typeEnv: TypeEnv;
+  /** Constant initial values of globals; a builder adds the constant writes main makes before any thread starts. */
+  readonly globalInit: Map<string, bigint>;
+  /** Whether calls of functions with int parameters stay calls (LowerOptions.calls). */
+  readonly keepCalls: boolean;
+  hasBody(name: string): boolean;
+  functionDef(name: string): FunctionDef | undefined;
+  /** A prototype without a body. */
+  isDeclaredFunction(name: string): boolean;
+  enumConstant(name: string): bigint | undefined;
+  hasVar(name: string): boolean;
+  isGlobal(name: string): boolean;
+  isBoolVar(name: string): boolean;
+  isUnsignedVar(name: string): boolean;
+  /** The C name of an IR variable, for messages and edge texts. */
+  cname(name: string): string;
+  warn(pos: SourcePos, message: string): void;
+  /** Folds a constant expression, or undefined. */
+  constant(e: Expr): bigint | undefined;
+  addLocal(name: string, owner: number, type: CType, cname: string, pos: SourcePos, temp?: boolean): void;
+  /** A ghost global, zero initially (thread start and termination flags). */
+  ghost(name: string): string;
+  /** The ghost set by abort()/exit(). */
+  haltFlag(): string;
+  /** The binding of a file-scope variable, or undefined if there is none. */
+  global(name: string, pos: SourcePos): Binding | undefined;
+  staticLocal(fn: string, name: string, type: CType, init: Expr | undefined, pos: SourcePos): Binding;
+  newInstance(fn: FunctionDef, arg: Binding, startedAtInit: boolean, chain: string[], pos: SourcePos): Instance;
+}

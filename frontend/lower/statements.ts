@@ -1,0 +1,266 @@
+/**
+ * Statements as control flow: blocks and their scopes, `if`, the loops, `switch`, and
+ * jumps (`break`, `continue`, `return`, `goto` and labels; the label `ERROR` is the
+ * error location). A `for` loop that creates or joins threads is unrolled, since
+ * threads are created statically; one that indexes arrays by its variable is unrolled
+ * when it can be, so that the cells become plain variables.
+ */
+import type { Stmt } from '../ast.js';
+import { fail, unsupported } from '../diagnostics.js';
+import { eq, gt, lt, num } from '../../solver/formula.js';
+import { createsOrJoins, indexesBy, unrollValues, type ForStmt, type UnrollPlan } from './ast-queries.js';
+import type { ThreadBuilder } from './builder.js';
+import { branch } from './conditions.js';
+import { declaration } from './declarations.js';
+import { assignExpr } from './expressions.js';
+
+type StmtOf<K extends Stmt['k']> = Extract<Stmt, { k: K }>;
+
+export function stmt(b: ThreadBuilder, s: Stmt): void {
+  switch (s.k) {
+    case 'empty':
+      return;
+    case 'decl':
+      declaration(b, s.decl, s.pos);
+      b.resetTemps(s.pos);
+      return;
+    case 'expr':
+      b.effect(s.e);
+      b.resetTemps(s.pos);
+      return;
+    case 'block':
+      b.scopes.push(new Map());
+      s.body.forEach((x) => stmt(b, x));
+      b.scopes.pop();
+      return;
+    case 'if':
+      b.diamond(
+        (t, f) => branch(b, s.cond, t, f),
+        s.pos,
+        () => stmt(b, s.then),
+        () => s.else && stmt(b, s.else),
+      );
+      return;
+    case 'while':
+      return whileLoop(b, s);
+    case 'do':
+      return doLoop(b, s);
+    case 'for':
+      return forLoop(b, s);
+    case 'break': {
+      const l = b.loops[b.loops.length - 1] ?? fail(s.pos, "'break' outside a loop or switch");
+      b.goto(l.brk, s.pos, 'break');
+      return;
+    }
+    case 'continue': {
+      const l = [...b.loops].reverse().find((x) => x.cont !== undefined) ?? fail(s.pos, "'continue' outside a loop");
+      b.goto(l.cont!, s.pos, 'continue');
+      return;
+    }
+    case 'return':
+      return returnStmt(b, s);
+    case 'goto':
+      b.goto(b.label(s.label, s.pos), s.pos, `goto ${s.label}`);
+      return;
+    case 'label':
+      return labelStmt(b, s);
+    case 'switch':
+      return switchStmt(b, s);
+    case 'case':
+    case 'default':
+      return fail(s.pos, `'${s.k}' outside a switch`);
+    case 'asm':
+      return unsupported(s.pos, 'inline assembly');
+  }
+}
+
+function returnStmt(b: ThreadBuilder, s: StmtOf<'return'>): void {
+  const f = b.frame();
+  if (s.e) {
+    if (f.retVar) assignExpr(b, b.lookupVar(f.retVar), s.e, s.pos);
+    else b.effect(s.e);
+  }
+  b.resetTemps(s.pos);
+  b.goto(f.retLoc, s.pos, 'return');
+}
+
+function labelStmt(b: ThreadBuilder, s: StmtOf<'label'>): void {
+  if (s.name === 'ERROR') {
+    b.goto(b.err, s.pos, 'ERROR:');
+    stmt(b, s.body); // unreachable, but still checked
+    return;
+  }
+  const loc = b.label(s.name, s.pos);
+  const l = b.frame().labels.get(s.name)!;
+  if (l.defined) fail(s.pos, `duplicate label '${s.name}'`);
+  l.defined = true;
+  // A jump target can be reached after visible steps, so main's initial prefix ends here.
+  b.prefixOpen = false;
+  b.goto(loc, s.pos, '');
+  b.cur = loc;
+  stmt(b, s.body);
+}
+
+// ---- loops
+
+function whileLoop(b: ThreadBuilder, s: StmtOf<'while'>): void {
+  const head = b.cfg.newLoc(s.pos);
+  const body = b.cfg.newLoc(s.body.pos);
+  const exit = b.cfg.newLoc(s.pos);
+  b.goto(head, s.pos, '');
+  b.cur = head;
+  branch(b, s.cond, body, exit);
+  loopBody(b, s.body, body, exit, head);
+  b.goto(head, s.pos, '');
+  b.cur = exit;
+}
+
+function doLoop(b: ThreadBuilder, s: StmtOf<'do'>): void {
+  const body = b.cfg.newLoc(s.body.pos);
+  const cond = b.cfg.newLoc(s.cond.pos);
+  const exit = b.cfg.newLoc(s.pos);
+  b.goto(body, s.pos, '');
+  loopBody(b, s.body, body, exit, cond);
+  b.goto(cond, s.pos, '');
+  b.cur = cond;
+  branch(b, s.cond, body, exit);
+  b.cur = exit;
+}
+
+/** The body of a loop that stays a loop (ends main's initial prefix: it may repeat). */
+function loopBody(b: ThreadBuilder, body: Stmt, start: number, brk: number, cont: number): void {
+  b.prefixOpen = false;
+  b.cur = start;
+  b.loops.push({ brk, cont });
+  b.realLoops++;
+  stmt(b, body);
+  b.realLoops--;
+  b.loops.pop();
+}
+
+function forLoop(b: ThreadBuilder, s: ForStmt): void {
+  b.scopes.push(new Map());
+  const unroll = unrollPlan(b, s);
+  if (s.init) stmt(b, s.init);
+  if (unroll) unrolledFor(b, s, unroll);
+  else realFor(b, s);
+  b.scopes.pop();
+}
+
+/** One copy of the body per value, with the loop variable bound to the value; then the variable gets its final value. */
+function unrolledFor(b: ThreadBuilder, s: ForStmt, unroll: UnrollPlan): void {
+  const exit = b.cfg.newLoc(s.pos);
+  for (const v of unroll.values) {
+    const next = b.cfg.newLoc(s.pos);
+    b.scopes.push(new Map([[unroll.name, { k: 'const', value: v }]]));
+    b.loops.push({ brk: exit, cont: next });
+    stmt(b, s.body);
+    b.loops.pop();
+    b.scopes.pop();
+    b.goto(next, s.pos, '');
+    b.cur = next;
+  }
+  b.assign(b.lookup(unroll.name, s.pos), num(unroll.final), s.pos);
+  b.goto(exit, s.pos, '');
+  b.cur = exit;
+}
+
+function realFor(b: ThreadBuilder, s: ForStmt): void {
+  const head = b.cfg.newLoc(s.pos);
+  const body = b.cfg.newLoc(s.body.pos);
+  const step = b.cfg.newLoc(s.pos);
+  const exit = b.cfg.newLoc(s.pos);
+  b.goto(head, s.pos, '');
+  b.cur = head;
+  if (s.cond) branch(b, s.cond, body, exit);
+  else b.goto(body, s.pos, '');
+  loopBody(b, s.body, body, exit, step);
+  b.goto(step, s.pos, '');
+  b.cur = step;
+  if (s.step) b.effect(s.step);
+  b.resetTemps(s.pos);
+  b.goto(head, s.pos, '');
+  b.cur = exit;
+}
+
+/**
+ * A `for (i = a; i < b; i++)` loop whose body creates or joins threads must have
+ * constant bounds and is unrolled (threads are created statically). One that indexes
+ * arrays by `i` is unrolled when it can be, so the cells become plain variables.
+ */
+function unrollPlan(b: ThreadBuilder, s: ForStmt): UnrollPlan | undefined {
+  let name: string | undefined;
+  let start: bigint | undefined;
+  const init = s.init;
+  if (init?.k === 'expr' && init.e.k === 'assign' && init.e.op === '=' && init.e.target.k === 'id') {
+    name = init.e.target.name;
+    start = b.L.constant(init.e.value);
+  } else if (init?.k === 'decl' && init.decl.items.length === 1 && init.decl.items[0].init) {
+    name = init.decl.items[0].decl.name;
+    start = b.L.constant(init.decl.items[0].init);
+  }
+  const required = createsOrJoins(s.body);
+  if (!required && !(name && indexesBy(s.body, name))) return undefined;
+  const bound = s.cond?.k === 'binary' ? b.L.constant(s.cond.right) : undefined;
+  const plan = unrollValues(s, name, start, bound);
+  if (typeof plan !== 'string') return plan;
+  if (required) unsupported(s.pos, `thread creation or join in a loop without constant bounds (${plan}): unbounded thread creation`);
+  return undefined;
+}
+
+// ---- switch
+
+type Case = { stmt: Stmt; loc: number; value?: bigint };
+
+/** A chain of tests on the value, one per case, then the body with each case label a location. */
+function switchStmt(b: ThreadBuilder, s: StmtOf<'switch'>): void {
+  const value = b.rvalue(s.e);
+  const exit = b.cfg.newLoc(s.pos);
+  const cases = switchCases(b, s.body);
+  for (const c of cases) {
+    if (c.value === undefined) continue;
+    const next = b.cfg.newLoc(s.pos);
+    b.assume(eq(value, num(c.value)), c.loc, c.stmt.pos, false);
+    b.assume(lt(value, num(c.value)), next, c.stmt.pos, false);
+    b.assume(gt(value, num(c.value)), next, c.stmt.pos, false);
+    b.cur = next;
+  }
+  b.goto(cases.find((c) => c.value === undefined)?.loc ?? exit, s.pos, 'default');
+  const locOf = new Map(cases.map((c) => [c.stmt, c.loc]));
+  b.loops.push({ brk: exit });
+  const walk = (x: Stmt): void => {
+    const loc = locOf.get(x);
+    if (loc !== undefined && (x.k === 'case' || x.k === 'default')) {
+      b.goto(loc, x.pos, '');
+      b.cur = loc;
+      walk(x.body);
+    } else if (x.k === 'block') {
+      b.scopes.push(new Map());
+      x.body.forEach(walk);
+      b.scopes.pop();
+    } else stmt(b, x);
+  };
+  walk(s.body);
+  b.loops.pop();
+  b.goto(exit, s.pos, '');
+  b.cur = exit;
+}
+
+/** The case and default labels of a switch body in order, each with a fresh location (a nested switch keeps its own). */
+function switchCases(b: ThreadBuilder, body: Stmt): Case[] {
+  const cases: Case[] = [];
+  const collect = (x: Stmt): void => {
+    if (x.k === 'case' || x.k === 'default') {
+      const v = x.k === 'case' ? b.L.constant(x.value) ?? fail(x.value.pos, 'case label is not a constant') : undefined;
+      cases.push({ stmt: x, loc: b.cfg.newLoc(x.pos), value: v });
+      collect(x.body);
+    } else if (x.k === 'block') x.body.forEach(collect);
+    else if (x.k === 'label') collect(x.body);
+    else if (x.k === 'if') {
+      collect(x.then);
+      if (x.else) collect(x.else);
+    } else if (x.k === 'while' || x.k === 'do' || x.k === 'for') collect(x.body);
+  };
+  collect(body);
+  return cases;
+}

@@ -1,0 +1,51 @@
+/**
+ * Lowers the C statements one thread instance executes into its control-flow graph:
+ * calls are inlined (so recursion is rejected) or kept, conditions become single-atom
+ * assume edges, thread creation loops with a constant bound are unrolled, atomic
+ * functions and regions are bracketed by atomic markers, and mutexes, joins and thread
+ * starts become guards on ghost globals. This module starts a thread's builder and
+ * connects the modules that lower its statements, expressions and calls.
+ */
+import { eq, mkVar, num } from '../../solver/formula.js';
+import { unsupported } from '../diagnostics.js';
+import { ThreadBuilder, type Frame, type Recursion } from './builder.js';
+import { call } from './calls.js';
+import { hoistDecl } from './declarations.js';
+import { paramsOf } from './declared-types.js';
+import { effect, rvalue } from './expressions.js';
+import type { FileScope, Instance } from './file-scope.js';
+import { stmt } from './statements.js';
+
+const RECURSION: Recursion = { stmt, effect, rvalue, call };
+
+/** The CFG of one thread instance, from its function's body. */
+export function buildThread(L: FileScope, inst: Instance): ThreadBuilder {
+  const b = new ThreadBuilder(L, inst, RECURSION);
+  const { fn } = inst;
+  const pos = fn.pos;
+  if (!inst.startedAtInit) {
+    const flag = L.ghost(`__started.${inst.name}`);
+    b.emit({ kind: 'assume', cond: eq(mkVar(flag), num(1)), blocking: true }, pos, `start ${inst.name}`);
+  }
+  const frame: Frame = { fn: fn.decl.name!, prefix: inst.name, retLoc: b.preExit, labels: new Map() };
+  b.frames.push(frame);
+  b.scopes.push(new Map());
+  const params = paramsOf(L.typeEnv, fn);
+  if (inst.index === 0) params.forEach((p) => p.name && b.bind(p.name, { k: 'null' }));
+  else {
+    if (params.length > 1) unsupported(pos, `thread function '${frame.fn}' takes ${params.length} parameters (pthread_create passes one)`);
+    if (params[0]?.name) b.bind(params[0].name, inst.arg);
+  }
+  const body = fn.body.k === 'block' ? fn.body.body : [fn.body];
+  let hoisting = inst.startedAtInit;
+  for (const s of body) {
+    if (hoisting && s.k === 'decl' && hoistDecl(b, s.decl)) continue;
+    hoisting = false;
+    b.stmt(s);
+  }
+  b.goto(b.preExit, fn.pos);
+  b.checkLabels(frame);
+  b.scopes.pop();
+  b.frames.pop();
+  return b;
+}
