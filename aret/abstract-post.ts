@@ -12,7 +12,7 @@ import { mkVar, unprimed, varsOf, type Term } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { fullFormula, isFrameAtom, ownFrame, type Program, type Transition } from '../frontend/program.js';
 import { equalityOf, impliedPredicates, type AbstractionMemo, type PredicateSet } from './abstraction.js';
-import type { Abstraction, AbsState, EnvTransition } from './reach-env.js';
+import type { Abstraction, AbsState, EnvTransition } from './aret.js';
 
 export interface PostOptions {
   /** Ask the solver for every predicate and pair (no frame shortcut, no box, no disjointness test); for testing them. */

@@ -9,7 +9,7 @@ import type { Program, Transition } from '../frontend/program.js';
 import { SolverUnknown } from '../core/errors.js';
 import { at, pathFormula, replayModel } from '../core/path.js';
 import type { TraceStep } from '../core/trace.js';
-import { isEnv, type AbsState } from './reach-env.js';
+import { isEnv, type AbsState } from './aret.js';
 
 /** MKPATH (Fig. 8): the transitions leading to D. */
 export function mkPath(d: AbsState): Transition[] {

@@ -8,7 +8,7 @@
 import { and, eq, mkVar, num, primed, type Term } from '../solver/formula.js';
 import type { HornClause, HornSystem, Relation } from '../solver/horn.js';
 import { fullFormula, ownFrame, type Program } from '../frontend/program.js';
-import { isEnv, type AbsState, type EnvTransition } from './reach-env.js';
+import { isEnv, type AbsState, type EnvTransition } from './aret.js';
 
 /**
  * Whose variables REFINE's unknowns may mention. `groups` partitions the threads: an

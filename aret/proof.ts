@@ -9,7 +9,7 @@ import type { Program } from '../frontend/program.js';
 import type { Slice } from '../frontend/slice.js';
 import { obligationOf, type Obligation } from '../core/certificate.js';
 import { reachEnvPremises } from '../core/reach-env-rule.js';
-import type { Aret } from './reach-env.js';
+import type { Aret } from './aret.js';
 
 export interface Proof {
   /** R_i and E_i: disjunctions of the final ARET labels. */

@@ -1,52 +1,14 @@
 /**
- * ARETs: per thread, abstract reachability plus environment transitions.
+ * ABSTREACHENV (Fig. 7): per thread, abstract reachability plus environment
+ * transitions (aret.ts), and the error tuples of Fig. 6 lines 8–9.
  */
 import { and, eq, evaluate, mkVar, num, or, type Term } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
-import type { Program, Transition } from '../frontend/program.js';
+import type { Program } from '../frontend/program.js';
 import { SolverUnknown } from '../core/errors.js';
-import { cube, cubeFormula, cubeImplies, type Cube, type PredicateSet } from './abstraction.js';
+import { cube, cubeFormula, cubeImplies } from './abstraction.js';
+import type { Abstraction, AbsState, Aret, EnvTransition } from './aret.js';
 import { AbstractPost, type PostOptions } from './abstract-post.js';
-
-export interface AbsState {
-  readonly id: number;
-  readonly thread: number;
-  readonly pc: number;
-  readonly cube: Cube;
-  /** pc_i = pc ∧ the cube. */
-  readonly formula: Term;
-  /** Parent(S) and the transition taken (Fig. 7 lines 14, 15); none for α(φ_init). */
-  readonly parent?: { readonly from: AbsState; readonly via: Transition | EnvTransition };
-}
-
-export interface EnvTransition {
-  readonly kind: 'env';
-  readonly id: number;
-  /** ParentTId: the thread whose transition it abstracts. */
-  readonly source: number;
-  /** The thread it applies to. */
-  readonly target: number;
-  readonly cube: Cube;
-  readonly formula: Term;
-  /** Parent(ρ') = (S, ρ) (Fig. 7 line 23). */
-  readonly parent: { readonly from: AbsState; readonly via: Transition };
-}
-
-export interface Aret {
-  /** R_i: abstract states per thread. */
-  readonly states: AbsState[][];
-  /** E_j: environment transitions per target thread. */
-  readonly env: EnvTransition[][];
-}
-
-export interface Abstraction {
-  /** P_i */
-  readonly state: PredicateSet[];
-  /** P_i▷j, keyed by `${i}>${j}` */
-  readonly transition: (i: number, j: number) => PredicateSet;
-}
-
-export const isEnv = (x: Transition | EnvTransition): x is EnvTransition => 'kind' in x && x.kind === 'env';
 
 export interface ReachOptions extends PostOptions {
   /** Called between steps; throws to stop (the run's budget). */

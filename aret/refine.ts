@@ -9,7 +9,7 @@ import type { HornSolution, HornSystem } from '../solver/horn.js';
 import type { SmtSolver } from '../solver/smt.js';
 import type { Program } from '../frontend/program.js';
 import { solveClauses, type Answer, type HornSolverChoice } from '../horn/solve.js';
-import { isEnv, type Abstraction, type AbsState, type EnvTransition } from './reach-env.js';
+import { isEnv, type Abstraction, type AbsState, type EnvTransition } from './aret.js';
 import type { PredicateSet } from './abstraction.js';
 import { envRel, groupOf, mkHornClauses, stateRel, type Level } from './horn-clauses.js';
 import { stateImages, targetImages } from './symmetry.js';

@@ -12,7 +12,8 @@ import { OutOfMemory, ReplayFailed, SolverUnknown, Timeout } from '../core/error
 import type { Outcome } from '../core/outcome.js';
 import { InvalidSolution, type HornSolverChoice } from '../horn/solve.js';
 import { AbstractionMemo, PredicateSet } from './abstraction.js';
-import { abstReachEnv, findErrorTuple, type Abstraction, type Aret } from './reach-env.js';
+import type { Abstraction, Aret } from './aret.js';
+import { abstReachEnv, findErrorTuple } from './reach-env.js';
 import { checkProof, liftProof, proofOf, type Proof } from './proof.js';
 import { modularProofExcluded, provableGroups, type Groups } from './modular-precheck.js';
 import { concreteCounterexample } from './counterexample.js';

@@ -80,10 +80,10 @@ function leafAtoms(constraint: Term): Term[] {
 }
 
 /**
- * MKTREE (Fig. 15), as templates: every derivation of each relation, shared between
- * the trees that contain it. With one clause per head (as MKHORNCLAUSES makes them)
- * there is one derivation; a relation with several clauses gets one per clause —
- * the renaming §7 mentions — and the trees multiply.
+ * The derivations MKTREE (Fig. 15) unfolds, as templates: every derivation of each
+ * relation, shared between the trees that contain it. With one clause per head (as
+ * MKHORNCLAUSES makes them) there is one derivation; a relation with several clauses
+ * gets one per clause — the renaming §7 mentions — and the trees multiply.
  */
 function derivations(sys: HornSystem, maxNodes: number): { queries: Template[]; of: ReadonlyMap<string, Template[]> } {
   const defs = new Map<string, HornClause[]>();
@@ -165,10 +165,12 @@ function renamed(a: LinearAtom, k: number): LinearAtom {
 }
 
 /**
- * MKTREE's placement of a template into one tree: consistent fresh copies (`x~k` for
- * node k) and the leaf atoms, as linear forms (no formula terms: trees can be large).
+ * MKTREE (Fig. 15): the tree of one derivation, each node a clause with consistent
+ * fresh copies of its variables (`x~k` for node k, lines 2–10), its Label atoms as
+ * linear forms collected in `atoms` (lines 11–13; no formula terms: trees can be
+ * large) and its children the derivations of its body atoms (line 15).
  */
-function instantiate(sys: HornSystem, root: Template, prepared: Map<HornClause, PreparedClause>, atoms: LinearAtom[], maxAtoms: number): Node {
+function mkTree(sys: HornSystem, root: Template, prepared: Map<HornClause, PreparedClause>, atoms: LinearAtom[], maxAtoms: number): Node {
   const params = new Map(sys.relations.map((r) => [r.name, r.params] as const));
   let fresh = 0;
   const place = (t: Template, head: readonly string[]): Node => {
@@ -254,7 +256,7 @@ export function solveLinearHC(sys: HornSystem, opts: LinearHornOptions = {}): Li
     const prepared = new Map<HornClause, PreparedClause>();
     for (const q of queries) {
       const atoms: LinearAtom[] = [];
-      const root = instantiate(sys, q, prepared, atoms, opts.maxAtoms ?? DEFAULT_MAX_ATOMS);
+      const root = mkTree(sys, q, prepared, atoms, opts.maxAtoms ?? DEFAULT_MAX_ATOMS);
       const r = farkas(atoms, opts.farkas);
       if (r.status === 'limit') throw new GiveUp(r.reason);
       if (r.status === 'feasible') return { status: 'unsat', nodes };
