@@ -31,7 +31,7 @@ describe('engine registry', () => {
 
   it('rely bench --help lists every engine', async () => {
     const r = await rely(['bench', '--help']);
-    for (const e of ENGINES) expect(r.out.replace(/\s+/g, ' ')).toContain(`${e.name} (`);
+    for (const e of ENGINES) expect(r.out.replace(/\s+/g, ' ')).toContain(`${e.name}: ${e.description}`);
   });
 
   it("the README's table of engines is the registry's (npm run docs:engines rewrites it)", () => {

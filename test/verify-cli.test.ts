@@ -234,7 +234,7 @@ describe('rely verify --engine explicit-global|explicit-modular', () => {
     const r = await rely(['verify', '--engine', 'explicit-global', '--int-range', '0..1', '--proof', file, 'benchmarks/programs/simple4.c']);
     expect(r.code).toBe(3);
     expect(r.out).toMatch(/^UNKNOWN: bounded: no error with int values limited to 0\.\.1/);
-    expect(r.err).toMatch(/no proof written .*: the explicit engines write no SMT-LIB certificate/);
+    expect(r.err).toMatch(/no proof written .*: the explicit-global engine writes no SMT-LIB certificate/);
     expect(existsSync(file)).toBe(false);
   });
 });
