@@ -28,8 +28,7 @@ export class AbstractPost {
   private readonly shortcuts: boolean;
   private readonly otherLocals: Set<string>[];
   private readonly ownLocals: Set<string>[];
-  /** ρ_i^= per thread, made at the first post after the initial states (as the terms of every round are made in one order). */
-  private frames?: Term[];
+  private readonly frames: Term[];
   /** Per transition id, the variables it leaves unchanged (other threads' locals, its frame atoms). */
   private readonly unchangedBy = new Map<number, Set<string>>();
   private readonly cubeIds = new Map<AbsState, Set<number>>();
@@ -45,6 +44,7 @@ export class AbstractPost {
     this.shortcuts = !opts.noShortcuts;
     this.otherLocals = p.threads.map((_, i) => new Set(p.threads.flatMap((th, k) => (k === i ? [] : th.locals))));
     this.ownLocals = p.threads.map((th) => new Set(th.locals));
+    this.frames = p.threads.map((_, i) => ownFrame(p, i));
   }
 
   /** Line 3: α_i(φ_init). */
@@ -54,7 +54,6 @@ export class AbstractPost {
 
   /** Line 10: α_i(post(ρ, S)) for ρ ∈ T_i, over V'. */
   local(s: AbsState, t: Transition): Post {
-    this.frames ??= this.p.threads.map((_, i) => ownFrame(this.p, i));
     const unchanged = this.unchangedIn(t);
     return this.implied([s.formula, fullFormula(this.p, t)], this.abs.state[s.thread], true, this.kept(s, (v) => unchanged.has(v)));
   }
@@ -69,7 +68,6 @@ export class AbstractPost {
     if (this.disjoint(s, e)) return null;
     const i = s.thread;
     const own = this.ownLocals[i];
-    this.frames ??= this.p.threads.map((_, k) => ownFrame(this.p, k));
     return this.implied([s.formula, e.formula, this.frames[i]], this.abs.state[i], true, this.kept(s, (v) => own.has(v)));
   }
 

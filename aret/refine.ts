@@ -113,7 +113,12 @@ export interface RefineOptions {
 }
 
 /** The unknowns of the tuple's clauses, by relation name: the states and environment transitions on the way to it. */
-function unknownsOf(tuple: readonly AbsState[]): { states: Map<string, AbsState>; envs: Map<string, EnvTransition> } {
+interface Unknowns {
+  readonly states: ReadonlyMap<string, AbsState>;
+  readonly envs: ReadonlyMap<string, EnvTransition>;
+}
+
+function unknownsOf(tuple: readonly AbsState[]): Unknowns {
   const states = new Map<string, AbsState>();
   const envs = new Map<string, EnvTransition>();
   const collect = (s: AbsState): void => {
@@ -148,17 +153,17 @@ class Learner {
   }
 
   /** The atomic predicates of a solution that are new to their sets (line 9: P_i, line 12: P_i▷j). */
-  candidates(tuple: ReturnType<typeof unknownsOf>, solution: HornSolution): Candidate[] {
+  candidates(unknowns: Unknowns, solution: HornSolution): Candidate[] {
     const out: Candidate[] = [];
     for (const [rel, sol] of solution) {
-      const s = tuple.states.get(rel);
+      const s = unknowns.states.get(rel);
       if (s) {
         const own = this.p.threads[s.thread].pc;
         // The own pc is tracked as the location already.
         for (const predicate of predsOf(sol)) if (![...varsOf(predicate)].every((v) => v === own)) out.push({ of: { thread: s.thread }, predicate });
         continue;
       }
-      const e = tuple.envs.get(rel);
+      const e = unknowns.envs.get(rel);
       if (e) for (const predicate of predsOf(sol)) out.push({ of: { source: e.source, target: e.target }, predicate });
     }
     return out.filter((c) => !this.setOf(c.of).has(c.predicate));
