@@ -49,7 +49,7 @@ export interface ExploreResult extends SearchResult {
   /** With `recheck`: every successor of an explored state was explored. */
   readonly closed?: boolean;
   readonly trace?: readonly TraceStep[];
-  /** The run to the error state, for replay.ts. */
+  /** The run to the error state, for core/replay.ts. */
   readonly run?: Run;
   /** An unsigned variable went negative (C would wrap around); the first such run. */
   readonly unsignedWrap?: { readonly variable: string; readonly trace: readonly TraceStep[] };

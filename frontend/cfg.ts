@@ -1,7 +1,7 @@
 /**
  * Control-flow graph of one thread instance: locations joined by edges that each do
- * one primitive action. Built by lower-stmts.ts, folded into large-block transitions
- * by blocks.ts.
+ * one primitive action. Built by the lowering (lower/builder.ts), folded into
+ * large-block transitions by blocks.ts.
  */
 import { varsOf, type Term } from '../solver/formula.js';
 import type { SourcePos } from './diagnostics.js';

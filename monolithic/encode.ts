@@ -14,7 +14,7 @@
  * Each transition enters as fullFormula: its own formula (which leaves a variable
  * of the thread's scope unconstrained when it does not mention the primed copy — a
  * nondet value — and frames the others explicitly) plus the frame of every other
- * thread's locals. That is the step relation the interpreter (explicit/replay.ts)
+ * thread's locals. That is the step relation the interpreter (core/replay.ts)
  * and the ARET engine execute. A primed variable the step leaves free, and every
  * aux variable, is a clause variable: universally quantified over the clause, which
  * is existential in the body — a nondet choice. Both systems are exact: they have a
