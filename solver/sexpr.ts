@@ -4,7 +4,7 @@
  * linear-integer fragment z3 answers with (`let`, `!` annotations included).
  * SMT-LIB's Euclidean div/mod are not C's, so they are rejected rather than guessed.
  */
-import { FALSE, TRUE, add, and, eq, ge, gt, ite, le, lt, mkVar, mul, neg, not, num, or, sub, type Term } from './formula.js';
+import { FALSE, TRUE, add, and, cdiv, crem, eq, ge, gt, ite, le, lt, mkVar, mul, neg, not, num, or, sub, type Term } from './formula.js';
 
 export type SExpr = string | SExpr[];
 
@@ -101,9 +101,28 @@ export function sexprToTerm(e: SExpr, names: ReadonlyMap<string, Term> = new Map
       return args.length === 1 ? neg(t(args[0])) : args.slice(1).reduce<Term>((acc, a) => sub(acc, t(a)), t(args[0]));
     case '*':
       return args.map(t).reduce((a, b) => mul(a, b));
+    case 'mod':
+      return euclideanMod(t(args[0]), t(args[1]));
+    case 'div': {
+      // Exact: a − mod(a, k) is a multiple of k, so C's truncation changes nothing.
+      const [a, k] = [t(args[0]), t(args[1])];
+      return cdiv(sub(a, euclideanMod(a, k)), k);
+    }
     default:
       throw new SyntaxError(`unsupported function '${head}' in solver output`);
   }
+}
+
+/**
+ * SMT-LIB's `mod` is Euclidean (0 ≤ mod(a, k) < |k|), the IR's `crem` is C's (the sign
+ * of the dividend). By a constant k ≠ 0: mod(a, k) = crem(crem(a, |k|) + |k|, |k|), as
+ * crem(a, |k|) lies strictly between −|k| and |k|. A divisor that is not a constant
+ * stays outside the IR.
+ */
+function euclideanMod(a: Term, k: Term): Term {
+  if (k.kind !== 'int' || k.value === 0n) throw new SyntaxError(`unsupported: 'mod' or 'div' by ${k.kind === 'int' ? 'zero' : 'a non-constant'} in solver output`);
+  const m = num(k.value < 0n ? -k.value : k.value);
+  return crem(add(crem(a, m), m), m);
 }
 
 /** Prints an S-expression back as SMT-LIB text. */

@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { add, and, cdiv, crem, eq, evaluate, ge, gt, le, lt, mkVar, mul, not, num, show, type Term } from '../solver/formula.js';
+import { add, and, cdiv, crem, eq, evaluate, ge, gt, le, lt, mkVar, mul, not, num, show, varsOf, type Term } from '../solver/formula.js';
 import { inlineRelations, sexprToTerm, type RelationDef } from '../solver/sexpr.js';
 import { solutionObligations, type HornClause, type HornResult, type HornSystem } from '../solver/horn.js';
 import { SmtSolver } from '../solver/smt.js';
@@ -298,6 +298,23 @@ describe('process lifetime', () => {
 });
 
 describe('reading Horn answers', () => {
+  it("reads SMT-LIB's Euclidean mod and div by a constant as C's % and / compute them", () => {
+    const x = mkVar('x');
+    for (const k of [-5, -3, -2, -1, 1, 2, 3, 7]) {
+      const mod = sexprToTerm(['mod', 'x', k < 0 ? ['-', String(-k)] : String(k)]);
+      const div = sexprToTerm(['div', 'x', k < 0 ? ['-', String(-k)] : String(k)]);
+      expect(varsOf(mod)).toEqual(new Set([x.name]));
+      for (let a = -12; a <= 12; a++) {
+        // SMT-LIB: a = k·div + mod with 0 ≤ mod < |k|.
+        const m = ((a % Math.abs(k)) + Math.abs(k)) % Math.abs(k);
+        expect(evaluate(mod, () => BigInt(a)), `mod ${a} ${k}`).toBe(BigInt(m));
+        expect(evaluate(div, () => BigInt(a)), `div ${a} ${k}`).toBe(BigInt((a - m) / k));
+      }
+    }
+    expect(() => sexprToTerm(['mod', 'x', 'y'])).toThrow(/unsupported: 'mod' or 'div' by a non-constant/);
+    expect(() => sexprToTerm(['div', 'x', '0'])).toThrow(/by zero/);
+  });
+
   it('inlines a relation that Spacer defines through another', () => {
     const defs = new Map<string, RelationDef>([
       ['R', { params: ['a'], body: ['and', ['S', ['+', 'a', '1']], ['>', 'a', '0']] }],
