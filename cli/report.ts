@@ -86,7 +86,7 @@ export function verifyText<O, P, S extends EngineStats>(p: Program, report: Engi
 
 export function verifyJson<O, P, S extends EngineStats>(p: Program, report: EngineReport<O, P, S>, v: EngineVerdict<P, S>, run: RunInfo<O>): unknown {
   // Fields an engine does not have (a REACHENV proof, iterations, a bias) are null.
-  const own = report.json(v, run);
+  const own = report.json?.(v, run) ?? { modular: null, iterations: null, predicates: null, bias: null, hornSolver: null };
   return {
     file: p.file,
     verdict: v.verdict,

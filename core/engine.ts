@@ -79,7 +79,8 @@ export interface EngineReport<O, P, S extends EngineStats> {
   notes?(v: EngineVerdict<P, S>): string[];
   /** The statistics block, starting with `statistics:`. */
   stats(stats: S, run: RunInfo<O>): string;
-  json(v: EngineVerdict<P, S>, run: RunInfo<O>): JsonSummary;
+  /** Its fields of `--json`; without, all null. */
+  json?(v: EngineVerdict<P, S>, run: RunInfo<O>): JsonSummary;
 }
 
 export interface Engine<O, P, S extends EngineStats> {

@@ -41,5 +41,4 @@ export const explicitReport: EngineReport<object, ExplicitProof, ExplicitStats> 
   proof: (_p, proof, s) => proofText(proof, s),
   notes,
   stats: statsText,
-  json: () => ({ modular: null, iterations: null, predicates: null, bias: null, hornSolver: null }),
 };

@@ -19,5 +19,4 @@ export const monolithicReport: EngineReport<object, InvariantProof, MonolithicSt
       `  solver: ${run.backend}, queries ${s.solver.queries} (cache hits ${s.solver.cacheHits}), Horn queries ${s.solver.hornQueries}, ${ms(s.solver.timeMs)}`,
       `  time: ${ms(s.timeMs)}`,
     ].join('\n'),
-  json: () => ({ modular: null, iterations: null, predicates: null, bias: null, hornSolver: null }),
 };
