@@ -6,7 +6,7 @@
  * Threader, §8): an abstract state is a location plus a cube of predicates.
  * Cubes are sets of hash-consed predicate terms, so S ⇒ S' is a subset test.
  */
-import { and, conjuncts, not, prime, type Term } from '../solver/formula.js';
+import { and, conjuncts, crem, eq, ge, not, num, prime, type Term } from '../solver/formula.js';
 import { Box } from './box.js';
 import type { SmtSolver } from '../solver/smt.js';
 
@@ -42,6 +42,8 @@ export const equalityOf = (p: Term): { lhs: Term; k: bigint } | null =>
 const shapeOf = (p: Term): string | null =>
   p.kind === 'app' && (p.op === '=' || p.op === '<=') && p.args[1].kind === 'int' ? `${p.op}${p.args[0].id}` : null;
 
+const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? (a < 0n ? -a : a) : gcd(b, a % b));
+
 /**
  * Constants of one shape a set holds before a seventh counts as enumerating. Chosen on
  * Table 1: with 2 or 4, modular solutions that NaiveBakery's (and Scull's) modular
@@ -72,6 +74,23 @@ export class PredicateSet {
   enumerates(p: Term): boolean {
     const shape = shapeOf(p);
     return shape !== null && !this.has(p) && (this.constants.get(shape) ?? 0) >= ENUMERATED;
+  }
+
+  /**
+   * For a new `lhs = k` that enumerates: what the counting sequence this set holds
+   * (k and the constants of `lhs = k'` here) has in common, as predicates a proof can
+   * keep: `lhs % d = k % d` for the gcd d ≥ 2 of the differences (C's `%`, so the
+   * residue of a non-negative lhs), and `lhs ≥ min`. None already here.
+   */
+  widenings(p: Term): Term[] {
+    const e = equalityOf(p);
+    if (!e || !this.enumerates(p)) return [];
+    const ks = [e.k, ...this.items.map(equalityOf).flatMap((x) => (x?.lhs === e.lhs ? [x.k] : []))];
+    const d = ks.reduce((g, k) => gcd(g, k - e.k), 0n);
+    const min = ks.reduce((a, b) => (a < b ? a : b));
+    const out = [ge(e.lhs, num(min))];
+    if (d >= 2n) out.push(eq(crem(e.lhs, num(d)), num(((e.k % d) + d) % d)));
+    return out.filter((q) => !this.has(q));
   }
 
   /** Adds predicates; returns the ones that were new. */

@@ -98,9 +98,11 @@ export interface HornStats {
   fallbacks: Record<string, number>;
   /** Modular (or grouped) solutions passed over for the next level's clauses because they only enumerated constants. */
   enumerating: number;
+  /** Predicates learned by widening an unbiased solution that only counted. */
+  widened: number;
 }
 
-export const newHornStats = (): HornStats => ({ answeredBy: { linear: 0, spacer: 0 }, fallbacks: {}, enumerating: 0 });
+export const newHornStats = (): HornStats => ({ answeredBy: { linear: 0, spacer: 0 }, fallbacks: {}, enumerating: 0, widened: 0 });
 
 export interface RefineOptions {
   /** The clauses to ask, in order (with the modular bias: modular, grouped, unbiased; without: unbiased). */
@@ -220,6 +222,14 @@ export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstra
       reason = `the ${level.name} solution only enumerated constants`;
       o.stats.enumerating++;
       continue;
+    }
+    // At the last level a solution that only counts is all there is: learn with it what
+    // its counting sequence has in common (a residue and a bound), which a proof that
+    // counts without end may need (x % 2 = 0 for threads adding 2 and 4 to x).
+    if (!biased && cs.length > 0 && cs.every((c) => learner.setOf(c.of).enumerates(c.predicate))) {
+      const widened = cs.flatMap((c) => learner.setOf(c.of).widenings(c.predicate).map((predicate) => ({ of: c.of, predicate })));
+      o.stats.widened += widened.length;
+      cs = [...cs, ...widened];
     }
     const learned = learner.learn(cs, level);
     if (learned.length > 0) {

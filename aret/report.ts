@@ -41,7 +41,7 @@ function statsText(s: VerifyStats, run: RunInfo<Shown>): string {
   return [
     'statistics:',
     `  iterations ${s.iterations}, predicates ${s.predicates}, last ARET: ${s.aretStates} states, ${s.envTransitions} env transitions`,
-    `  refinements: ${s.refinements.modular} modular, ${s.groups ? `${s.refinements.grouped} grouped, ` : ''}${s.refinements.unbiased} unbiased (bias: ${bias}${biasText(s)})${s.horn.enumerating ? `; ${s.horn.enumerating} biased solutions passed over (they only enumerated constants)` : ''}`,
+    `  refinements: ${s.refinements.modular} modular, ${s.groups ? `${s.refinements.grouped} grouped, ` : ''}${s.refinements.unbiased} unbiased (bias: ${bias}${biasText(s)})${s.horn.enumerating ? `; ${s.horn.enumerating} biased solutions passed over (they only enumerated constants)` : ''}${s.horn.widened ? `; ${s.horn.widened} predicates widened from counting sequences` : ''}`,
     `  Horn solver ${hornSolver}: ${s.horn.answeredBy.linear} answered by SOLVELINEARHC, ${s.horn.answeredBy.spacer} by Spacer${fallbacks(s)}`,
     `  solver: ${run.backend}, queries ${s.solver.queries} (cache hits ${s.solver.cacheHits}), Horn queries ${s.solver.hornQueries}, ${ms(s.solver.timeMs)}`,
     `  time: ${ms(s.timeMs)}`,

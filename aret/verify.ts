@@ -136,7 +136,7 @@ function statsOf(whole: Program, slice: Slice, run: RunState, solver: SmtSolver)
     aretStates: last ? last.states.reduce((a, s) => a + s.length, 0) : 0,
     envTransitions: last ? last.env.reduce((a, s) => a + s.length, 0) : 0,
     refinements: { ...refinements },
-    horn: { answeredBy: { ...horn.answeredBy }, fallbacks: { ...horn.fallbacks }, enumerating: horn.enumerating },
+    horn: { answeredBy: { ...horn.answeredBy }, fallbacks: { ...horn.fallbacks }, enumerating: horn.enumerating, widened: horn.widened },
     solver: { ...solver.stats },
     timeMs: performance.now() - run.t0,
   };

@@ -7,14 +7,21 @@ import type { Config, Machine, ManifestEntry, RunResult } from './bench.js';
 
 const secs = (ms: number): string => (ms < 1000 ? `${(ms / 1000).toFixed(2)} s` : `${(ms / 1000).toFixed(1)} s`);
 
-/** ✓ safe, ✓-M with a modular proof, × unsafe, ? unknown (T/O for a timeout); WRONG marks a wrong verdict. */
+/**
+ * ✓ safe, ✓-M with a modular proof, × unsafe, ? unknown (T/O for a timeout); WRONG
+ * marks a wrong verdict; a portfolio's verdict names the lane that decided.
+ */
 export function cell(r: RunResult | undefined): string {
   if (!r) return '';
   if (r.verdict === 'error') return `ERROR (${r.reason})`;
   if (r.verdict === 'unknown') return r.reason === 'timeout' ? `T/O ${secs(r.timeMs)}` : `? ${secs(r.timeMs)} (${r.reason})`;
   const mark = r.verdict === 'unsafe' ? '×' : r.modular ? '✓-M' : '✓';
-  return `${r.wrong ? '**WRONG** ' : ''}${mark} ${secs(r.timeMs)}`;
+  const by = r.decidedBy && !r.config.startsWith(r.decidedBy) ? ` (${r.decidedBy})` : '';
+  return `${r.wrong ? '**WRONG** ' : ''}${mark} ${secs(r.timeMs)}${by}`;
 }
+
+/** The geometric mean of `xs` (none: NaN). */
+const geomean = (xs: readonly number[]): number => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
 
 function threaderCell(t: { verdict: string; modular: boolean; timeS: number | null } | undefined): string {
   if (!t) return '';
@@ -70,7 +77,11 @@ export function markdownTable(entries: readonly ManifestEntry[], configs: readon
     };
     totals.push(sum('withBias'), sum('noBias'), '');
   }
-  if (mono && mono !== withBias) totals.push('');
+  if (mono && mono !== withBias) {
+    // Over the programs both decide: how many times faster the first column is, in geometric mean.
+    const both = entries.map((e) => [get(e, withBias), get(e, mono)]).filter((pair): pair is [RunResult, RunResult] => pair.every(definite));
+    totals.push(both.length ? `${geomean(both.map(([a, b]) => b.timeMs / Math.max(a.timeMs, 1))).toFixed(1)}× geometric mean over ${both.length}` : '');
+  }
   const wrong = results.filter((r) => r.wrong);
   const errors = results.filter((r) => r.verdict === 'error');
   return [
@@ -94,9 +105,9 @@ const csvField = (s: string | number | boolean | null): string => {
 
 export function csv(entries: readonly ManifestEntry[], results: readonly RunResult[]): string {
   const expected = new Map(entries.map((e) => [e.name, e.expected] as const));
-  const head = ['program', 'config', 'expected', 'verdict', 'wrong', 'modular', 'time_ms', 'wall_ms', 'iterations', 'predicates', 'states', 'guarantee', 'reason'];
+  const head = ['program', 'config', 'expected', 'verdict', 'decided_by', 'wrong', 'modular', 'time_ms', 'wall_ms', 'iterations', 'predicates', 'states', 'guarantee', 'reason'];
   const rows = results.map((r) =>
-    [r.program, r.config, expected.get(r.program) ?? '', r.verdict, r.wrong, r.modular, Math.round(r.timeMs), Math.round(r.wallMs), r.iterations, r.predicates, r.states, r.guarantee, r.reason].map(csvField).join(','),
+    [r.program, r.config, expected.get(r.program) ?? '', r.verdict, r.decidedBy, r.wrong, r.modular, Math.round(r.timeMs), Math.round(r.wallMs), r.iterations, r.predicates, r.states, r.guarantee, r.reason].map(csvField).join(','),
   );
   return [head.join(','), ...rows].join('\n') + '\n';
 }

@@ -23,7 +23,7 @@ export interface ManifestEntry {
   readonly file: string;
   readonly name: string;
   /** table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants. */
-  readonly suite: 'table1' | 'scaling' | 'extra';
+  readonly suite: 'table1' | 'scaling' | 'extra' | 'hard';
   readonly expected: Expected;
   readonly modularProofExists: boolean | null;
   /** Fast enough for the CI regression run. */
@@ -40,7 +40,7 @@ export function loadManifest(): ManifestEntry[] {
   return JSON.parse(readFileSync(join(ROOT, 'benchmarks/expected.json'), 'utf8')) as ManifestEntry[];
 }
 
-export type Suite = 'table1' | 'scaling' | 'extra' | 'ci' | 'all';
+export type Suite = 'table1' | 'scaling' | 'extra' | 'hard' | 'ci' | 'all';
 
 /** n of the program named `Simple(n)`, null for any other name (its mutants included). */
 export function simpleN(name: string): number | null {
@@ -79,19 +79,20 @@ export interface ConfigChoice {
 }
 
 /**
- * The columns: the ARET engine under each bias with the first Horn solver, each
- * further Horn solver with the bias, and every other engine once.
+ * The columns: the portfolio (auto) first, as the default engine (the speed-ups are
+ * its); the ARET engine under each bias with the first Horn solver, each further Horn
+ * solver with the bias; and every other engine once.
  */
 export function configs(c: ConfigChoice): Config[] {
   const out: Config[] = [];
   const [first, ...more] = c.hornSolvers;
+  if (c.engines.includes('auto')) out.push({ key: 'auto', label: 'auto', args: ['--engine', 'auto'] });
+  const aret = (b: string, h: string) => ['--engine', 'aret', '--bias', b, '--horn-solver', h];
   if (c.engines.includes('aret')) {
-    for (const b of c.bias)
-      out.push({ key: `aret-${b}-${first}`, label: `${b === 'modular' ? 'with bias' : 'no bias'}${first === 'spacer' ? '' : ` (${first})`}`, args: ['--bias', b, '--horn-solver', first] });
-    for (const h of more)
-      out.push({ key: `aret-${c.bias[0]}-${h}`, label: `${c.bias[0] === 'modular' ? 'with bias' : 'no bias'} (${h})`, args: ['--bias', c.bias[0], '--horn-solver', h] });
+    for (const b of c.bias) out.push({ key: `aret-${b}-${first}`, label: `${b === 'modular' ? 'with bias' : 'no bias'}${first === 'spacer' ? '' : ` (${first})`}`, args: aret(b, first) });
+    for (const h of more) out.push({ key: `aret-${c.bias[0]}-${h}`, label: `${c.bias[0] === 'modular' ? 'with bias' : 'no bias'} (${h})`, args: aret(c.bias[0], h) });
   }
-  for (const e of c.engines.filter((x) => x !== 'aret')) out.push({ key: e, label: e, args: ['--engine', e] });
+  for (const e of c.engines.filter((x) => x !== 'aret' && x !== 'auto')) out.push({ key: e, label: e, args: ['--engine', e] });
   return out;
 }
 
@@ -114,6 +115,8 @@ export interface RunResult {
   /** A definite verdict other than the manifest's. */
   readonly wrong: boolean;
   readonly hornAnsweredBy: { linear: number; spacer: number } | null;
+  /** The engine whose verdict it is (a portfolio's lane; null without a verdict). */
+  readonly decidedBy: string | null;
 }
 
 interface VerifyJson {
@@ -123,6 +126,7 @@ interface VerifyJson {
   timeMs: number;
   iterations?: number;
   predicates?: number;
+  decidedBy?: string | null;
   stats?: { horn?: { answeredBy: { linear: number; spacer: number } }; states?: number; guarantee?: number | null };
 }
 
@@ -140,7 +144,7 @@ function runOne(e: ManifestEntry, c: Config, timeoutS: number, solver: string): 
     child.on('close', (code) => {
       clearTimeout(killer);
       const wallMs = performance.now() - t0;
-      const base = { program: e.name, config: c.key, wallMs, iterations: null, predicates: null, states: null, guarantee: null, hornAnsweredBy: null };
+      const base = { program: e.name, config: c.key, wallMs, iterations: null, predicates: null, states: null, guarantee: null, hornAnsweredBy: null, decidedBy: null };
       let j: VerifyJson | undefined;
       try {
         j = code === 0 || code === 1 || code === 3 ? (JSON.parse(out) as VerifyJson) : undefined;
@@ -162,6 +166,7 @@ function runOne(e: ManifestEntry, c: Config, timeoutS: number, solver: string): 
         states: j.stats?.states ?? null,
         guarantee: j.stats?.guarantee ?? null,
         hornAnsweredBy: j.stats?.horn?.answeredBy ?? null,
+        decidedBy: j.decidedBy ?? null,
         wrong: j.verdict !== 'unknown' && j.verdict !== e.expected,
       });
     });

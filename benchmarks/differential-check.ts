@@ -1,7 +1,7 @@
 /**
  * The differential check of one generated program (generate-programs.ts): explored
- * exhaustively, then verified by the ARET engine under each bias; a verdict that
- * contradicts exploration is a soundness bug. test/differential.test.ts and
+ * exhaustively, then verified by the ARET engine under each bias (and, when asked, by
+ * the default portfolio); a verdict that contradicts exploration is a soundness bug. test/differential.test.ts and
  * benchmarks/differential.ts run it, and DiffSummary counts what they saw.
  */
 import { compileProgram } from '../frontend/index.js';
@@ -14,12 +14,15 @@ import type { Bias } from '../aret/refine.js';
 import type { HornSolverChoice } from '../horn/solve.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { createSolver } from '../solver/select.js';
+import { engineNamed } from '../engines/registry.js';
+import { pino } from 'pino';
 import { generateProgram } from './generate-programs.js';
 
 export type Expected = 'safe' | 'unsafe';
 
 export interface RunResult {
-  readonly bias: Bias;
+  /** The ARET engine's bias, or `auto`: the portfolio. */
+  readonly config: Bias | 'auto';
   readonly verdict: Verdict['verdict'] | 'exception';
   /** UNKNOWN's reason, or the exception's message. */
   readonly reason?: string;
@@ -48,11 +51,13 @@ export interface CheckOptions {
   readonly maxIterations?: number;
   /** REFINE's Horn solver (default spacer). */
   readonly hornSolver?: HornSolverChoice;
+  /** Also run the portfolio (`--engine auto`, its defaults), with its own solvers. */
+  readonly auto?: boolean;
 }
 
 /** A short class for an UNKNOWN reason (the reasons come from aret/verify.ts and aret/refine.ts). */
 export function reasonClass(reason: string): string {
-  if (reason === 'timeout') return 'timeout';
+  if (reason.startsWith('timeout')) return 'timeout';
   if (reason.startsWith('no verdict after')) return 'iterations';
   if (reason.startsWith('Horn solver:')) return 'horn-unknown';
   if (reason.startsWith('solver: unknown')) return 'solver-unknown';
@@ -92,12 +97,12 @@ export async function checkProgram(seed: number, index: number, opts: CheckOptio
       });
     } catch (e) {
       // An engine crash is not a verdict: reported, never a contradiction.
-      runs.push({ bias, verdict: 'exception', reason: (e as Error).stack ?? String(e), reasonClass: 'exception', timeMs: performance.now() - t0, contradiction: false });
+      runs.push({ config: bias, verdict: 'exception', reason: (e as Error).stack ?? String(e), reasonClass: 'exception', timeMs: performance.now() - t0, contradiction: false });
       continue;
     }
     const contradiction = (v.verdict === 'safe' && expected === 'unsafe') || (v.verdict === 'unsafe' && expected === 'safe');
     runs.push({
-      bias,
+      config: bias,
       verdict: v.verdict,
       reason: v.verdict === 'unknown' ? v.reason : undefined,
       reasonClass: v.verdict === 'unknown' ? reasonClass(v.reason) : undefined,
@@ -106,15 +111,36 @@ export async function checkProgram(seed: number, index: number, opts: CheckOptio
       contradiction,
     });
   }
+  if (opts.auto) runs.push(await checkAuto(p, expected, opts.timeoutMs));
   return { seed, index, source, expected, exploreMs: x.timeMs, runs };
+}
+
+/** The portfolio on `p`, as `rely verify` runs it (the registry's defaults). */
+async function checkAuto(p: Program, expected: Expected, timeoutMs: number): Promise<RunResult> {
+  const auto = engineNamed('auto')!;
+  const options = Object.fromEntries(Object.entries(auto.options).map(([k, o]) => [k, k === 'maxIterations' ? 50 : o.flags.startsWith('--no-') ? true : o.default]));
+  const t0 = performance.now();
+  try {
+    const { verdict: v } = await auto.run(p, options, { budget: new Budget({ deadline: t0 + timeoutMs }), log: pino({ level: 'silent' }) });
+    return {
+      config: 'auto',
+      verdict: v.verdict,
+      reason: v.verdict === 'unknown' ? v.reason : undefined,
+      reasonClass: v.verdict === 'unknown' ? reasonClass(v.reason) : undefined,
+      timeMs: performance.now() - t0,
+      contradiction: (v.verdict === 'safe' && expected === 'unsafe') || (v.verdict === 'unsafe' && expected === 'safe'),
+    };
+  } catch (e) {
+    return { config: 'auto', verdict: 'exception', reason: (e as Error).stack ?? String(e), reasonClass: 'exception', timeMs: performance.now() - t0, contradiction: false };
+  }
 }
 
 /** The report of a contradiction: enough to reproduce it (seed, index, bias, source). */
 export function contradictionReport(c: ProgramCheck, r: RunResult): string {
   return (
-    `CONTRADICTION seed ${c.seed} program ${c.index} bias ${r.bias}: verify says ${r.verdict}, ` +
+    `CONTRADICTION seed ${c.seed} program ${c.index} ${r.config === 'auto' ? 'engine auto' : `bias ${r.config}`}: verify says ${r.verdict}, ` +
     `exhaustive exploration says ${c.expected === 'unsafe' ? 'error reachable' : 'no error in any run'}\n` +
-    `reproduce: node dist/benchmarks/differential.js --seed ${c.seed} --from ${c.index} --count 1 --bias ${r.bias}\n` +
+    `reproduce: node dist/benchmarks/differential.js --seed ${c.seed} --from ${c.index} --count 1 ${r.config === 'auto' ? '--auto' : `--bias ${r.config}`}\n` +
     `--- program ---\n${c.source}`
   );
 }
@@ -156,7 +182,7 @@ export class DiffSummary {
       else if (r.verdict === 'unsafe') this.agreeUnsafe++;
       else {
         this.unknown.set(r.reasonClass!, (this.unknown.get(r.reasonClass!) ?? 0) + 1);
-        if (r.verdict === 'exception') this.exceptions.push(`seed ${c.seed} program ${c.index} bias ${r.bias}: ${r.reason}`);
+        if (r.verdict === 'exception') this.exceptions.push(`seed ${c.seed} program ${c.index} ${r.config}: ${r.reason}`);
       }
     }
   }

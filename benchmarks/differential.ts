@@ -1,9 +1,10 @@
 /**
  * The differential check of test/differential.test.ts on as many programs as wanted:
- * random programs (generate-programs.ts), each explored exhaustively and verified;
+ * random programs (generate-programs.ts), each explored exhaustively and verified
+ * (by the ARET engine under each bias; with --auto also by the default portfolio);
  * a verdict that contradicts exploration is a soundness bug.
  *
- *   node dist/benchmarks/differential.js --seed S --count N [--from K] [--bias modular|none|both]
+ *   node dist/benchmarks/differential.js --seed S --count N [--from K] [--bias modular|none|both] [--auto]
  *        [--timeout-ms T] [--max-iterations M] [--horn-solver spacer|linear|auto] [--out-dir DIR] [--batch B] [--verbose]
  *
  * Prints one line per contradiction (the program is written to DIR, default /tmp) and
@@ -31,6 +32,7 @@ interface Args {
   from: number;
   biases: Bias[];
   bias: string;
+  auto: boolean;
   hornSolver: HornSolverChoice;
   timeoutMs: number;
   maxIterations: number;
@@ -52,6 +54,7 @@ function parse(): Args {
       count: { type: 'string' },
       from: { type: 'string' },
       bias: { type: 'string' },
+      auto: { type: 'boolean' },
       'timeout-ms': { type: 'string' },
       'max-iterations': { type: 'string' },
       'horn-solver': { type: 'string' },
@@ -78,6 +81,7 @@ function parse(): Args {
     from: int('from', 0),
     bias,
     biases: bias === 'both' ? ['modular', 'none'] : [bias as Bias],
+    auto: values.auto ?? false,
     hornSolver: hornSolver as HornSolverChoice,
     timeoutMs: int('timeout-ms', 10_000),
     maxIterations: int('max-iterations', 50),
@@ -91,7 +95,7 @@ function parse(): Args {
 /** Checks programs from..from+count-1 in this process, handing each result to `report`. */
 async function checkRange(a: Args, from: number, count: number, report: (c: ProgramCheck) => void): Promise<void> {
   const solver = createSolver('auto');
-  const opts: CheckOptions = { solver, biases: a.biases, timeoutMs: a.timeoutMs, maxIterations: a.maxIterations, hornSolver: a.hornSolver };
+  const opts: CheckOptions = { solver, biases: a.biases, auto: a.auto, timeoutMs: a.timeoutMs, maxIterations: a.maxIterations, hornSolver: a.hornSolver };
   try {
     for (let i = from; i < from + count; i++) report(await checkProgram(a.seed, i, opts));
   } finally {
@@ -101,7 +105,7 @@ async function checkRange(a: Args, from: number, count: number, report: (c: Prog
 
 /** Runs programs from..from+count-1 in a child process; resolves with the index after the last one it finished. */
 function checkInChild(a: Args, from: number, count: number, report: (c: ProgramCheck) => void): Promise<number> {
-  const args = ['--worker', '--seed', `${a.seed}`, '--from', `${from}`, '--count', `${count}`, '--bias', a.bias];
+  const args = ['--worker', '--seed', `${a.seed}`, '--from', `${from}`, '--count', `${count}`, '--bias', a.bias, ...(a.auto ? ['--auto'] : [])];
   args.push('--timeout-ms', `${a.timeoutMs}`, '--max-iterations', `${a.maxIterations}`, '--horn-solver', a.hornSolver);
   return new Promise((resolve) => {
     let next = from;
@@ -131,12 +135,12 @@ async function main(): Promise<number> {
     if (a.verbose)
       console.log(
         `#${c.index} ${c.skipped ? `skipped (${c.skipped})` : c.expected} ` +
-          c.runs.map((r) => `${r.bias}: ${r.verdict}${r.reasonClass ? ` (${r.reasonClass})` : ''} ${r.timeMs.toFixed(0)} ms`).join(', '),
+          c.runs.map((r) => `${r.config}: ${r.verdict}${r.reasonClass ? ` (${r.reasonClass})` : ''} ${r.timeMs.toFixed(0)} ms`).join(', '),
       );
     for (const r of c.runs) {
-      if (r.verdict === 'exception') console.log(`EXCEPTION seed ${a.seed} program ${c.index} bias ${r.bias}: ${r.reason}`);
+      if (r.verdict === 'exception') console.log(`EXCEPTION seed ${a.seed} program ${c.index} bias ${r.config}: ${r.reason}`);
       if (!r.contradiction) continue;
-      const file = join(a.outDir, `rely-diff-${a.seed}-${c.index}-${r.bias}.c`);
+      const file = join(a.outDir, `rely-diff-${a.seed}-${c.index}-${r.config}.c`);
       writeFileSync(file, c.source);
       console.log(`${contradictionReport(c, r).split('\n')[0]} -- program: ${file}`);
     }

@@ -97,6 +97,7 @@ export function verifyJson<O, P, S extends EngineStats>(p: Program, report: Engi
     timeMs: Math.round(v.stats.timeMs),
     solver: run.backend,
     engine: run.engine,
+    decidedBy: own.decidedBy !== undefined ? own.decidedBy : v.verdict === 'unknown' ? null : run.engine,
     bias: own.bias,
     hornSolver: own.hornSolver,
     proofChecked: v.verdict === 'safe' && v.proofChecked,

@@ -5,13 +5,15 @@
  * V8's heap abort with a stack trace.
  */
 import { getHeapStatistics } from 'node:v8';
-import { OutOfMemory, Timeout } from './errors.js';
+import { Cancelled, OutOfMemory, Timeout } from './errors.js';
 
 export interface BudgetLimits {
   /** performance.now() past which the run stops with UNKNOWN (timeout). */
   readonly deadline?: number;
   /** Live heap bytes past which the run stops with UNKNOWN (out of memory); default 80% of node's heap limit: a big Map that grows needs a large block at once. */
   readonly heapLimitBytes?: number;
+  /** Stops the run from outside: check() throws Cancelled, and the run's solvers close (solver/select.ts). */
+  readonly signal?: AbortSignal;
 }
 
 /** How often the heap is looked at: reading it costs more than a clock read. */
@@ -19,16 +21,25 @@ const HEAP_CHECK_MS = 100;
 
 export class Budget {
   readonly deadline: number | undefined;
+  readonly signal: AbortSignal | undefined;
   private readonly heapLimit: number;
   private heapSeen = -Infinity;
 
   constructor(limits: BudgetLimits = {}) {
     this.deadline = limits.deadline;
+    this.signal = limits.signal;
     this.heapLimit = limits.heapLimitBytes ?? 0.8 * getHeapStatistics().heap_size_limit;
   }
 
-  /** Throws Timeout past the deadline, OutOfMemory past the heap limit. */
+  /** The same heap limit and deadline (or an earlier one) for a part of the run that `stop` (or this budget's own signal) ends. */
+  lane(stop: AbortSignal, deadline?: number): Budget {
+    const end = deadline === undefined ? this.deadline : Math.min(deadline, this.deadline ?? Infinity);
+    return new Budget({ deadline: end, heapLimitBytes: this.heapLimit, signal: this.signal ? AbortSignal.any([this.signal, stop]) : stop });
+  }
+
+  /** Throws Cancelled once the signal fired, Timeout past the deadline, OutOfMemory past the heap limit. */
   check(): void {
+    if (this.signal?.aborted) throw new Cancelled();
     const now = performance.now();
     if (this.deadline !== undefined && now > this.deadline) throw new Timeout();
     if (now - this.heapSeen < HEAP_CHECK_MS) return;

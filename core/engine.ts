@@ -69,6 +69,8 @@ export interface JsonSummary {
   readonly predicates: number | null;
   readonly bias: string | null;
   readonly hornSolver: string | null;
+  /** The engine whose verdict it is, where it differs from the one run (a portfolio's lane). */
+  readonly decidedBy?: string | null;
 }
 
 /** How an engine's results read; statistics are rendered by the engine that owns them. */

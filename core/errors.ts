@@ -11,6 +11,13 @@ export class Timeout extends Error {
   }
 }
 
+/** The run was stopped from outside (a portfolio's other lane decided first); its result is not wanted. */
+export class Cancelled extends Error {
+  constructor() {
+    super('stopped: another engine decided first');
+  }
+}
+
 const MB = 2 ** 20;
 
 /** The live heap passed the run's limit (budget.ts): UNKNOWN before V8 aborts the process. */

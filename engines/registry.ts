@@ -4,14 +4,16 @@
  * of engines are generated from this list: a new engine is one folder and one entry.
  */
 import type { Engine } from '../core/engine.js';
+import { portfolioEngine } from '../portfolio/engine.js';
 import { aretEngine } from '../aret/engine.js';
+import { bmcEngine } from '../bmc/engine.js';
 import { monolithicEngine } from '../monolithic/engine.js';
 import { explicitGlobalEngine, explicitModularEngine } from '../explicit/engine.js';
 
 /** An engine of any options, proof and statistics: the registry holds them side by side (each is typed where it is declared). */
 export type AnyEngine = Engine<any, any, any>;
 
-export const ENGINES: readonly AnyEngine[] = [aretEngine, monolithicEngine, explicitGlobalEngine, explicitModularEngine];
+export const ENGINES: readonly AnyEngine[] = [portfolioEngine, aretEngine, bmcEngine, monolithicEngine, explicitGlobalEngine, explicitModularEngine];
 
 export const DEFAULT_ENGINE = ENGINES[0].name;
 

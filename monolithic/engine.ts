@@ -16,7 +16,7 @@ export const monolithicEngine: Engine<MonolithicEngineOptions, InvariantProof, M
   lowering: 'inline',
   options: { solver: solverOption },
   async run(p, o, ctx) {
-    const solvers = new SolverPool(o.solver);
+    const solvers = new SolverPool(o.solver, ctx.budget.signal);
     try {
       const solver = solvers.open();
       const verdict = await verifyMonolithic(p, solver, {

@@ -15,7 +15,7 @@ export const monolithicReport: EngineReport<object, InvariantProof, MonolithicSt
     [
       'statistics:',
       `  engine: monolithic, ${s.clauses} Horn clauses over one relation of ${s.variables} variables (cone of influence; ${s.wholeVariables} in the program)`,
-      `  Spacer ${ms(s.spacerMs)}, invariant check ${ms(s.checkMs)}, trace search by unrolling ${ms(s.unrollMs)}${s.unrolledSteps === null ? '' : ` (${s.unrolledSteps} steps)`}`,
+      `  Spacer ${ms(s.spacerMs)}, invariant check ${ms(s.checkMs)}, trace search by unrolling ${ms(s.unrollMs)}${s.unrolledSteps === null ? '' : ` (no trace of ${s.unrolledSteps} steps or fewer)`}`,
       `  solver: ${run.backend}, queries ${s.solver.queries} (cache hits ${s.solver.cacheHits}), Horn queries ${s.solver.hornQueries}, ${ms(s.solver.timeMs)}`,
       `  time: ${ms(s.timeMs)}`,
     ].join('\n'),

@@ -6,7 +6,7 @@
  * Verdicts follow the same rules as every engine's (core/outcome.ts): SAFE only when the invariant
  * Spacer returns satisfies every clause of the WHOLE program according to a fresh
  * solver; UNSAFE only with a trace the interpreter replays (found by unrolling,
- * bmc.ts); everything else — a timeout, a solver `unknown`, a failed check or
+ * core/unroll.ts); everything else — a timeout, a solver `unknown`, a failed check or
  * replay — is UNKNOWN with the reason.
  *
  * Spacer runs on the cone of influence (frontend/slice.ts): it keeps every variable that
@@ -24,7 +24,7 @@ import { OutOfMemory, ReplayFailed, SolverUnknown, Timeout } from '../core/error
 import type { Outcome } from '../core/outcome.js';
 import { INV, productSystem } from './encode.js';
 import { checkInvariant, invariantSize, type InvariantProof } from './proof.js';
-import { shortestErrorTrace } from './bmc.js';
+import { findErrorTrace } from '../core/unroll.js';
 
 export interface MonolithicOptions {
   /** A fresh solver for the invariant check (independent of the one Spacer ran in). */
@@ -45,7 +45,7 @@ export interface MonolithicStats {
   wholeVariables: number;
   /** Size of the checked invariant (SAFE). */
   invariant: { atoms: number; variables: number } | null;
-  /** Depths the unrolling showed error-free before the trace (UNSAFE, or a search cut short). */
+  /** The deepest k for which the unrolling showed no error within k steps (UNSAFE, or a search cut short). */
   unrolledSteps: number | null;
   spacerMs: number;
   checkMs: number;
@@ -111,15 +111,16 @@ export async function verifyMonolithic(whole: Program, solver: SmtSolver, opts: 
     // unsat: an error state is reachable; a verdict needs the trace.
     unrolledSteps = 0;
     const trace = await timed('unrollMs', () =>
-      shortestErrorTrace(whole, solver, { checkTime, queryTimeoutMs, onDepth: (k) => (unrolledSteps = k + 1) }),
+      findErrorTrace(whole, solver, { checkTime, queryTimeoutMs, onDepth: (k) => (unrolledSteps = k) }),
     );
-    return done({ verdict: 'unsafe', trace, traceReplayed: true });
+    // Unbounded, the unrolling returns only with a trace (or throws).
+    return done({ verdict: 'unsafe', trace: trace!, traceReplayed: true });
   } catch (e) {
     const timeout = e instanceof Timeout || (e instanceof SolverUnknown && e.reason === 'timeout');
     if (timeout && unrolledSteps !== null)
       return done({
         verdict: 'unknown',
-        reason: `timeout (Spacer found an error reachable; the search for a trace stopped at ${unrolledSteps} steps${unrolledSteps ? ', no shorter one exists' : ''})`,
+        reason: `timeout (Spacer found an error reachable; the search for its trace ran out of time${unrolledSteps ? `, none has ${unrolledSteps} steps or fewer` : ''})`,
       });
     if (timeout) return done({ verdict: 'unknown', reason: 'timeout' });
     if (e instanceof SolverUnknown || e instanceof OutOfMemory) return done({ verdict: 'unknown', reason: e.message });

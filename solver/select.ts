@@ -1,24 +1,38 @@
 /** Back-end selection: `auto` takes native z3 when one is on PATH (or $RELY_Z3), else WASM. */
-import { SmtSolver, type QueryOptions } from './smt.js';
+import { SmtSolver, type BackendName, type QueryOptions } from './smt.js';
 import { NativeBackend, findZ3 } from './z3-native.js';
 import { WasmBackend } from './z3-wasm.js';
 
 export type SolverChoice = 'auto' | 'wasm' | 'native';
 
-export function createSolver(choice: SolverChoice = 'auto', defaults: QueryOptions = {}): SmtSolver {
-  const native = choice === 'native' || (choice === 'auto' && findZ3() !== undefined);
-  return new SmtSolver(native ? new NativeBackend() : new WasmBackend(), defaults);
+/** The back end a choice takes here. */
+export function backendOf(choice: SolverChoice): BackendName {
+  return choice === 'native' || (choice === 'auto' && findZ3() !== undefined) ? 'native' : 'wasm';
 }
 
-/** The solvers of one run: all of one choice, every one closed at the run's end. */
+export function createSolver(choice: SolverChoice = 'auto', defaults: QueryOptions = {}): SmtSolver {
+  return new SmtSolver(backendOf(choice) === 'native' ? new NativeBackend() : new WasmBackend(), defaults);
+}
+
+/**
+ * The solvers of one run: all of one choice, every one closed at the run's end, or
+ * as soon as `stop` fires — then a query under way ends at once (as `unknown`) instead
+ * of running out its time limit, and later ones answer `unknown` too.
+ */
 export class SolverPool {
   private readonly opened: SmtSolver[] = [];
 
-  constructor(readonly choice: SolverChoice) {}
+  constructor(
+    readonly choice: SolverChoice,
+    private readonly stop?: AbortSignal,
+  ) {
+    stop?.addEventListener('abort', () => void this.closeAll(), { once: true });
+  }
 
   open(defaults: QueryOptions = {}): SmtSolver {
     const s = createSolver(this.choice, defaults);
     this.opened.push(s);
+    if (this.stop?.aborted) void s.close();
     return s;
   }
 

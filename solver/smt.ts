@@ -24,6 +24,12 @@ export interface Backend {
   assert(t: Term): Promise<void>;
   /** Checks the current assertions plus `extra` (not kept); with values of `vars` when sat. */
   check(extra: readonly Term[], vars: readonly string[], timeoutMs: number | undefined): Promise<SatResult & { model?: Model }>;
+  /**
+   * Checks `formulas` alone in a fresh context (nothing asserted, no push): z3 then
+   * preprocesses the whole query, which on one large formula (an unrolling) beats
+   * its incremental mode many times over.
+   */
+  checkFresh(formulas: readonly Term[], vars: readonly string[], timeoutMs: number | undefined): Promise<SatResult & { model?: Model }>;
   /** Checks `base ∧ e` for each `e` in one exchange (optional: SmtSolver asks one at a time without it). */
   checkEach?(base: Term, extras: readonly Term[], timeoutMs: number | undefined): Promise<SatResult[]>;
   horn(sys: HornSystem, timeoutMs: number | undefined): Promise<HornResult>;
@@ -117,6 +123,12 @@ export class SmtSolver {
   async model(formulas: readonly Term[], vars: readonly string[], opts: QueryOptions = {}): Promise<SatResult & { model?: Model }> {
     this.stats.queries++;
     return this.timed(() => this.backend.check([and(...formulas)], vars, this.limit(opts)));
+  }
+
+  /** Satisfiability of `formulas` alone, in a fresh context (Backend.checkFresh), with a model for `vars` when sat. */
+  async modelFresh(formulas: readonly Term[], vars: readonly string[], opts: QueryOptions = {}): Promise<SatResult & { model?: Model }> {
+    this.stats.queries++;
+    return this.timed(() => this.backend.checkFresh(formulas, vars, this.limit(opts)));
   }
 
   /** Whether premise ⇒ conclusion is valid: 'unknown' when the solver cannot tell. */

@@ -43,6 +43,8 @@ class Z3Process {
   private waiting?: { marker: string; resolve: (out: string) => void; reject: (e: Error) => void };
   private queue: Promise<unknown> = Promise.resolve();
   private seq = 0;
+  /** Closed for good: requests fail instead of restarting the process. */
+  private closed = false;
   /** Called after a (re)start, before any request, to restore state. */
   onStart: () => string = () => '';
 
@@ -88,6 +90,7 @@ class Z3Process {
   request(commands: string | (() => string), timeoutMs?: number): Promise<string> {
     const run = (): Promise<string> =>
       new Promise<string>((resolve, reject) => {
+        if (this.closed) return reject(new CrashError('z3 closed'));
         if (!this.child) this.start();
         const text = typeof commands === 'function' ? commands() : commands;
         const marker = `<<rely:${++this.seq}>>`;
@@ -96,6 +99,7 @@ class Z3Process {
             ? undefined
             : setTimeout(() => {
                 // z3 did not honour its own timeout: stop it; the next request restarts it.
+                this.waiting = undefined;
                 this.kill();
                 reject(new TimeoutError());
               }, timeoutMs + GRACE_MS);
@@ -122,11 +126,21 @@ class Z3Process {
     return this.child?.pid;
   }
 
+  /** Stops the process; the next request starts a new one. */
   kill(): void {
     const c = this.child;
     this.child = undefined;
     live.delete(this);
     c?.kill('SIGKILL');
+    // kill() does not reach 'exit' (the child is already forgotten): fail the request under way here.
+    this.waiting?.reject(new CrashError('z3 closed'));
+    this.waiting = undefined;
+  }
+
+  /** Stops the process for good. */
+  close(): void {
+    this.closed = true;
+    this.kill();
   }
 }
 
@@ -151,10 +165,27 @@ function checkErrors(out: string): void {
   if (m) throw new Error(`z3: ${m[1]}`);
 }
 
+/** z3's answer `out` to a check-sat, with the values of `vars` when sat (asked of the same process). */
+async function answer(proc: Z3Process, out: string, vars: readonly string[]): Promise<SatResult & { model?: Model }> {
+  checkErrors(out);
+  const status = out.trim().split(/\s+/).pop();
+  if (status === 'unsat') return { status: 'unsat' };
+  if (status === 'sat') {
+    if (!vars.length) return { status: 'sat' };
+    const vals = await proc.request(`(get-value (${vars.map(smtSymbol).join(' ')}))`);
+    checkErrors(vals);
+    return { status: 'sat', model: parseValues(vals) };
+  }
+  const why = await proc.request('(get-info :reason-unknown)');
+  const reason = /:reason-unknown "?([^")]*)"?/.exec(why)?.[1] ?? 'unknown';
+  return { status: 'unknown', reason: /timeout|canceled/.test(reason) ? 'timeout' : reason };
+}
+
 export class NativeBackend implements Backend {
   readonly name = 'native' as const;
   private readonly smt: Z3Process;
-  private readonly hornProc: Z3Process;
+  /** Horn queries and fresh checks: each request starts with (reset). */
+  private readonly oneShot: Z3Process;
   private readonly declared = new Set<string>();
   /** Assertions per push level, replayed after a restart. */
   private levels: string[][] = [];
@@ -171,7 +202,7 @@ export class NativeBackend implements Backend {
       const stack = this.levels.flatMap((l) => ['(push 1)', ...l]);
       return ['(set-option :global-declarations true)', '(set-option :produce-models true)', ...decls, ...stack].join('\n') + '\n';
     };
-    this.hornProc = new Z3Process(binary);
+    this.oneShot = new Z3Process(binary);
   }
 
   private declare(t: Term): string {
@@ -219,25 +250,24 @@ export class NativeBackend implements Backend {
     } catch (e) {
       return failedQuery(e);
     }
-    checkErrors(out);
-    const status = out.trim().split(/\s+/).pop();
-    let result: SatResult & { model?: Model };
-    if (status === 'sat') {
-      result = { status: 'sat' };
-      if (vars.length) {
-        const vals = await this.smt.request(`(get-value (${vars.map(smtSymbol).join(' ')}))`);
-        checkErrors(vals);
-        result.model = parseValues(vals);
-      }
-    } else if (status === 'unsat') result = { status: 'unsat' };
-    else {
-      const why = await this.smt.request('(get-info :reason-unknown)');
-      const reason = /:reason-unknown "?([^")]*)"?/.exec(why)?.[1] ?? 'unknown';
-      result = { status: 'unknown', reason: /timeout|canceled/.test(reason) ? 'timeout' : reason };
-    }
+    const result = await answer(this.smt, out, vars);
     // The pop needs no answer: it goes out in front of the next request, saving a round trip.
     this.pendingPop = true;
     return result;
+  }
+
+  /** In the one-shot process (the Horn queries' too): each request starts with (reset). */
+  async checkFresh(formulas: readonly Term[], vars: readonly string[], timeoutMs?: number): Promise<SatResult & { model?: Model }> {
+    const decls = [...new Set([...formulas.flatMap((t) => [...varsOf(t)]), ...vars])].map((v) => `(declare-const ${smtSymbol(v)} Int)`);
+    const limit = timeoutMs === undefined ? '' : `(set-option :timeout ${timeoutMs})\n`;
+    const asserts = formulas.map((t) => `(assert ${toSmt(t)})`);
+    let out: string;
+    try {
+      out = await this.oneShot.request(`(reset)\n(set-option :produce-models true)\n${limit}${decls.join('\n')}\n${asserts.join('\n')}\n(check-sat)`, timeoutMs);
+    } catch (e) {
+      return failedQuery(e);
+    }
+    return answer(this.oneShot, out, vars);
   }
 
   /** One request: the base asserted once, then a push, assert, check-sat and pop per extra. */
@@ -272,7 +302,7 @@ export class NativeBackend implements Backend {
     const limit = timeoutMs === undefined ? '' : `(set-option :timeout ${timeoutMs})\n`;
     let out: string;
     try {
-      out = await this.hornProc.request(`(reset)\n${limit}${hornToSmtLib(sys)}(check-sat)`, timeoutMs);
+      out = await this.oneShot.request(`(reset)\n${limit}${hornToSmtLib(sys)}(check-sat)`, timeoutMs);
     } catch (e) {
       return failedQuery(e);
     }
@@ -280,10 +310,10 @@ export class NativeBackend implements Backend {
     const status = out.trim().split(/\s+/).pop();
     if (status === 'unsat') return { status: 'unsat' };
     if (status !== 'sat') {
-      const why = await this.hornProc.request('(get-info :reason-unknown)');
+      const why = await this.oneShot.request('(get-info :reason-unknown)');
       return { status: 'unknown', reason: /:reason-unknown "?([^")]*)"?/.exec(why)?.[1] ?? 'unknown' };
     }
-    const model = await this.hornProc.request('(get-model)');
+    const model = await this.oneShot.request('(get-model)');
     checkErrors(model);
     return { status: 'sat', solution: parseHornModel(sys, model) };
   }
@@ -294,8 +324,8 @@ export class NativeBackend implements Backend {
   }
 
   async close(): Promise<void> {
-    this.smt.kill();
-    this.hornProc.kill();
+    this.smt.close();
+    this.oneShot.close();
   }
 }
 

@@ -117,25 +117,40 @@ export class WasmBackend implements Backend {
       solver.push();
       try {
         for (const t of extra) solver.add(this.expr(ctx, t));
-        const r = await solver.check();
-        if (r === 'unsat') return { status: 'unsat' };
-        if (r === 'unknown') {
-          const reason = solver.reasonUnknown();
-          return { status: 'unknown', reason: /timeout|canceled/.test(reason) ? 'timeout' : reason };
-        }
-        const model = new Map<string, bigint>();
-        if (vars.length) {
-          const m = solver.model();
-          for (const v of vars) {
-            const val = m.eval(ctx.Int.const(v), true);
-            model.set(v, BigInt(val.sexpr().replace(/^\(- (\d+)\)$/, '-$1')));
-          }
-        }
-        return { status: 'sat', model };
+        return await this.answer(ctx, solver, vars);
       } finally {
         solver.pop();
       }
     });
+  }
+
+  checkFresh(formulas: readonly Term[], vars: readonly string[], timeoutMs?: number): Promise<SatResult & { model?: Model }> {
+    return serial(async () => {
+      const { ctx } = await this.ready();
+      const solver = new ctx.Solver();
+      solver.set('timeout', timeoutMs ?? 4294967295);
+      for (const t of formulas) solver.add(this.expr(ctx, t));
+      return this.answer(ctx, solver, vars);
+    });
+  }
+
+  /** `solver`'s answer to check-sat, with the values of `vars` when sat. */
+  private async answer(ctx: Ctx, solver: InstanceType<Ctx['Solver']>, vars: readonly string[]): Promise<SatResult & { model?: Model }> {
+    const r = await solver.check();
+    if (r === 'unsat') return { status: 'unsat' };
+    if (r === 'unknown') {
+      const reason = solver.reasonUnknown();
+      return { status: 'unknown', reason: /timeout|canceled/.test(reason) ? 'timeout' : reason };
+    }
+    const model = new Map<string, bigint>();
+    if (vars.length) {
+      const m = solver.model();
+      for (const v of vars) {
+        const val = m.eval(ctx.Int.const(v), true);
+        model.set(v, BigInt(val.sexpr().replace(/^\(- (\d+)\)$/, '-$1')));
+      }
+    }
+    return { status: 'sat', model };
   }
 
   horn(sys: HornSystem, timeoutMs?: number): Promise<HornResult> {

@@ -12,16 +12,16 @@ import { csv, markdownTable } from '../benchmarks/bench-report.js';
 import { rely } from './helpers.js';
 
 describe('rely bench', () => {
-  it('the CI subset: every verdict as the manifest says, under both bias settings and by the monolithic baseline', async () => {
+  it('the CI subset: every verdict as the manifest says, by the portfolio, under both bias settings and by the monolithic baseline', async () => {
     const out = mkdtempSync(join(tmpdir(), 'rely-bench-'));
     const r = await rely(['bench', '--suite', 'ci', '--timeout', '60', '--out', out]);
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { results: { program: string; config: string; verdict: string }[] };
     const undecided = results.results.filter((x) => x.verdict !== 'safe' && x.verdict !== 'unsafe');
     console.log(r.out);
     expect(r.code).toBe(0);
-    expect(results.results.length).toBe(3 * suiteOf(loadManifest(), 'ci').length); // both biases and the monolithic baseline
+    expect(results.results.length).toBe(4 * suiteOf(loadManifest(), 'ci').length); // auto, both biases and the monolithic baseline
     expect(undecided).toEqual([]);
-    expect(readFileSync(join(out, 'results.csv'), 'utf8').split('\n')[0]).toBe('program,config,expected,verdict,wrong,modular,time_ms,wall_ms,iterations,predicates,states,guarantee,reason');
+    expect(readFileSync(join(out, 'results.csv'), 'utf8').split('\n')[0]).toBe('program,config,expected,verdict,decided_by,wrong,modular,time_ms,wall_ms,iterations,predicates,states,guarantee,reason');
     expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain('| Fig2-fixed | ');
   }, 300_000);
 
@@ -33,6 +33,6 @@ describe('rely bench', () => {
     expect(r.wrong).toBe(true);
     const m = { date: 'd', cpus: 1, cpuModel: 'c', memoryGiB: 1, node: 'v', solver: 's', z3: 'z' };
     expect(markdownTable([bogus], cols, [r], m, 30)).toContain('**WRONG** ×');
-    expect(csv([bogus], [r])).toContain('nolock,aret-modular-spacer,safe,unsafe,true');
+    expect(csv([bogus], [r])).toContain('nolock,aret-modular-spacer,safe,unsafe,aret,true');
   }, 60_000);
 });

@@ -6,7 +6,8 @@
  *
  * RELY_DIFF_SEED and RELY_DIFF_COUNT override the seed and the number of programs.
  * Every verify run gets a deadline of RELY_DIFF_TIMEOUT_MS (default 5 s); every program
- * is verified with bias 'modular', every 4th also with 'none'. RELY_DIFF_BLOCK_BUDGET_MS
+ * is verified with bias 'modular', every 4th also with 'none', every 2nd also by the
+ * default portfolio (`--engine auto`). RELY_DIFF_BLOCK_BUDGET_MS
  * (default 0 = no limit) stops a block of 50 programs from starting verify runs after
  * that long, for quick local runs: the programs it leaves are still explored, and counted
  * as "not verified" in the summary.
@@ -58,7 +59,8 @@ describe(`verify never contradicts exhaustive exploration (seed ${SEED})`, () =>
         for (let i = from; i < to; i++) {
           const inBudget = BLOCK_BUDGET_MS === 0 || performance.now() - t0 < BLOCK_BUDGET_MS;
           const biases: Bias[] = !inBudget ? [] : i % 4 === 0 ? ['modular', 'none'] : ['modular'];
-          const c = await checkProgram(SEED, i, { solver, biases, timeoutMs: TIMEOUT_MS, maxIterations: 50 });
+          // Every other program also through the default portfolio, as `rely verify` runs it.
+          const c = await checkProgram(SEED, i, { solver, biases, auto: inBudget && i % 2 === 0, timeoutMs: TIMEOUT_MS, maxIterations: 50 });
           summary.add(c);
           if (c.skipped?.startsWith('frontend')) rejected.push(`seed ${SEED} program ${i}: ${c.skipped}\n${c.source}`);
           for (const r of c.runs) if (r.contradiction) contradictions.push(contradictionReport(c, r));
@@ -68,7 +70,7 @@ describe(`verify never contradicts exhaustive exploration (seed ${SEED})`, () =>
         expect(rejected, rejected.join('\n\n')).toEqual([]);
         expect(contradictions.length, contradictions.join('\n\n')).toBe(0);
       },
-      BLOCK_BUDGET_MS === 0 ? BLOCK * 2 * (TIMEOUT_MS + 5_000) : BLOCK_BUDGET_MS + 2 * TIMEOUT_MS + 30_000,
+      BLOCK_BUDGET_MS === 0 ? BLOCK * 3 * (TIMEOUT_MS + 5_000) : BLOCK_BUDGET_MS + 2 * TIMEOUT_MS + 30_000,
     );
   }
 });

@@ -84,6 +84,7 @@ describe('scaling report', () => {
     guarantee: config === 'explicit-modular' ? n as number : null,
     wrong: false,
     hornAnsweredBy: null,
+    decidedBy: null,
   });
   const results = [2, 4, 8, 16].flatMap((n) => [
     n === 2 ? run(n, 'aret-modular-spacer', 'safe', 500) : run(n, 'aret-modular-spacer', 'unknown', 60_000),

@@ -41,7 +41,7 @@ function z3Answers(file: string): { obligation: string; answer: string }[] {
 
 describe('rely verify', () => {
   it('lockid: SAFE with a modular proof, a summary and statistics; quiet stderr when not a terminal', async () => {
-    const r = await rely(['verify', '--bias', 'modular', LOCKID]);
+    const r = await rely(['verify', '--engine', 'aret', '--bias', 'modular', LOCKID]);
     expect(r.code).toBe(0);
     const lines = r.out.split('\n');
     expect(lines[0]).toBe('SAFE');
@@ -56,7 +56,7 @@ describe('rely verify', () => {
   });
 
   it('lockid --json: one object with the verdict, the run and the statistics', async () => {
-    const r = await rely(['verify', '--json', LOCKID]);
+    const r = await rely(['verify', '--engine', 'aret', '--json', LOCKID]);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(j).toMatchObject({
@@ -79,10 +79,10 @@ describe('rely verify', () => {
   });
 
   it('--horn-solver linear: the Farkas solver answers the refinements, and the statistics say so', async () => {
-    const j = JSON.parse((await rely(['verify', '--json', '--horn-solver', 'linear', LOCKID])).out);
+    const j = JSON.parse((await rely(['verify', '--engine', 'aret', '--json', '--horn-solver', 'linear', LOCKID])).out);
     expect(j).toMatchObject({ verdict: 'safe', hornSolver: 'linear', proofChecked: true });
     expect(j.stats.horn.answeredBy.linear).toBeGreaterThan(0);
-    const text = await rely(['verify', '--horn-solver', 'linear', LOCKID]);
+    const text = await rely(['verify', '--engine', 'aret', '--horn-solver', 'linear', LOCKID]);
     expect(text.out).toMatch(/Horn solver linear: \d+ answered by SOLVELINEARHC, 0 by Spacer/);
     const bad = await rely(['verify', '--horn-solver', 'farkas', LOCKID]);
     expect(bad.code).toBe(2);
@@ -90,7 +90,7 @@ describe('rely verify', () => {
   });
 
   it('--no-share-instances: Simple(4)\'s four copies of p learn one by one again, in more rounds', async () => {
-    const run = async (...flags: string[]) => JSON.parse((await rely(['verify', '--json', '--horn-solver', 'linear', ...flags, 'benchmarks/programs/simple4.c'])).out);
+    const run = async (...flags: string[]) => JSON.parse((await rely(['verify', '--engine', 'aret', '--json', '--horn-solver', 'linear', ...flags, 'benchmarks/programs/simple4.c'])).out);
     const [shared, own] = [await run(), await run('--no-share-instances')];
     expect(shared).toMatchObject({ verdict: 'safe', modular: true, proofChecked: true });
     expect(own).toMatchObject({ verdict: 'safe', modular: true, proofChecked: true });
@@ -99,15 +99,15 @@ describe('rely verify', () => {
 
   it('--no-modular-precheck: LockBit (no modular proof) is refined with the modular clauses first again; by default the output says why they were skipped', async () => {
     const LOCKBIT = 'benchmarks/programs/lockbit.c';
-    const text = await rely(['verify', LOCKBIT]);
+    const text = await rely(['verify', '--engine', 'aret', LOCKBIT]);
     expect(text.out).toMatch(/refinements: 0 modular, \d+ unbiased \(bias: modular; no modular proof exists: thread-modular model checking reached an error\)/);
-    const paper = JSON.parse((await rely(['verify', '--json', '--no-modular-precheck', LOCKBIT])).out);
+    const paper = JSON.parse((await rely(['verify', '--engine', 'aret', '--json', '--no-modular-precheck', LOCKBIT])).out);
     expect(paper).toMatchObject({ verdict: 'safe', modular: false, stats: { modularExcluded: false } });
     expect(paper.stats.refinements.modular).toBeGreaterThan(0);
   });
 
   it('rwlock: the statistics name the groups of threads whose clauses came before the unbiased ones', async () => {
-    const text = await rely(['verify', 'benchmarks/programs/rwlock.c']);
+    const text = await rely(['verify', '--engine', 'aret', 'benchmarks/programs/rwlock.c']);
     expect(text.code).toBe(0);
     expect(text.out).toMatch(
       /refinements: 0 modular, [1-9]\d* grouped, \d+ unbiased \(bias: modular; no modular proof exists: thread-modular model checking reached an error; with the threads grouped as \{writer1, writer2\} \{reader, reader#2\} it reaches none, so the grouped clauses come first\)/,
@@ -115,7 +115,7 @@ describe('rely verify', () => {
   });
 
   it('--log-level debug: one "refined" record per refinement, naming each new predicate and its set', async () => {
-    const r = await rely(['verify', '--json', '--log-level', 'debug', LOCKID]);
+    const r = await rely(['verify', '--engine', 'aret', '--json', '--log-level', 'debug', LOCKID]);
     expect(r.code).toBe(0);
     const v = JSON.parse(r.out);
     const records = r.err
@@ -131,8 +131,14 @@ describe('rely verify', () => {
     for (const l of learned) expect(l).toMatch(/^(main|thr1|thr2)(▷(main|thr1|thr2))?: \S/);
   });
 
+  it('a refinement that only counts (x = 0, 2, 4, …) is widened to a residue and a bound: even-mod.c is SAFE', async () => {
+    const j = JSON.parse((await rely(['verify', '--engine', 'aret', '--json', 'test/fixtures/even-mod.c'])).out);
+    expect(j).toMatchObject({ verdict: 'safe', proofChecked: true });
+    expect(j.stats.horn.widened).toBeGreaterThan(0);
+  });
+
   it('lockbit: SAFE with a non-modular proof', async () => {
-    const r = await rely(['verify', '--json', LOCKBIT]);
+    const r = await rely(['verify', '--engine', 'aret', '--json', LOCKBIT]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ verdict: 'safe', modular: false, proofChecked: true });
   });
@@ -154,8 +160,8 @@ describe('rely verify', () => {
     expect(j.counterexample[0]).toHaveProperty('transition');
   });
 
-  it('a progress line on stderr when it is a terminal, cleared at the end', async () => {
-    const r = await rely(['verify', NOLOCK], { errIsTty: true });
+  it('a progress line on stderr when it is a terminal (the ARET\'s), cleared at the end', async () => {
+    const r = await rely(['verify', '--engine', 'aret', NOLOCK], { errIsTty: true });
     expect(r.err).toMatch(/^\r\x1b\[Kiteration 1: \d+ predicates, \d+ ARET states, \d+ env transitions/);
     expect(r.err.endsWith('\r\x1b[K')).toBe(true);
     expect(r.out.startsWith('UNSAFE\n')).toBe(true);
@@ -190,7 +196,8 @@ describe('rely verify', () => {
     [['--proof', join(dir, 'no-such-dir', 'p.smt2')], /cannot write/],
     [['--int-range', '3..1'], /empty range 3\.\.1/],
     [['--max-states', 'x'], /positive integer/],
-    [['--engine', 'explicit'], /Allowed choices are aret, monolithic, explicit-global, explicit-modular/],
+    [['--engine', 'explicit'], /Allowed choices are auto, aret, bmc, monolithic, explicit-global, explicit-modular/],
+    [['--max-depth', '0'], /positive integer/],
   ] as const)
     it(`bad option ${args.join(' ')}: exit 2`, async () => {
       const r = await rely(['verify', ...args, LOCKID]);
@@ -242,9 +249,9 @@ describe('rely verify --engine explicit-global|explicit-modular', () => {
 // Skipped without native z3 (Z3_SKIP): the point is a solver other than rely's own.
 describe.skipIf(!z3)('proof certificate, checked by native z3', () => {
   for (const file of [LOCKID, LOCKBIT])
-    it(`rely verify --proof ${file}: every obligation answers unsat`, async () => {
+    it(`rely verify --engine aret --proof ${file}: every obligation answers unsat`, async () => {
       const proof = join(dir, 'proof.smt2');
-      const r = await rely(['verify', '--proof', proof, file]);
+      const r = await rely(['verify', '--engine', 'aret', '--proof', proof, file]);
       expect(r.code).toBe(0);
       expect(r.out).toMatch(`certificate: ${proof} (check it with: z3 ${proof}; every answer must be unsat)`);
       const answers = z3Answers(proof);
@@ -252,6 +259,17 @@ describe.skipIf(!z3)('proof certificate, checked by native z3', () => {
       expect(answers.map((a) => a.obligation)).toContain('CS5');
       for (const a of answers) expect(a, a.obligation).toMatchObject({ answer: 'unsat' });
     });
+
+  it('the default engine writes the certificate of the lane that decided, and every obligation answers unsat', async () => {
+    const proof = join(dir, 'auto.smt2');
+    const r = await rely(['verify', '--json', '--proof', proof, LOCKBIT]);
+    const j = JSON.parse(r.out);
+    expect(j).toMatchObject({ verdict: 'safe', engine: 'auto', proofFile: proof });
+    expect(['aret', 'monolithic']).toContain(j.decidedBy);
+    const answers = z3Answers(proof);
+    expect(answers.length).toBeGreaterThan(2);
+    for (const a of answers) expect(a, a.obligation).toMatchObject({ answer: 'unsat' });
+  });
 
   it('one check per obligation, and a tampered proof (every R_i := true) fails one', async () => {
     const p = loadProgram(LOCKID);

@@ -1,0 +1,50 @@
+/** The portfolio's lanes and what it reports of them (engine.ts runs them, report.ts shows them). */
+import type { Engine, EngineStats } from '../core/engine.js';
+import type { BackendName } from '../solver/smt.js';
+import { aretEngine, type AretOptions } from '../aret/engine.js';
+import { bmcEngine, type BmcEngineOptions } from '../bmc/engine.js';
+import { monolithicEngine, type MonolithicEngineOptions } from '../monolithic/engine.js';
+
+/**
+ * The lanes, in the order the report lists them: the paper's engine; the bug hunter;
+ * and Spacer on the product program, which decides some small programs (and Bakery)
+ * sooner than the ARET does. aret alternates between node and its z3, the other two
+ * run in their z3 processes: together about two cores.
+ */
+export const LANES = [aretEngine, bmcEngine, monolithicEngine] as const;
+export type Lane = (typeof LANES)[number];
+
+export type PortfolioOptions = AretOptions & BmcEngineOptions & MonolithicEngineOptions;
+
+/** The winning lane's proof. */
+export interface PortfolioProof {
+  readonly engine: string;
+  readonly proof: unknown;
+}
+
+/** How one lane ended: its verdict, `stopped` when another decided first, `not run` when one did before its turn, `error` when it failed. */
+export interface LaneSummary {
+  readonly engine: string;
+  readonly verdict: 'safe' | 'unsafe' | 'unknown' | 'stopped' | 'not run' | 'error';
+  readonly reason: string | null;
+  readonly backend: BackendName | null;
+  /** The lane's own statistics (null when it was stopped or failed). */
+  readonly stats: EngineStats | null;
+  readonly options: Record<string, unknown>;
+}
+
+export interface PortfolioStats extends EngineStats {
+  /** The lane whose verdict this is (null: none decided). */
+  readonly decidedBy: string | null;
+  readonly lanes: readonly LaneSummary[];
+}
+
+/** A lane's options: the keys its engine declares. */
+export function optionsOf(lane: Lane, o: PortfolioOptions): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(lane.options).map((k) => [k, o[k as keyof PortfolioOptions]]));
+}
+
+/** A lane's engine, with its types forgotten: the portfolio hands each its own options, proof and statistics back. */
+export const laneEngine = (name: string): Engine<Record<string, unknown>, unknown, EngineStats> | undefined =>
+  LANES.find((l) => l.name === name) as Engine<Record<string, unknown>, unknown, EngineStats> | undefined;
+
