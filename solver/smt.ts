@@ -9,6 +9,9 @@ import type { HornResult, HornSystem } from './horn.js';
 export type SatResult = { status: 'sat' } | { status: 'unsat' } | { status: 'unknown'; reason: string };
 export type Model = ReadonlyMap<string, bigint>;
 
+/** A solver's reason for `unknown` as rely reports it: `timeout`, or the solver's words on one line. */
+export const unknownReason = (raw: string): string => (/timeout|canceled/.test(raw) ? 'timeout' : raw.replace(/\s+/g, ' ').trim());
+
 export interface QueryOptions {
   /** Per-query limit; the answer is unknown('timeout') past it. */
   timeoutMs?: number;

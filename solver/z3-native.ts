@@ -11,7 +11,7 @@ import { delimiter, join } from 'node:path';
 import { mkVar, smtSymbol, toSmt, varsOf, type Term } from './formula.js';
 import { hornToSmtLib, type HornResult, type HornSystem } from './horn.js';
 import { inlineRelations, parseSExprs, sexprToTerm, type RelationDef, type SExpr } from './sexpr.js';
-import type { Backend, Model, SatResult } from './smt.js';
+import { unknownReason, type Backend, type Model, type SatResult } from './smt.js';
 
 /** The z3 binary: $RELY_Z3 if set, else `z3` on PATH; undefined when there is none. */
 export function findZ3(): string | undefined {
@@ -165,6 +165,12 @@ function checkErrors(out: string): void {
   if (m) throw new Error(`z3: ${m[1]}`);
 }
 
+/** Why `proc`'s last check-sat answered unknown. */
+async function reasonUnknown(proc: Z3Process): Promise<string> {
+  const why = await proc.request('(get-info :reason-unknown)');
+  return unknownReason(/:reason-unknown "?([^")]*)"?/.exec(why)?.[1] ?? 'unknown');
+}
+
 /** z3's answer `out` to a check-sat, with the values of `vars` when sat (asked of the same process). */
 async function answer(proc: Z3Process, out: string, vars: readonly string[]): Promise<SatResult & { model?: Model }> {
   checkErrors(out);
@@ -176,9 +182,7 @@ async function answer(proc: Z3Process, out: string, vars: readonly string[]): Pr
     checkErrors(vals);
     return { status: 'sat', model: parseValues(vals) };
   }
-  const why = await proc.request('(get-info :reason-unknown)');
-  const reason = /:reason-unknown "?([^")]*)"?/.exec(why)?.[1] ?? 'unknown';
-  return { status: 'unknown', reason: /timeout|canceled/.test(reason) ? 'timeout' : reason };
+  return { status: 'unknown', reason: await reasonUnknown(proc) };
 }
 
 export class NativeBackend implements Backend {
@@ -310,8 +314,7 @@ export class NativeBackend implements Backend {
     const status = out.trim().split(/\s+/).pop();
     if (status === 'unsat') return { status: 'unsat' };
     if (status !== 'sat') {
-      const why = await this.oneShot.request('(get-info :reason-unknown)');
-      return { status: 'unknown', reason: /:reason-unknown "?([^")]*)"?/.exec(why)?.[1] ?? 'unknown' };
+      return { status: 'unknown', reason: await reasonUnknown(this.oneShot) };
     }
     const model = await this.oneShot.request('(get-model)');
     checkErrors(model);

@@ -9,7 +9,7 @@ import { mkVar, type Term } from './formula.js';
 import type { HornResult, HornSystem } from './horn.js';
 import { clauseVars } from './horn.js';
 import { inlineRelations, parseSExprs, sexprToTerm, showSExpr, type RelationDef, type SExpr } from './sexpr.js';
-import type { Backend, Model, SatResult } from './smt.js';
+import { unknownReason, type Backend, type Model, type SatResult } from './smt.js';
 
 type Api = Awaited<ReturnType<typeof init>>;
 type Ctx = ReturnType<Api['Context']>;
@@ -139,8 +139,7 @@ export class WasmBackend implements Backend {
     const r = await solver.check();
     if (r === 'unsat') return { status: 'unsat' };
     if (r === 'unknown') {
-      const reason = solver.reasonUnknown();
-      return { status: 'unknown', reason: /timeout|canceled/.test(reason) ? 'timeout' : reason };
+      return { status: 'unknown', reason: unknownReason(solver.reasonUnknown()) };
     }
     const model = new Map<string, bigint>();
     if (vars.length) {
@@ -178,8 +177,7 @@ export class WasmBackend implements Backend {
       // Fixedpoint polarity: the query is reachable (sat) exactly when no solution exists.
       if (r === 'sat') return { status: 'unsat' };
       if (r === 'unknown') {
-        const reason = fp.getReasonUnknown();
-        return { status: 'unknown', reason: /timeout|canceled/.test(reason) ? 'timeout' : reason };
+        return { status: 'unknown', reason: unknownReason(fp.getReasonUnknown()) };
       }
       const answer = fp.getAnswer();
       if (!answer) return { status: 'unknown', reason: 'spacer gave no answer' };
