@@ -37,6 +37,8 @@ export interface RunContext {
   readonly log: Logger;
   /** Shows one line of progress, rewritten in place; absent when nobody watches. */
   readonly progress?: (line: string) => void;
+  /** Niceness of the run's solver processes (a portfolio's background lane; default 0). */
+  readonly nice?: number;
 }
 
 /** Every engine counts its time; the rest of its statistics is its own. */

@@ -16,7 +16,7 @@ export const monolithicEngine: Engine<MonolithicEngineOptions, InvariantProof, M
   lowering: 'inline',
   options: { solver: solverOption },
   async run(p, o, ctx) {
-    const solvers = new SolverPool(o.solver, ctx.budget.signal);
+    const solvers = new SolverPool(o.solver, { stop: ctx.budget.signal, nice: ctx.nice });
     try {
       const solver = solvers.open();
       const verdict = await verifyMonolithic(p, solver, {

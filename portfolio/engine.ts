@@ -14,7 +14,7 @@ import { Cancelled } from '../core/errors.js';
 import { backendOf } from '../solver/select.js';
 import { aretEngine } from '../aret/engine.js';
 import { bmcEngine } from '../bmc/engine.js';
-import { LANES, laneEngine, optionsOf, type LaneSummary, type PortfolioOptions, type PortfolioProof, type PortfolioStats } from './lanes.js';
+import { LANES, LANE_NICE, laneEngine, optionsOf, type LaneSummary, type PortfolioOptions, type PortfolioProof, type PortfolioStats } from './lanes.js';
 import { portfolioReport } from './report.js';
 
 type Decided = { i: number; result: EngineResult<unknown, EngineStats> };
@@ -40,6 +40,7 @@ export const portfolioEngine: Engine<PortfolioOptions, PortfolioProof, Portfolio
           budget: ctx.budget.lane(stops[i].signal, deadline),
           log: ctx.log.child({ lane: LANES[i].name }),
           progress: LANES[i] === aretEngine ? ctx.progress : undefined, // one progress line: the ARET's
+          nice: LANE_NICE.get(LANES[i].name),
         })
         .then((result) => ({ i, result }), (error: unknown) => ({ i, error }));
     const decides = (s: Settled): s is Decided => 'result' in s && s.result.verdict.verdict !== 'unknown';

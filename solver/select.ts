@@ -10,8 +10,9 @@ export function backendOf(choice: SolverChoice): BackendName {
   return choice === 'native' || (choice === 'auto' && findZ3() !== undefined) ? 'native' : 'wasm';
 }
 
-export function createSolver(choice: SolverChoice = 'auto', defaults: QueryOptions = {}): SmtSolver {
-  return new SmtSolver(backendOf(choice) === 'native' ? new NativeBackend() : new WasmBackend(), defaults);
+/** `nice`: the niceness of a native z3 process (wasm runs in rely's own process). */
+export function createSolver(choice: SolverChoice = 'auto', defaults: QueryOptions = {}, nice = 0): SmtSolver {
+  return new SmtSolver(backendOf(choice) === 'native' ? new NativeBackend(undefined, nice) : new WasmBackend(), defaults);
 }
 
 /**
@@ -22,15 +23,20 @@ export function createSolver(choice: SolverChoice = 'auto', defaults: QueryOptio
 export class SolverPool {
   private readonly opened: SmtSolver[] = [];
 
+  private readonly stop?: AbortSignal;
+  private readonly nice: number;
+
   constructor(
     readonly choice: SolverChoice,
-    private readonly stop?: AbortSignal,
+    run: { readonly stop?: AbortSignal; readonly nice?: number } = {},
   ) {
-    stop?.addEventListener('abort', () => void this.closeAll(), { once: true });
+    this.stop = run.stop;
+    this.nice = run.nice ?? 0;
+    this.stop?.addEventListener('abort', () => void this.closeAll(), { once: true });
   }
 
   open(defaults: QueryOptions = {}): SmtSolver {
-    const s = createSolver(this.choice, defaults);
+    const s = createSolver(this.choice, defaults, this.nice);
     this.opened.push(s);
     if (this.stop?.aborted) void s.close();
     return s;

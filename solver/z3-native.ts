@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
+import { setPriority } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { mkVar, smtSymbol, toSmt, varsOf, type Term } from './formula.js';
 import { hornToSmtLib, type HornResult, type HornSystem } from './horn.js';
@@ -48,12 +49,17 @@ class Z3Process {
   /** Called after a (re)start, before any request, to restore state. */
   onStart: () => string = () => '';
 
-  constructor(private readonly binary: string) {}
+  constructor(
+    private readonly binary: string,
+    /** Niceness of the process (0: as rely's own): a background lane's solver yields the cores. */
+    private readonly nice = 0,
+  ) {}
 
   private start(): void {
     const child = spawn(this.binary, ['-in', '-smt2'], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
     live.add(this);
+    if (this.nice && child.pid !== undefined) setPriority(child.pid, this.nice);
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (d: string) => {
       this.buffer += d;
@@ -196,9 +202,9 @@ export class NativeBackend implements Backend {
   private timeoutSet = 0;
   private pendingPop = false;
 
-  constructor(binary = findZ3()) {
+  constructor(binary = findZ3(), nice = 0) {
     if (!binary) throw new Error('native z3 not found: install z3 (e.g. apt-get install z3) or set RELY_Z3 to its path');
-    this.smt = new Z3Process(binary);
+    this.smt = new Z3Process(binary, nice);
     this.smt.onStart = () => {
       this.timeoutSet = 0;
       this.pendingPop = false; // the restarted process never saw the check's push
@@ -206,7 +212,7 @@ export class NativeBackend implements Backend {
       const stack = this.levels.flatMap((l) => ['(push 1)', ...l]);
       return ['(set-option :global-declarations true)', '(set-option :produce-models true)', ...decls, ...stack].join('\n') + '\n';
     };
-    this.oneShot = new Z3Process(binary);
+    this.oneShot = new Z3Process(binary, nice);
   }
 
   private declare(t: Term): string {

@@ -99,7 +99,7 @@ describe('stopping a lane', () => {
 
   it.skipIf(!z3)('a query under way ends as unknown as soon as the pool is stopped, and later ones too (native z3)', async () => {
     const stop = new AbortController();
-    const pool = new SolverPool('native', stop.signal);
+    const pool = new SolverPool('native', { stop: stop.signal });
     const solver = pool.open();
     // x·y = 2^61 − 1, a prime, with x in 2..2·10^9: z3 takes far longer than the stop to say unsat.
     const x = mkVar('x');
