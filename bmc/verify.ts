@@ -14,7 +14,7 @@ import type { Outcome } from '../core/outcome.js';
 import { findErrorTrace } from '../core/unroll.js';
 
 export interface BmcStats {
-  /** The deepest k for which no error state is reachable in k steps (null: not even k = 0 was decided). */
+  /** The deepest k asked for which no error state is reachable within k steps (null: none decided). */
   errorFreeDepth: number | null;
   solver: SolverStats;
   timeMs: number;
@@ -27,8 +27,6 @@ export interface BmcOptions {
   budget: Budget;
   /** The deepest error state looked for (default: no bound but the budget). */
   maxDepth?: number;
-  /** Cap on one solver query (also capped by the time left). */
-  queryCapMs?: number;
   /** Internal errors that turn into UNKNOWN (a trace that does not replay). */
   onInternalError?: (message: string) => void;
 }
@@ -41,7 +39,7 @@ export async function verifyBmc(p: Program, solver: SmtSolver, opts: BmcOptions)
   try {
     const trace = await findErrorTrace(p, solver, {
       checkTime: () => opts.budget.check(),
-      queryTimeoutMs: () => opts.budget.queryMs(opts.queryCapMs),
+      queryTimeoutMs: () => opts.budget.queryMs(), // one query may take all the time left: a deeper one is all there is to ask
       onDepth: (k) => (errorFreeDepth = k),
       maxDepth: opts.maxDepth,
     });
