@@ -77,7 +77,7 @@ export function verifyCommand(program: Command, session: Session): void {
     warnAll(p, io);
     const options = Object.fromEntries(Object.keys(engine.options).map((k) => [k, o[k]]));
     const progress = io.errIsTty ? statusLine(io) : undefined;
-    const { verdict: v, backend } = await engine.run(p, options, { budget, log: session.log, progress: progress?.show }).finally(() => progress?.clear());
+    const { verdict: v, backend } = await engine.run(p, options, { budget, log: session.log, progress: progress?.show, certificate: o.proof !== undefined }).finally(() => progress?.clear());
     session.log.info({ file, verdict: v.verdict, ms: Math.round(v.stats.timeMs) }, 'verified');
     let proofFile: string | undefined;
     if (o.proof && v.verdict === 'safe' && engine.certificate) {

@@ -39,6 +39,8 @@ export interface RunContext {
   readonly progress?: (line: string) => void;
   /** Niceness of the run's solver processes (a portfolio's background lane; default 0). */
   readonly nice?: number;
+  /** `--proof`: SAFE is wanted only with a certificate (a portfolio takes it only from a lane that writes one). */
+  readonly certificate?: boolean;
 }
 
 /** Every engine counts its time; the rest of its statistics is its own. */

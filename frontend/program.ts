@@ -3,7 +3,7 @@
  * per-thread locals V_i (each thread has a program counter), φ_init, φ_err, and per
  * thread a finite set of transitions, each a conjunction of atoms over V and V'.
  */
-import { and, eq, mkVar, num, or, primed, varsOf, type Term } from '../solver/formula.js';
+import { and, eq, mkVar, num, or, primed, reintern, varsOf, type Term } from '../solver/formula.js';
 import type { SourcePos, Warning } from './diagnostics.js';
 
 export interface VarInfo {
@@ -93,6 +93,14 @@ export interface Program {
   /** Some thread is at its error location: ⋁_i pc_i = err_i. */
   readonly err: Term;
   readonly warnings: readonly Warning[];
+}
+
+/** A program that crossed a worker boundary, its terms made this thread's again (formula.ts `reintern`). */
+export function reinternProgram(p: Program): Program {
+  const seen = new Map<Term, Term>();
+  const own = (t: Term): Term => reintern(t, seen);
+  const threads = p.threads.map((th) => ({ ...th, transitions: th.transitions.map((t) => ({ ...t, formula: own(t.formula), atoms: t.atoms.map(own) })) }));
+  return { ...p, threads, init: own(p.init), err: own(p.err) };
 }
 
 /** fullFormula's terms per program and transition id: the engines ask for them every round. */

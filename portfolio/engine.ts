@@ -1,11 +1,12 @@
 /**
  * The portfolio (`rely verify --engine auto`, the default): the ARET engine, the
- * bmc bug hunter and the monolithic baseline run side by side on the same program
- * (lanes.ts), each with its own solver processes (with native z3 they keep both
- * cores busy), and the first conclusive verdict wins; the others are stopped (their
- * budget's signal fires and their solvers close, so a query under way ends at once).
- * Without native z3 they run one after another (z3-solver serialises every solver
- * call of a process). Each lane keeps its own
+ * bmc bug hunter, the monolithic baseline and the explicit-state search run side by
+ * side on the same program (lanes.ts), each with its own solver processes or worker
+ * thread (together they keep both cores busy), and the first conclusive verdict wins;
+ * the others are stopped (their budget's signal fires and their solvers close, so a
+ * query under way ends at once; a worker is terminated). Without native z3 the solver
+ * lanes run one after another (z3-solver serialises every solver call of a process).
+ * Each lane keeps its own
  * checks — a SAFE proof re-checked, an UNSAFE trace replayed — so the portfolio adds
  * no verdict of its own; the report says which lane decided.
  */
@@ -14,8 +15,9 @@ import { Cancelled } from '../core/errors.js';
 import { backendOf } from '../solver/select.js';
 import { aretEngine } from '../aret/engine.js';
 import { bmcEngine } from '../bmc/engine.js';
-import { LANES, LANE_NICE, laneEngine, optionsOf, type LaneSummary, type PortfolioOptions, type PortfolioProof, type PortfolioStats } from './lanes.js';
+import { LANES, LANE_NICE, inWorker, laneEngine, optionsOf, type LaneSummary, type PortfolioOptions, type PortfolioProof, type PortfolioStats } from './lanes.js';
 import { portfolioReport } from './report.js';
+import { runInWorker } from './worker-lane.js';
 
 type Decided = { i: number; result: EngineResult<unknown, EngineStats> };
 type Settled = Decided | { i: number; error: unknown };
@@ -24,9 +26,16 @@ type Settled = Decided | { i: number; error: unknown };
 const WASM_BMC_SLICE = 0.05;
 const WASM_BMC_SLICE_MS = 5_000;
 
+/**
+ * How long the worker lanes run alone. explicit-global decides most finite-state
+ * programs of Table 1 within it (worker start-up included: Fig. 2 45 ms, QRCU 210 ms
+ * alone), and beside three starting solver lanes it took 100–160 ms on Fig. 2.
+ */
+const HEAD_START_MS = 150;
+
 export const portfolioEngine: Engine<PortfolioOptions, PortfolioProof, PortfolioStats> = {
   name: 'auto',
-  description: 'aret, bmc and monolithic side by side on both cores: the first conclusive verdict (a checked proof or a replayed trace) wins and the others are stopped',
+  description: 'aret, bmc, monolithic and explicit-global side by side on both cores: the first conclusive verdict (a checked proof or a replayed trace) wins and the others are stopped',
   lowering: 'inline',
   // Every option of the lanes (shared ones, such as --solver, once).
   options: Object.assign({}, ...LANES.map((l) => l.options)),
@@ -34,43 +43,61 @@ export const portfolioEngine: Engine<PortfolioOptions, PortfolioProof, Portfolio
     const t0 = performance.now();
     const stops = LANES.map(() => new AbortController());
     const options = LANES.map((lane) => optionsOf(lane, o));
-    const start = (i: number, deadline?: number): Promise<Settled> =>
-      laneEngine(LANES[i].name)!
-        .run(p, options[i], {
-          budget: ctx.budget.lane(stops[i].signal, deadline),
-          log: ctx.log.child({ lane: LANES[i].name }),
-          progress: LANES[i] === aretEngine ? ctx.progress : undefined, // one progress line: the ARET's
-          nice: LANE_NICE.get(LANES[i].name),
-        })
-        .then((result) => ({ i, result }), (error: unknown) => ({ i, error }));
-    const decides = (s: Settled): s is Decided => 'result' in s && s.result.verdict.verdict !== 'unknown';
+    const start = (i: number, deadline?: number): Promise<Settled> => {
+      const lane = LANES[i];
+      const laneCtx = {
+        budget: ctx.budget.lane(stops[i].signal, deadline),
+        log: ctx.log.child({ lane: lane.name }),
+        progress: lane === aretEngine ? ctx.progress : undefined, // one progress line: the ARET's
+        nice: LANE_NICE.get(lane.name),
+      };
+      const run = inWorker(lane) ? runInWorker(lane.name, p, options[i], laneCtx) : laneEngine(lane.name)!.run(p, options[i], laneCtx);
+      return run.then((result) => ({ i, result }), (error: unknown) => ({ i, error }));
+    };
+    // With --proof a SAFE verdict counts only from a lane that writes a certificate.
+    const decides = (s: Settled): s is Decided =>
+      'result' in s && (s.result.verdict.verdict === 'unsafe' || (s.result.verdict.verdict === 'safe' && (!ctx.certificate || LANES[s.i].certificate !== undefined)));
+    // With native z3 every lane starts at once. z3-solver runs one solver call at a time
+    // per process, so on wasm the solver lanes would only wait for each other: they run
+    // one after another, the bug hunter first for a slice of the time, then the ARET,
+    // then Spacer with what is left (the worker lanes need no solver and start at once).
+    const together = backendOf(o.solver) === 'native' ? [...LANES.keys()] : [...LANES.keys()].filter((i) => inWorker(LANES[i]));
+    const hunter = LANES.indexOf(bmcEngine);
+    const queue = [...LANES.keys()].filter((i) => !together.includes(i)).sort((a, b) => Number(b === hunter) - Number(a === hunter));
+    const pending = new Map<number, Promise<Settled>>();
+    const startNext = (): void => {
+      const i = queue.shift();
+      if (i === undefined) return;
+      const slice = i === hunter && ctx.budget.deadline !== undefined ? performance.now() + Math.min(WASM_BMC_SLICE_MS, WASM_BMC_SLICE * (ctx.budget.deadline - performance.now())) : undefined;
+      pending.set(i, start(i, slice));
+    };
     const settled: Settled[] = [];
     let winner: Decided | undefined;
-    if (backendOf(o.solver) === 'native') {
-      const pending = new Map(LANES.map((_, i) => [i, start(i)] as const));
-      while (pending.size) {
-        const s = await Promise.race(pending.values());
-        pending.delete(s.i);
-        settled.push(s);
-        if (!winner && decides(s)) {
-          winner = s;
-          for (const [j] of pending) stops[j].abort();
-        }
-      }
+    const workers = [...LANES.keys()].filter((i) => inWorker(LANES[i]));
+    for (const i of workers) pending.set(i, start(i));
+    // The worker lanes first, alone for a moment: a finite-state program is decided in
+    // that time, before the solver lanes' z3 processes take the cores.
+    const first = await Promise.race([...pending.values(), new Promise<undefined>((resolve) => setTimeout(resolve, HEAD_START_MS))]);
+    if (first && decides(first)) {
+      pending.delete(first.i);
+      settled.push(first);
+      winner = first;
+      for (const [j] of pending) stops[j].abort();
     } else {
-      // z3-solver runs one solver call at a time per process, so side by side the lanes
-      // would only wait for each other: one after another instead, the bug hunter first
-      // for a slice of the time, then the ARET, then Spacer with what is left.
-      const hunter = LANES.indexOf(bmcEngine);
-      for (const i of [hunter, ...[...LANES.keys()].filter((j) => j !== hunter)]) {
-        const slice = i === hunter && ctx.budget.deadline !== undefined ? performance.now() + Math.min(WASM_BMC_SLICE_MS, WASM_BMC_SLICE * (ctx.budget.deadline - performance.now())) : undefined;
-        const s = await start(i, slice);
-        settled.push(s);
-        if (decides(s)) {
-          winner = s;
-          break;
-        }
-        if ('error' in s) break;
+      for (const i of together) if (!workers.includes(i)) pending.set(i, start(i));
+      startNext();
+    }
+    while (pending.size) {
+      const s = await Promise.race(pending.values());
+      pending.delete(s.i);
+      settled.push(s);
+      if (!winner && decides(s)) {
+        winner = s;
+        queue.length = 0;
+        for (const [j] of pending) stops[j].abort();
+      } else if (!winner && !together.includes(s.i)) {
+        if ('error' in s) queue.length = 0;
+        startNext();
       }
     }
     // A lane stopped inside a solver call may fail in any way (its solver closed under it): it was stopped.

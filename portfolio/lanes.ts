@@ -4,14 +4,18 @@ import type { BackendName } from '../solver/smt.js';
 import { aretEngine, type AretOptions } from '../aret/engine.js';
 import { bmcEngine, type BmcEngineOptions } from '../bmc/engine.js';
 import { monolithicEngine, type MonolithicEngineOptions } from '../monolithic/engine.js';
+import { explicitGlobalEngine, type ExplicitEngineOptions } from '../explicit/engine.js';
+import { WORKER_ENGINES } from './worker-engines.js';
 
 /**
  * The lanes, in the order the report lists them: the paper's engine; the bug hunter;
- * and Spacer on the product program, which decides some small programs (and Bakery)
- * sooner than the ARET does. aret alternates between node and its z3, the other two
- * run in their z3 processes: together about two cores.
+ * Spacer on the product program, which decides some small programs (and Bakery)
+ * sooner than the ARET does; and every reachable state, which decides a finite-state
+ * program in milliseconds (and is UNKNOWN, bounded, where nondeterministic ints make
+ * the state space infinite). aret alternates between node and its z3, bmc and
+ * monolithic run in their z3 processes, explicit-global in a worker thread.
  */
-export const LANES = [aretEngine, bmcEngine, monolithicEngine] as const;
+export const LANES = [aretEngine, bmcEngine, monolithicEngine, explicitGlobalEngine] as const;
 export type Lane = (typeof LANES)[number];
 
 /**
@@ -23,7 +27,10 @@ export type Lane = (typeof LANES)[number];
  */
 export const LANE_NICE: ReadonlyMap<string, number> = new Map([[bmcEngine.name, 5]]);
 
-export type PortfolioOptions = AretOptions & BmcEngineOptions & MonolithicEngineOptions;
+export type PortfolioOptions = AretOptions & BmcEngineOptions & MonolithicEngineOptions & ExplicitEngineOptions;
+
+/** Whether a lane runs in a worker thread (worker-lane.ts) rather than in rely's own. */
+export const inWorker = (lane: Lane): boolean => WORKER_ENGINES.some((e) => e.name === lane.name);
 
 /** The winning lane's proof. */
 export interface PortfolioProof {

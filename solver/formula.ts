@@ -69,6 +69,21 @@ function app(op: Op, args: readonly Term[], sort: Sort): AppTerm {
   return intern(`a:${op}:${args.map((a) => a.id).join(',')}`, (id) => ({ id, kind: 'app', sort, op, args }));
 }
 
+/**
+ * The same term made of this thread's terms. A term that crossed a worker boundary
+ * (structured clone) is a copy whose ids belong to the other thread's table; rebuilt
+ * bottom-up, equal terms are the same object again and ids are this table's.
+ * `seen` keeps the sharing of the copy (structured clone preserves it).
+ */
+export function reintern(t: Term, seen: Map<Term, Term> = new Map()): Term {
+  const hit = seen.get(t);
+  if (hit) return hit;
+  const own: Term =
+    t.kind === 'var' ? mkVar(t.name, t.sort) : t.kind === 'int' ? num(t.value) : t.kind === 'bool' ? (t.value ? TRUE : FALSE) : app(t.op, t.args.map((a) => reintern(a, seen)), t.sort);
+  seen.set(t, own);
+  return own;
+}
+
 // ---------------------------------------------------------------------------
 // Linear forms: sum of coefficient * variable + constant. Used to normalise
 // arithmetic so that equal linear expressions become the same term.

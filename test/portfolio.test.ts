@@ -1,5 +1,5 @@
 /**
- * The default engine (`auto`): aret, bmc and monolithic side by side, the first
+ * The default engine (`auto`): aret, bmc, monolithic and explicit-global side by side, the first
  * conclusive verdict wins and the other lanes are stopped, with nothing left running;
  * bmc alone finds bugs and proves nothing; a lane's budget and solvers stop when its
  * signal fires.
@@ -15,6 +15,10 @@ import { rely } from './helpers.js';
 
 const LOCKID = 'benchmarks/programs/lockid.c';
 const DEEP = 'benchmarks/programs/hard/rwlock-deep-bug.c';
+/** Infinite-state programs: explicit-global is UNKNOWN (bounded) on them, a symbolic lane decides. */
+const NONDET_SAFE = 'test/fixtures/nondet-sum.c';
+const NONDET_BUG = 'test/fixtures/nondet-large.c';
+const ALL_LANES = ['aret', 'bmc', 'monolithic', 'explicit-global'];
 const z3 = findZ3();
 
 /** z3 processes this process started that are still alive (not zombies waiting to be reaped). */
@@ -29,22 +33,39 @@ describe('rely verify --engine auto (the default)', () => {
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/^UNSAFE\n/);
     expect(r.out).toMatch(/replayed in the interpreter/);
-    expect(r.out).toMatch(/^ {2}portfolio: decided by (aret|bmc|monolithic) \(aret [^;]+; bmc [^;]+; monolithic [^)]+\)$/m);
+    expect(r.out).toMatch(/^ {2}portfolio: decided by (aret|bmc|monolithic|explicit-global) \(aret [^;]+; bmc [^;]+; monolithic [^;]+; explicit-global [^)]+\)$/m);
     const j = JSON.parse((await rely(['verify', '--json', DEEP])).out);
     expect(j).toMatchObject({ verdict: 'unsafe', engine: 'auto', traceReplayed: true });
-    expect(['aret', 'bmc', 'monolithic']).toContain(j.decidedBy);
-    expect(j.stats.lanes.map((l: { engine: string }) => l.engine)).toEqual(['aret', 'bmc', 'monolithic']);
+    expect(ALL_LANES).toContain(j.decidedBy);
+    expect(j.stats.lanes.map((l: { engine: string }) => l.engine)).toEqual(ALL_LANES);
     const winner = j.stats.lanes.find((l: { engine: string }) => l.engine === j.decidedBy);
     expect(winner.verdict).toBe('unsafe');
-    for (const l of j.stats.lanes) if (l !== winner) expect(['stopped', 'unsafe', 'unknown']).toContain(l.verdict);
+    for (const l of j.stats.lanes) if (l !== winner) expect(['stopped', 'not run', 'unsafe', 'unknown']).toContain(l.verdict);
   });
 
-  it('a safe program: SAFE with the deciding lane\'s checked proof; --json has the lane\'s own fields', async () => {
+  it('a lane in a worker thread is stopped when another decides (explicit-global, which would search on to its state limit)', async () => {
+    const j = JSON.parse((await rely(['verify', '--json', NONDET_BUG])).out);
+    expect(j).toMatchObject({ verdict: 'unsafe', traceReplayed: true });
+    expect(j.decidedBy).not.toBe('explicit-global');
+    expect(j.stats.lanes.find((l: { engine: string }) => l.engine === 'explicit-global').verdict).toBe('stopped');
+  });
+
+  it('a finite-state program is decided by explicit-global in its worker thread, before the solver lanes start', async () => {
     const j = JSON.parse((await rely(['verify', '--json', LOCKID])).out);
+    expect(j).toMatchObject({ verdict: 'safe', engine: 'auto', decidedBy: 'explicit-global', proofChecked: true });
+    expect(j.stats.lanes.find((l: { engine: string }) => l.engine === 'explicit-global').stats.states).toBeGreaterThan(0);
+    const t = await rely(['verify', LOCKID]);
+    expect(t.out).toMatch(/^SAFE\nproof: /);
+  });
+
+  it('an infinite-state safe program: SAFE with a symbolic lane\'s checked proof; --json has the lane\'s own fields', async () => {
+    const j = JSON.parse((await rely(['verify', '--json', NONDET_SAFE])).out);
     expect(j).toMatchObject({ verdict: 'safe', engine: 'auto', proofChecked: true });
     expect(['aret', 'monolithic']).toContain(j.decidedBy);
-    if (j.decidedBy === 'aret') expect(j).toMatchObject({ modular: true, bias: 'modular' });
-    const t = await rely(['verify', LOCKID]);
+    if (j.decidedBy === 'aret') expect(j).toMatchObject({ bias: 'modular' });
+    const explicit = j.stats.lanes.find((l: { engine: string }) => l.engine === 'explicit-global');
+    expect(explicit.verdict === 'stopped' || explicit.reason.startsWith('bounded: ')).toBe(true);
+    const t = await rely(['verify', NONDET_SAFE]);
     expect(t.out).toMatch(/^SAFE\nproof: /);
   });
 
@@ -56,14 +77,14 @@ describe('rely verify --engine auto (the default)', () => {
     expect(liveZ3Children()).toBe(before);
   });
 
-  it('without native z3 the lanes run one after another: bmc first, for a slice of the time', async () => {
-    const j = JSON.parse((await rely(['verify', '--json', '--solver', 'wasm', '--timeout', '60', DEEP])).out);
+  it('without native z3 the solver lanes run one after another: bmc first, for a slice of the time', async () => {
+    const j = JSON.parse((await rely(['verify', '--json', '--solver', 'wasm', '--timeout', '60', NONDET_BUG])).out);
     expect(j).toMatchObject({ verdict: 'unsafe', decidedBy: 'bmc', solver: 'wasm' });
-    expect(j.stats.lanes.map((l: { verdict: string }) => l.verdict)).toEqual(['not run', 'unsafe', 'not run']);
+    expect(j.stats.lanes.map((l: { verdict: string }) => l.verdict)).toEqual(['not run', 'unsafe', 'not run', 'stopped']);
   });
 
   it('no lane decides: UNKNOWN: timeout, with what bmc adds (exit 3)', async () => {
-    const r = await rely(['verify', '--timeout', '1', 'benchmarks/programs/qrcu.c']);
+    const r = await rely(['verify', '--timeout', '1', 'benchmarks/programs/hard/bluetooth-n20-fixed.c']);
     expect(r.code).toBe(3);
     expect(r.out.split('\n')[0]).toMatch(/^UNKNOWN: timeout( \(bmc: no error within \d+ steps\))?$/);
   });
