@@ -11,8 +11,8 @@ import type { Abstraction, AbsState, Aret, EnvTransition } from './aret.js';
 import { AbstractPost, type PostOptions } from './abstract-post.js';
 
 export interface ReachOptions extends PostOptions {
-  /** Called between steps; throws to stop (the run's budget). */
-  checkTime?: () => void;
+  /** Called between steps; throws to stop (the run's budget's checkpoint). */
+  checkTime?: () => void | Promise<void>;
 }
 
 /**
@@ -82,7 +82,7 @@ export async function abstReachEnv(p: Program, abs: Abstraction, solver: SmtSolv
     for (let i = 0; i < p.threads.length; i++) {
       for (const s of [...states[i]]) {
         if (covered.has(s)) continue;
-        opts.checkTime?.();
+        await opts.checkTime?.();
         // Lines 9–11 for ρ ∈ T_i, and lines 19–25.
         if (!expanded.has(s)) {
           expanded.add(s);

@@ -168,7 +168,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
   try {
     for (run.iteration = 1; run.iteration <= opts.maxIterations; run.iteration++) {
       check();
-      const aret = (run.last = await abstReachEnv(p, abs, solver, { checkTime: check, memo })); // line 5
+      const aret = (run.last = await abstReachEnv(p, abs, solver, { checkTime: () => budget.checkpoint(), memo })); // line 5
       if (opts.onProgress) {
         const s = statsOf(whole, slice, run, solver);
         opts.onProgress({ iteration: run.iteration, predicates: s.predicates, aretStates: s.aretStates, envTransitions: s.envTransitions });

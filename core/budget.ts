@@ -18,12 +18,15 @@ export interface BudgetLimits {
 
 /** How often the heap is looked at: reading it costs more than a clock read. */
 const HEAP_CHECK_MS = 100;
+/** How long a checkpoint lets a search run without a turn of the event loop. */
+const TURN_MS = 25;
 
 export class Budget {
   readonly deadline: number | undefined;
   readonly signal: AbortSignal | undefined;
   private readonly heapLimit: number;
   private heapSeen = -Infinity;
+  private turned = performance.now();
 
   constructor(limits: BudgetLimits = {}) {
     this.deadline = limits.deadline;
@@ -46,6 +49,24 @@ export class Budget {
     this.heapSeen = now;
     const used = getHeapStatistics().used_heap_size;
     if (used > this.heapLimit) throw new OutOfMemory(used, this.heapLimit);
+  }
+
+  /**
+   * check(), and every TURN_MS a turn of the event loop. A search whose solver answers
+   * come from caches never waits for I/O, so without it a portfolio's other lanes could
+   * not report, nor a stop arrive, for seconds.
+   */
+  async checkpoint(): Promise<void> {
+    this.check();
+    if (performance.now() - this.turned < TURN_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.turned = performance.now();
+    this.check();
+  }
+
+  /** Whether the deadline has passed. */
+  expired(): boolean {
+    return this.deadline !== undefined && performance.now() > this.deadline;
   }
 
   /** The limit of one solver query: the time left (at least 1 ms), capped by `capMs`. */

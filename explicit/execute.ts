@@ -64,8 +64,9 @@ export function plan(
         flushChecks();
         continue;
       }
-      // Exact when the formula bounds the unknown within the range's width; else clipped to the range.
-      const exact = lo !== undefined && hi !== undefined && hi - lo <= range[1] - range[0];
+      // Exact when the formula bounds the unknown to at most EXACT_SPAN values (or the
+      // range's width, if wider); else clipped to the range.
+      const exact = lo !== undefined && hi !== undefined && hi - lo < maxB(EXACT_SPAN, range[1] - range[0] + 1n);
       usesRange ||= !exact;
       ops.push({
         k: 'enum',
@@ -80,6 +81,13 @@ export function plan(
   }
   return { ops, usesRange };
 }
+
+/**
+ * A choice the formula bounds to at most this many values is enumerated in full, not
+ * clipped to the nondet range: `assume(1 <= x && x <= 8)` is 8 exact values, where a
+ * range of -2..2 would make every answer "bounded" and prove nothing.
+ */
+const EXACT_SPAN = 256n;
 
 const maxB = (a: bigint, b: bigint): bigint => (a > b ? a : b);
 const minB = (a: bigint, b: bigint): bigint => (a < b ? a : b);

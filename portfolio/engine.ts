@@ -27,11 +27,13 @@ const WASM_BMC_SLICE = 0.05;
 const WASM_BMC_SLICE_MS = 5_000;
 
 /**
- * How long the worker lanes run alone. explicit-global decides most finite-state
- * programs of Table 1 within it (worker start-up included: Fig. 2 45 ms, QRCU 210 ms
- * alone), and beside three starting solver lanes it took 100–160 ms on Fig. 2.
+ * How long a worker lane first runs in rely's own thread, before any other lane
+ * starts. explicit-global decides most finite-state programs within it (Table 1: all
+ * but Scull and QRCU, 2–90 ms), without a worker's start-up (about 40 ms) and before
+ * the solver lanes' z3 processes take the cores (beside them it took 100–160 ms on
+ * Fig. 2). A search that needs longer starts again in its worker.
  */
-const HEAD_START_MS = 150;
+const FIRST_SLICE_MS = 150;
 
 export const portfolioEngine: Engine<PortfolioOptions, PortfolioProof, PortfolioStats> = {
   name: 'auto',
@@ -43,7 +45,7 @@ export const portfolioEngine: Engine<PortfolioOptions, PortfolioProof, Portfolio
     const t0 = performance.now();
     const stops = LANES.map(() => new AbortController());
     const options = LANES.map((lane) => optionsOf(lane, o));
-    const start = (i: number, deadline?: number): Promise<Settled> => {
+    const start = (i: number, deadline?: number, here = false): Promise<Settled> => {
       const lane = LANES[i];
       const laneCtx = {
         budget: ctx.budget.lane(stops[i].signal, deadline),
@@ -51,7 +53,7 @@ export const portfolioEngine: Engine<PortfolioOptions, PortfolioProof, Portfolio
         progress: lane === aretEngine ? ctx.progress : undefined, // one progress line: the ARET's
         nice: LANE_NICE.get(lane.name),
       };
-      const run = inWorker(lane) ? runInWorker(lane.name, p, options[i], laneCtx) : laneEngine(lane.name)!.run(p, options[i], laneCtx);
+      const run = inWorker(lane) && !here ? runInWorker(lane.name, p, options[i], laneCtx) : laneEngine(lane.name)!.run(p, options[i], laneCtx);
       return run.then((result) => ({ i, result }), (error: unknown) => ({ i, error }));
     };
     // With --proof a SAFE verdict counts only from a lane that writes a certificate.
@@ -60,7 +62,7 @@ export const portfolioEngine: Engine<PortfolioOptions, PortfolioProof, Portfolio
     // With native z3 every lane starts at once. z3-solver runs one solver call at a time
     // per process, so on wasm the solver lanes would only wait for each other: they run
     // one after another, the bug hunter first for a slice of the time, then the ARET,
-    // then Spacer with what is left (the worker lanes need no solver and start at once).
+    // then Spacer with what is left (the worker lanes need no solver and run beside them).
     const together = backendOf(o.solver) === 'native' ? [...LANES.keys()] : [...LANES.keys()].filter((i) => inWorker(LANES[i]));
     const hunter = LANES.indexOf(bmcEngine);
     const queue = [...LANES.keys()].filter((i) => !together.includes(i)).sort((a, b) => Number(b === hunter) - Number(a === hunter));
@@ -73,18 +75,21 @@ export const portfolioEngine: Engine<PortfolioOptions, PortfolioProof, Portfolio
     };
     const settled: Settled[] = [];
     let winner: Decided | undefined;
-    const workers = [...LANES.keys()].filter((i) => inWorker(LANES[i]));
-    for (const i of workers) pending.set(i, start(i));
-    // The worker lanes first, alone for a moment: a finite-state program is decided in
-    // that time, before the solver lanes' z3 processes take the cores.
-    const first = await Promise.race([...pending.values(), new Promise<undefined>((resolve) => setTimeout(resolve, HEAD_START_MS))]);
-    if (first && decides(first)) {
-      pending.delete(first.i);
-      settled.push(first);
-      winner = first;
-      for (const [j] of pending) stops[j].abort();
-    } else {
-      for (const i of together) if (!workers.includes(i)) pending.set(i, start(i));
+    // The worker lanes first, each for a slice in this thread: a finite-state program is
+    // decided in that time. A slice that ran out starts again in the lane's worker; any
+    // other answer (a bounded search, a state limit) is the lane's.
+    for (const i of [...LANES.keys()].filter((j) => inWorker(LANES[j]))) {
+      const s = await start(i, performance.now() + FIRST_SLICE_MS, true);
+      const v = 'result' in s ? s.result.verdict : undefined;
+      if (decides(s)) {
+        settled.push((winner = s));
+        break;
+      }
+      if (v?.verdict === 'unknown' && v.reason === 'timeout' && !ctx.budget.expired()) pending.set(i, start(i));
+      else settled.push(s);
+    }
+    if (!winner) {
+      for (const i of together) if (!inWorker(LANES[i])) pending.set(i, start(i));
       startNext();
     }
     while (pending.size) {

@@ -165,6 +165,18 @@ describe('statements and expressions', () => {
     expect(run(check('_Bool b = __VERIFIER_nondet_bool();', 'b == 0 || b == 1')).usedNondetRange).toBe(false);
   });
 
+  it('a choice the program bounds is enumerated in full, also beyond the nondet range (up to 256 values)', () => {
+    // Through a copy in the same step (a = n), as in gcd-sub-rem.c's main.
+    const bounded = (lo: number, hi: number, bad: number) =>
+      run(`int a; int main() { int n = __VERIFIER_nondet_int(); __VERIFIER_assume(n >= ${lo} && n <= ${hi}); a = n; if (a == ${bad}) reach_error(); return 0; }`);
+    const r = bounded(1, 8, 7);
+    expect(r.errorReachable).toBe(true);
+    const safe = bounded(1, 256, 300);
+    expect(safe).toMatchObject({ errorReachable: false, usedNondetRange: false, complete: true });
+    // Wider than 256 values: drawn from the range, and reported as such.
+    expect(bounded(1, 1000, 500)).toMatchObject({ errorReachable: false, usedNondetRange: true });
+  });
+
   it('the state bound makes the result incomplete', () => {
     const src = 'int x = 0; void *f(void *a) { while (1) { x++; } return 0; } int main() { pthread_t t; pthread_create(&t, 0, f, 0); return 0; }';
     const r = run(src, { maxStates: 50 });
