@@ -4,10 +4,11 @@
  * the number of states. It is the ground truth every symbolic engine is tested
  * against, so it executes the IR's formulas themselves (execute.ts).
  */
-import type { Program } from '../frontend/program.js';
+import type { Program, Transition } from '../frontend/program.js';
 import { traceStep, type TraceStep } from '../core/trace.js';
 import type { Run } from '../core/replay.js';
 import { Layout, compileSteps, fire, initialStates, type Step as CompiledStep } from './steps.js';
+import type { Symmetry } from './symmetry.js';
 
 /** The bounds of an explicit search (the explorer and the thread-modular engine). */
 export interface SearchOptions {
@@ -26,6 +27,8 @@ export interface SearchOptions {
 export interface ExploreOptions extends SearchOptions {
   /** After a complete search without error, check that the explored set is closed (`closed`). */
   recheck?: boolean;
+  /** Identical instances whose permutations map the program onto itself (symmetry.ts): states are kept up to them. */
+  symmetry?: Symmetry | null;
 }
 
 /** What every explicit search reports. */
@@ -83,8 +86,12 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   const bounded = opts.intRange ? boundedSlots(p, names) : [];
   const [lo, hi] = opts.intRange ?? [0n, 0n];
 
+  const canon = canonicalizer(opts.symmetry ?? null, index);
+
   // State store.
   const values: bigint[][] = [];
+  /** Per state, the permutation that made its successor canonical (null: none was needed). */
+  const perms: (Perm | null)[] = [];
   const stacks: Stacks[] = [];
   const parent: number[] = [];
   const via: (CompiledStep | undefined)[] = [];
@@ -100,12 +107,13 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   const stateKey = (vals: readonly bigint[], st: Stacks): string =>
     hasStack ? `${vals.join(',')}|${st.map((s) => s.map((f) => f.join(',')).join(';')).join('/')}` : vals.join(',');
 
-  const add = (vals: bigint[], st: Stacks, from: number, c: CompiledStep | undefined, aux: bigint[]): void => {
+  const add = (raw: bigint[], rawSt: Stacks, from: number, c: CompiledStep | undefined, aux: bigint[]): void => {
     if (errorState >= 0 || stoppedBy) return;
-    if (!inBounds(vals)) {
+    if (!inBounds(raw)) {
       cut++;
       return;
     }
+    const { vals, stacks: st, perm } = canon(raw, rawSt);
     const key = stateKey(vals, st);
     if (seen.has(key)) return;
     if (values.length >= maxStates) {
@@ -115,6 +123,7 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
     const id = values.length;
     seen.set(key, id);
     values.push(vals);
+    perms.push(perm);
     stacks.push(st);
     parent.push(from);
     via.push(c);
@@ -177,23 +186,35 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
     for (let s = 0; s < values.length && closed; s++)
       successors(s, (next, nst) => {
         if (!inBounds(next)) return;
-        if (!seen.has(stateKey(next, nst))) closed = false;
+        const c = canon(next, nst);
+        if (!seen.has(stateKey(c.vals, c.stacks))) closed = false;
       });
   }
 
-  const traceTo = (id: number): TraceStep[] => {
-    const steps: TraceStep[] = [];
-    for (let s = id; parent[s] >= 0; s = parent[s]) steps.push(traceStep(p, via[s]!.t, (v) => values[s][index.get(v)!]));
-    return steps.reverse();
-  };
+  /**
+   * The run to state `id`. Up to symmetry each stored state is canonical: the state the
+   * run really reaches is the stored one with the permutations along the way undone,
+   * and each step is the corresponding transition of the instance really at that place.
+   */
   const runTo = (id: number): Run => {
     const ids: number[] = [];
     for (let s = id; s >= 0; s = parent[s]) ids.push(s);
     ids.reverse();
-    return {
-      states: ids.map((s) => new Map(names.map((v, i) => [v, values[s][i]]))),
-      steps: ids.slice(1).map((s) => ({ transition: via[s]!.t, aux: new Map(via[s]!.t.aux.map((a, i) => [a, viaAux[s][i]])) })),
-    };
+    let P: Perm | null = null; // canonical = P(actual)
+    const states: Map<string, bigint>[] = [];
+    const steps: Run['steps'][number][] = [];
+    for (const s of ids) {
+      const t = via[s]?.t;
+      if (t) steps.push({ transition: canon.actualTransition(t, P), aux: new Map(t.aux.map((a, i) => [a, viaAux[s][i]])) });
+      P = canon.compose(perms[s], P);
+      const actual = canon.undo(values[s], P);
+      states.push(new Map(names.map((v, i) => [v, actual[i]])));
+    }
+    return { states, steps };
+  };
+  const traceTo = (id: number): TraceStep[] => {
+    const run = runTo(id);
+    return run.steps.map((step, i) => traceStep(p, step.transition, (v) => run.states[i + 1].get(v)!));
   };
   return {
     errorReachable: errorState >= 0,
@@ -217,5 +238,63 @@ export function boundedSlots(p: Program, names: readonly string[]): number[] {
   return names.flatMap((v, i) => {
     const info = p.vars.get(v)!;
     return (info.role === 'user' || info.role === 'temp') && !info.bool ? [i] : [];
+  });
+}
+
+/** Per symmetry class, where each instance goes: `to[old] = new` (positions in the class). */
+type Perm = readonly (readonly number[])[];
+
+/**
+ * States up to symmetry (symmetry.ts): the canonical state sorts each class's
+ * instances by their values and stacks; what it did is returned, so a run can be
+ * rebuilt.
+ */
+function canonicalizer(sym: Symmetry | null, index: ReadonlyMap<string, number>) {
+  const classes = (sym?.classes ?? []).map((c) => ({ threads: c.threads, slots: c.vars.map((vs) => vs.map((v) => index.get(v)!)) }));
+  const identity = (n: number): number[] => [...Array(n).keys()];
+  /** `vals` with instance `old` of each class moved to `to[old]`. */
+  const apply = (vals: readonly bigint[], perm: Perm): bigint[] => {
+    const out = [...vals];
+    classes.forEach((c, k) => c.slots.forEach((slots, old) => slots.forEach((slot, j) => (out[c.slots[perm[k][old]][j]] = vals[slot]))));
+    return out;
+  };
+  const inverse = (perm: Perm): Perm => perm.map((to) => to.reduce((inv, n, o) => ((inv[n] = o), inv), [...to]));
+  const canon = (vals: bigint[], stacks: Stacks): { vals: bigint[]; stacks: Stacks; perm: Perm | null } => {
+    if (!classes.length) return { vals, stacks, perm: null };
+    let moved = false;
+    const perm = classes.map((c) => {
+      // Instances in the order of their values, then of their stacks (kept calls).
+      const stackKey = (k: number): string => stacks[c.threads[k]].map((f) => f.join(',')).join(';');
+      const compare = (a: number, b: number): number => {
+        const sa = c.slots[a];
+        const sb = c.slots[b];
+        for (let j = 0; j < sa.length; j++) if (vals[sa[j]] !== vals[sb[j]]) return vals[sa[j]] < vals[sb[j]] ? -1 : 1;
+        const ka = stackKey(a);
+        const kb = stackKey(b);
+        return ka < kb ? -1 : ka > kb ? 1 : a - b;
+      };
+      const order = identity(c.slots.length).sort(compare);
+      const to: number[] = [];
+      order.forEach((old, n) => (to[old] = n));
+      moved ||= to.some((n, o) => n !== o);
+      return to;
+    });
+    if (!moved) return { vals, stacks, perm: null };
+    const moves = new Map(classes.flatMap((c, k) => c.threads.map((t, old) => [c.threads[perm[k][old]], stacks[t]] as const)));
+    return { vals: apply(vals, perm), stacks: stacks.map((st, t) => moves.get(t) ?? st), perm };
+  };
+  return Object.assign(canon, {
+    /** σ ∘ P (either may be the identity, null). */
+    compose: (sigma: Perm | null, P: Perm | null): Perm | null => (!sigma ? P : !P ? sigma : P.map((to, k) => to.map((n) => sigma[k][n]))),
+    /** The actual state of canonical `vals` with canonical = P(actual). */
+    undo: (vals: readonly bigint[], P: Perm | null): readonly bigint[] => (P ? apply(vals, inverse(P)) : vals),
+    /** The transition really taken when `t` fires in the canonical state P(actual). */
+    actualTransition: (t: Transition, P: Perm | null): Transition => {
+      const k = classes.findIndex((c) => c.threads.includes(t.thread));
+      if (!P || k < 0) return t;
+      const c = classes[k];
+      const old = P[k].indexOf(c.threads.indexOf(t.thread));
+      return sym!.counterpart(t, c.threads[old]);
+    },
   });
 }

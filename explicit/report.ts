@@ -6,7 +6,10 @@ import type { ExplicitProof, ExplicitStats } from './verify.js';
 const LISTED_THREADS = 8;
 
 function proofText(proof: ExplicitProof, s: ExplicitStats): string {
-  if (proof.kind === 'global') return `proof: all ${proof.states} reachable states of the product program explored, the set re-checked closed under every transition`;
+  if (proof.kind === 'global') {
+    const upTo = proof.symmetry ? ` up to permutations of identical threads (${proof.symmetry}; each permutation checked to map the program onto itself)` : '';
+    return `proof: all ${proof.states} reachable states of the product program explored${upTo}, the set re-checked closed under every transition`;
+  }
   const shown = proof.threads.slice(0, LISTED_THREADS).map((t) => {
     const sums = t.summaries ? `, ${t.summaries} summaries across a call` : '';
     return `  ${t.thread}: ${t.states} states${sums}; guarantee ${t.guarantee} updates${t.writes.length ? ` of ${t.writes.join(', ')}` : ''}`;
@@ -32,6 +35,7 @@ function statsText(s: ExplicitStats, run: RunInfo<object>): string {
     'statistics:',
     `  engine: ${run.engine}, ${s.states} states${s.guarantee === null ? '' : `, ${s.guarantee} guarantee entries`}, ${s.transitionsFired} transitions fired`,
     ...(s.confirmation ? [`  explicit-global (confirmation): ${s.confirmation.states} states, ${ms(s.confirmation.timeMs)}`] : []),
+    ...(s.symmetry ? [`  symmetry: ${s.symmetry}`] : []),
     `  bound: ${s.bound ?? 'none (the search is exact)'}`,
     `  time: ${ms(s.timeMs)}`,
   ].join('\n');

@@ -15,6 +15,7 @@ import type { Outcome } from '../core/outcome.js';
 import { replay } from '../core/replay.js';
 import { explore, type ExploreResult, type SearchOptions, type SearchResult } from './explore.js';
 import { checkModular, checkModularProof, type ThreadSummary } from './modular.js';
+import { findSymmetry } from './symmetry.js';
 
 export type ExplicitEngine = 'explicit-global' | 'explicit-modular';
 
@@ -25,7 +26,7 @@ export interface ExplicitOptions extends SearchOptions {
 
 /** What a SAFE verdict rests on. */
 export type ExplicitProof =
-  | { readonly kind: 'global'; readonly states: number }
+  | { readonly kind: 'global'; readonly states: number; /** The identical threads whose permutations the states are taken up to (symmetry.ts), or null. */ readonly symmetry: string | null }
   | { readonly kind: 'modular'; readonly threads: readonly ThreadSummary[] };
 
 export interface ExplicitStats {
@@ -38,6 +39,8 @@ export interface ExplicitStats {
   threads: readonly ThreadSummary[] | null;
   /** The bound the result depends on, or null when it is exact. */
   bound: string | null;
+  /** The global search's classes of identical threads (`worker ×10`), or null. */
+  symmetry: string | null;
   /** The global engine's run that confirmed or refuted an error of the modular abstraction. */
   confirmation: { verdict: 'error' | 'no error' | 'incomplete'; states: number; timeMs: number } | null;
   timeMs: number;
@@ -54,7 +57,7 @@ function boundOf(r: SearchResult, intRange: readonly [bigint, bigint] | undefine
 }
 
 /** The global engine's answer: UNSAFE with a replayed trace, SAFE with a closed state set, or UNKNOWN. */
-function globalOutcome(p: Program, r: ExploreResult, bound: string | null, internal: (m: string) => Outcome<ExplicitProof>): Outcome<ExplicitProof> {
+function globalOutcome(p: Program, r: ExploreResult, bound: string | null, symmetry: string | null, internal: (m: string) => Outcome<ExplicitProof>): Outcome<ExplicitProof> {
   if (r.errorReachable) {
     const replayed = replay(p, r.run!);
     if ('failure' in replayed) return internal(`explicit-global: the error trace does not replay: ${replayed.failure}`);
@@ -63,7 +66,7 @@ function globalOutcome(p: Program, r: ExploreResult, bound: string | null, inter
   if (!r.complete) return { verdict: 'unknown', reason: r.stoppedBy === 'timeout' ? 'timeout' : `state limit (${r.states} states)` };
   if (bound) return { verdict: 'unknown', reason: `bounded: no error with ${bound}` };
   if (r.closed !== true) return internal('explicit-global: the explored state set is not closed under the transitions');
-  return { verdict: 'safe', proof: { kind: 'global', states: r.states }, proofChecked: true };
+  return { verdict: 'safe', proof: { kind: 'global', states: r.states, symmetry }, proofChecked: true };
 }
 
 export function verifyExplicit(p: Program, engine: ExplicitEngine, opts: ExplicitOptions = {}): ExplicitVerdict {
@@ -73,11 +76,14 @@ export function verifyExplicit(p: Program, engine: ExplicitEngine, opts: Explici
     return { verdict: 'unknown', reason: `internal check failed: ${message}` };
   };
   const search = { nondetRange: opts.nondetRange, intRange: opts.intRange, maxStates: opts.maxStates, deadline: opts.deadline };
+  // The global search takes states up to permutations of identical threads.
+  const sym = findSymmetry(p);
+  const symmetry = sym ? sym.classes.map((c) => `${p.threads[c.threads[0]].fn} ×${c.threads.length}`).join(', ') : null;
   if (engine === 'explicit-global') {
-    const r = explore(p, { ...search, recheck: true });
+    const r = explore(p, { ...search, recheck: true, symmetry: sym });
     const bound = boundOf(r, opts.intRange);
-    const stats = { states: r.states, guarantee: null, transitionsFired: r.transitionsFired, threads: null, bound, confirmation: null };
-    return { ...globalOutcome(p, r, bound, internal), engine, stats: { ...stats, timeMs: performance.now() - t0 } };
+    const stats = { states: r.states, guarantee: null, transitionsFired: r.transitionsFired, threads: null, bound, symmetry, confirmation: null };
+    return { ...globalOutcome(p, r, bound, symmetry, internal), engine, stats: { ...stats, timeMs: performance.now() - t0 } };
   }
   const m = checkModular(p, search);
   const bound = boundOf(m, opts.intRange);
@@ -87,17 +93,19 @@ export function verifyExplicit(p: Program, engine: ExplicitEngine, opts: Explici
     transitionsFired: m.transitionsFired,
     threads: m.threads,
     bound,
+    symmetry: null,
     confirmation: null,
     timeMs: 0,
   };
   const done = (o: Outcome<ExplicitProof>): ExplicitVerdict => ({ ...o, engine, stats: { ...stats, timeMs: performance.now() - t0 } });
   if (m.errorReachable) {
     // Not a bug report yet: ask the global engine.
-    const g = explore(p, { ...search, recheck: true });
+    const g = explore(p, { ...search, recheck: true, symmetry: sym });
+    stats.symmetry = symmetry;
     stats.confirmation = { verdict: g.errorReachable ? 'error' : g.complete ? 'no error' : 'incomplete', states: g.states, timeMs: g.timeMs };
     const gBound = boundOf(g, opts.intRange);
     stats.bound = gBound;
-    const o = globalOutcome(p, g, gBound, internal);
+    const o = globalOutcome(p, g, gBound, symmetry, internal);
     if (o.verdict === 'unknown')
       return done({ verdict: 'unknown', reason: `error reachable in the thread-modular abstraction (thread ${m.errorThread}); explicit-global: ${o.reason}` });
     return done(o);

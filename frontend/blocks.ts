@@ -6,6 +6,13 @@
  * its visible step a block also stops before a blocking assume, so a visible write is
  * never undone by a later local wait. Loop heads, the error, exit and halt locations
  * are always cuts, so every path is finite.
+ *
+ * One exception: consecutive stable assumes (joins) form one step. A join's condition,
+ * once true, stays true, so a run that passes one join and later the next maps to a
+ * run that passes both at the later time (between them the thread only does local
+ * steps, which nobody reads); the states skipped differ only in this thread's pc at a
+ * location that is no error location. `for (…) pthread_join(t[i], 0)` over identical
+ * threads is then one step that treats them alike.
  */
 import { FALSE, TRUE, and, conjuncts, eq, isLinear, le, mkVar, num, primed, substitute, type Term } from '../solver/formula.js';
 import { actionVars, type Cfg, type Edge } from './cfg.js';
@@ -34,6 +41,8 @@ interface PathState {
   atoms: Term[];
   aux: string[];
   sawVisible: boolean;
+  /** Every visible step so far is a stable assume (a join). */
+  onlyStable: boolean;
   depth: number;
   atomic: boolean;
   wrap: boolean;
@@ -90,6 +99,7 @@ function build(input: BlockInput, forcedCuts: Set<number>): { transitions: Omit<
     return false;
   };
   const blocking = (e: Edge): boolean => e.action.kind === 'assume' && e.action.blocking;
+  const stable = (e: Edge): boolean => e.action.kind === 'assume' && e.action.stable === true;
   const out: Omit<Transition, 'id'>[] = [];
   const seen = new Set<string>();
 
@@ -173,7 +183,7 @@ function build(input: BlockInput, forcedCuts: Set<number>): { transitions: Omit<
             (heads.has(loc) ||
               forcedCuts.has(loc) ||
               !input.largeBlocks ||
-              (st.sawVisible && cfg.out[loc].some((e) => visible(e) || blocking(e)))));
+              (st.sawVisible && cfg.out[loc].some((e) => (visible(e) || blocking(e)) && !(st.onlyStable && stable(e))))));
         if (stopHere) {
           if (++paths > MAX_PATHS_PER_CUT) throw new PathExplosion();
           emit(start, loc, st);
@@ -199,6 +209,7 @@ function build(input: BlockInput, forcedCuts: Set<number>): { transitions: Omit<
       const vis = visible(e);
       if (vis && !ns.visibleEdge) ns.visibleEdge = e;
       ns.sawVisible ||= vis;
+      ns.onlyStable &&= !vis || stable(e);
       const sub = (t: Term): Term => substitute(t, st.sym);
       switch (a.kind) {
         case 'assume': {
@@ -238,7 +249,7 @@ function build(input: BlockInput, forcedCuts: Set<number>): { transitions: Omit<
       }
       return ns;
     };
-    walk(start, { sym: new Map(), atoms: [], aux: [], sawVisible: false, depth: 0, atomic: false, wrap: false, steps: [] }, 0);
+    walk(start, { sym: new Map(), atoms: [], aux: [], sawVisible: false, onlyStable: true, depth: 0, atomic: false, wrap: false, steps: [] }, 0);
   }
   return { transitions: out, locations };
 }

@@ -7,8 +7,13 @@ import { varsOf, type Term } from '../solver/formula.js';
 import type { SourcePos } from './diagnostics.js';
 
 export type Action =
-  /** Blocks unless the single atom holds. `blocking` marks user assumes / waits, not branches. */
-  | { kind: 'assume'; cond: Term; blocking: boolean }
+  /**
+   * Blocks unless the single atom holds. `blocking` marks user assumes / waits, not
+   * branches. `stable`: once the atom holds it holds for ever (a join: the joined
+   * thread's done flag, which only its exit sets, to 1), so blocks.ts may fold
+   * consecutive ones into one step.
+   */
+  | { kind: 'assume'; cond: Term; blocking: boolean; stable?: boolean }
   | { kind: 'assign'; target: string; value: Term }
   /** Nondeterministic value within optional bounds (C type of the nondet call). */
   | { kind: 'havoc'; target: string; lo?: bigint; hi?: bigint }

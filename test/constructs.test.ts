@@ -57,6 +57,12 @@ describe('threads', () => {
     expect(lower(src(3)).threads).toHaveLength(4);
     expect(reachable(src(3))).toBe(false);
     expect(reachable(src(2))).toBe(true);
+    // Joins in a row are one step (blocks.ts: a join, once possible, stays possible),
+    // which waits for all three; the check after them is a step of its own.
+    const main = lower(src(3)).threads[0];
+    const joins = main.transitions.filter((t) => t.steps.some((s) => s.text.startsWith('pthread_join')));
+    expect(joins).toHaveLength(1);
+    expect(joins[0].steps.filter((s) => s.text.startsWith('pthread_join'))).toHaveLength(3);
   });
 
   it('thread arguments: constants and &global', () => {

@@ -249,7 +249,7 @@ function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | und
   const inst = handle(b, arg).slot.inst ?? fail(arg.pos, 'pthread_join of a thread that was not created');
   inst.joined = true;
   const done = b.L.ghost(`__done.${inst.name}`);
-  b.emit({ kind: 'assume', cond: eq(mkVar(done), num(1)), blocking: true }, e.pos, `pthread_join(${inst.name})`);
+  b.emit({ kind: 'assume', cond: eq(mkVar(done), num(1)), blocking: true, stable: true }, e.pos, `pthread_join(${inst.name})`);
   return wantValue ? num(0) : undefined;
 }
 

@@ -1,0 +1,131 @@
+/**
+ * Symmetry of identical thread instances (a function started N times with the same
+ * argument), for the global explicit-state search: states that differ only by a
+ * permutation of such instances are one state, which turns a product of N copies into
+ * a multiset of them (Emerson–Sistla; Ip–Dill's scalarsets).
+ *
+ * Sound only for a group of permutations that maps the program to itself, so nothing
+ * is assumed from the lowering: every transposition (r a) of a class's representative
+ * r with another instance a is checked to map φ_init, φ_err and the transition set
+ * onto themselves, formula by formula (terms are hash-consed, so equal conjunct sets
+ * are equal sets of ids). These transpositions generate every permutation of the
+ * class. A check that fails leaves the class out. Joins of the instances in a row are
+ * one transition (blocks.ts), which is what makes `main` symmetric in them.
+ */
+import { conjuncts, isPrimed, primed, rename, unprimed, type Term } from '../solver/formula.js';
+import type { Program, Transition } from '../frontend/program.js';
+
+export interface SymmetryClass {
+  /** Thread indices of the instances; the first is the representative. */
+  readonly threads: readonly number[];
+  /** Per instance, its variables in corresponding order: its locals (pc first), then its ghost flags. */
+  readonly vars: readonly (readonly string[])[];
+}
+
+export interface Symmetry {
+  readonly classes: readonly SymmetryClass[];
+  /** The transition of thread `to` that corresponds to `t` (t's own thread in the same class). */
+  counterpart(t: Transition, to: number): Transition;
+}
+
+/** The ghost flags that belong to thread `name` (`__done.worker#2`), by their prefix. */
+function ghostsOf(p: Program, name: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const g of p.globals)
+    if (p.vars.get(g)!.role === 'ghost' && g.endsWith(`.${name}`)) out.set(g.slice(0, -name.length - 1), g);
+  return out;
+}
+
+interface InstanceVars {
+  /** Its locals (pc first), then its ghost flags by prefix. */
+  readonly vars: readonly string[];
+  /** Its locals' names without the thread's name, and its ghost flags' prefixes: what must agree across instances. */
+  readonly shape: string;
+}
+
+/** The instance's variables in an order that corresponds across instances, or null when a local is not named after the thread. */
+function instanceVars(p: Program, th: number): InstanceVars | null {
+  const t = p.threads[th];
+  if (t.locals.some((v) => !v.startsWith(`${t.name}.`))) return null;
+  const ghosts = ghostsOf(p, t.name);
+  const prefixes = [...ghosts.keys()].sort();
+  return {
+    vars: [...t.locals, ...prefixes.map((x) => ghosts.get(x)!)],
+    shape: JSON.stringify([t.locals.map((v) => v.slice(t.name.length + 1)), prefixes]),
+  };
+}
+
+const parts = (t: Term, op: 'and' | 'or'): readonly Term[] => (op === 'and' ? conjuncts(t) : t.kind === 'app' && t.op === 'or' ? t.args : [t]);
+const setKey = (ts: readonly Term[]): string => [...new Set(ts.map((x) => x.id))].sort((a, b) => a - b).join(',');
+/** A transition by what a permutation must preserve: thread, locations, stack action (with the variables a pop keeps, as `name` names them) and conjuncts. */
+const transitionKey = (thread: number, t: Transition, formula: Term, name: (v: string) => string = (v) => v): string => {
+  const stack = !t.stack ? '' : t.stack.kind === 'push' ? `push ${t.stack.returnPc}` : `pop ${t.stack.keep.map(name).join(',')}`;
+  return `${thread}:${t.from}>${t.to}:${stack}:${setKey(conjuncts(formula))}`;
+};
+
+/** Whether the transposition of `r` and `a` (their variables `rv`, `av`) maps the program onto itself; if so, each transition of r to a's and back. */
+function transposition(p: Program, r: number, a: number, rv: readonly string[], av: readonly string[]): Map<Transition, Transition> | null {
+  const swap = new Map<string, string>();
+  rv.forEach((v, i) => swap.set(v, av[i]).set(av[i], v));
+  const f = (name: string): string => (isPrimed(name) ? primed(swap.get(unprimed(name)) ?? unprimed(name)) : (swap.get(name) ?? name));
+  const image = (t: Term): Term => rename(t, f);
+  if (setKey(parts(image(p.init), 'and')) !== setKey(parts(p.init, 'and'))) return null;
+  if (setKey(parts(image(p.err), 'or')) !== setKey(parts(p.err, 'or'))) return null;
+  const index = new Map<string, Transition>();
+  for (const th of p.threads) for (const t of th.transitions) index.set(transitionKey(th.index, t, t.formula), t);
+  const map = new Map<Transition, Transition>();
+  for (const th of p.threads) {
+    const to = th.index === r ? a : th.index === a ? r : th.index;
+    for (const t of th.transitions) {
+      const u = index.get(transitionKey(to, t, image(t.formula), f));
+      // Threads outside the pair must be mapped onto themselves transition by transition.
+      if (!u || (to === th.index && u !== t)) return null;
+      if (to !== th.index) map.set(t, u);
+    }
+  }
+  return map;
+}
+
+/** The classes of identical instances whose permutations provably map the program onto itself, or null when there are none. */
+export function findSymmetry(p: Program): Symmetry | null {
+  const shape = (i: number): string => {
+    const t = p.threads[i];
+    return JSON.stringify([t.fn, t.startedAtInit, t.entryPc, t.errorPc ?? null, t.locals.length, t.locations.map((l) => l.kind), t.transitions.length]);
+  };
+  const groups = new Map<string, number[]>();
+  for (const th of p.threads) if (th.index !== 0) groups.set(shape(th.index), [...(groups.get(shape(th.index)) ?? []), th.index]);
+  const classes: SymmetryClass[] = [];
+  const toRep = new Map<Transition, Transition>();
+  const fromRep = new Map<number, Map<Transition, Transition>>();
+  for (const members of groups.values()) {
+    if (members.length < 2) continue;
+    const [r, ...rest] = members;
+    const repVars = instanceVars(p, r);
+    if (!repVars) continue;
+    const threads = [r];
+    const vars = [repVars.vars];
+    for (const a of rest) {
+      const av = instanceVars(p, a);
+      const map = av?.shape === repVars.shape ? transposition(p, r, a, repVars.vars, av.vars) : null;
+      if (!av || !map) continue;
+      threads.push(a);
+      vars.push(av.vars);
+      const back = new Map<Transition, Transition>();
+      for (const [t, u] of map) {
+        if (t.thread === r) back.set(t, u);
+        else toRep.set(t, u);
+      }
+      fromRep.set(a, back);
+    }
+    if (threads.length > 1) classes.push({ threads, vars });
+  }
+  if (!classes.length) return null;
+  return {
+    classes,
+    counterpart(t, to) {
+      if (t.thread === to) return t;
+      const rep = toRep.get(t) ?? t; // t's thread is the representative, or t maps to it
+      return to === classes.find((c) => c.threads.includes(to))!.threads[0] ? rep : fromRep.get(to)!.get(rep)!;
+    },
+  };
+}
