@@ -39,5 +39,5 @@ const explicitEngine = (name: ExplicitEngine, description: string): Engine<Expli
   report: explicitReport,
 });
 
-export const explicitGlobalEngine = explicitEngine('explicit-global', 'every reachable state of the product program (finite-state programs; the explorer under the verdict rules)');
+export const explicitGlobalEngine = explicitEngine('explicit-global', 'every reachable state of the product program, up to permutations of identical threads (finite-state programs; the explorer under the verdict rules)');
 export const explicitModularEngine = explicitEngine('explicit-modular', 'Flanagan–Qadeer thread-modular model checking, one thread at a time against the others\' guarantees');
