@@ -4,10 +4,11 @@
  * thread (or thread pair) it came from. With the modular bias the modular clauses
  * come first, then the grouped ones, and the unbiased ones last (§6).
  */
-import { eq, gt, lt, mkVar, num, primed, unprimed, varsOf, type Term } from '../solver/formula.js';
+import { conjuncts, eq, gt, isLinear, lt, mkVar, num, primed, unprimed, varsOf, type Term } from '../solver/formula.js';
 import type { HornSolution, HornSystem } from '../solver/horn.js';
 import type { SmtSolver } from '../solver/smt.js';
-import type { Program } from '../frontend/program.js';
+import type { Program, Transition } from '../frontend/program.js';
+import { nonlinearReason } from '../core/errors.js';
 import { solveClauses, type Answer, type HornSolverChoice } from '../horn/solve.js';
 import { isEnv, type Abstraction, type AbsState, type EnvTransition } from './aret.js';
 import type { PredicateSet } from './abstraction.js';
@@ -195,6 +196,13 @@ class Learner {
  * mean a counterexample. Under `auto`, a SOLVELINEARHC solution that teaches nothing
  * new is followed by Spacer's.
  */
+/** A transition with nonlinear arithmetic whose formula is among the clauses' constraints (they conjoin transition formulas as they are), if any. */
+function nonlinearIn(p: Program, sys: HornSystem): Transition | undefined {
+  const constraints = sys.clauses.filter((c) => !isLinear(c.constraint)).map((c) => new Set(conjuncts(c.constraint)));
+  if (!constraints.length) return undefined;
+  return p.threads.flatMap((th) => th.transitions).find((t) => !t.linear && constraints.some((c) => conjuncts(t.formula).every((a) => c.has(a))));
+}
+
 export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstraction, solver: SmtSolver, o: RefineOptions): Promise<RefineOutcome> {
   const unknowns = unknownsOf(tuple);
   const learner = new Learner(p, abs, o.shareInstances);
@@ -204,6 +212,8 @@ export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstra
   for (const level of o.levels) {
     const biased = level.groups !== undefined;
     const sys = mkHornClauses(p, tuple, level);
+    const nonlinear = nonlinearIn(p, sys);
+    if (nonlinear) return { kind: 'stuck', reason: nonlinearReason(nonlinear, o.hornSolver === 'linear' ? 'SOLVELINEARHC' : 'Spacer') };
     let r = await solve(sys, biased, o.hornSolver);
     let cs = r.status === 'sat' ? learner.candidates(unknowns, r.solution) : [];
     if (r.status === 'sat' && cs.length === 0 && r.by === 'linear' && o.hornSolver === 'auto') {

@@ -4,6 +4,9 @@
  * failed replay is an internal error of the engine, never a verdict.
  */
 
+import { showPos } from '../frontend/diagnostics.js';
+import type { Transition } from '../frontend/program.js';
+
 /** The run's deadline passed (budget.ts). */
 export class Timeout extends Error {
   constructor() {
@@ -36,3 +39,8 @@ export class SolverUnknown extends Error {
 
 /** A counterexample from SMT that the interpreter rejects: never a verdict. */
 export class ReplayFailed extends Error {}
+
+/** UNKNOWN's reason where a Horn solver would meet transition `t`'s nonlinear arithmetic (`%` or `/` by a variable, x*y): located, as every unsupported construct is. */
+export function nonlinearReason(t: Transition, solver: string): string {
+  return `unsupported: nonlinear arithmetic at ${showPos(t.pos)} (${t.steps.map((x) => x.text).join('; ')}): ${solver} takes linear clauses only`;
+}

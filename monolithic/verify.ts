@@ -19,9 +19,8 @@ import type { HornResult } from '../solver/horn.js';
 import type { SmtSolver, SolverStats } from '../solver/smt.js';
 import type { Program } from '../frontend/program.js';
 import { coneOfInfluence } from '../frontend/slice.js';
-import { showPos } from '../frontend/diagnostics.js';
 import { Budget } from '../core/budget.js';
-import { OutOfMemory, ReplayFailed, SolverUnknown, Timeout } from '../core/errors.js';
+import { OutOfMemory, ReplayFailed, SolverUnknown, Timeout, nonlinearReason } from '../core/errors.js';
 import type { Outcome } from '../core/outcome.js';
 import { INV, productSystem } from './encode.js';
 import { checkInvariant, invariantSize, type InvariantProof } from './proof.js';
@@ -96,7 +95,7 @@ export async function verifyMonolithic(whole: Program, solver: SmtSolver, opts: 
     checkTime();
     // Spacer answers only linear clauses (`%` or `/` by a variable, x*y: `Uninterpreted 'mod'`).
     const nonlinear = slice.threads.flatMap((t) => t.transitions).find((t) => !t.linear);
-    if (nonlinear) return done({ verdict: 'unknown', reason: `unsupported: nonlinear arithmetic at ${showPos(nonlinear.pos)} (${nonlinear.steps.map((x) => x.text).join('; ')}): Spacer takes linear clauses only` });
+    if (nonlinear) return done({ verdict: 'unknown', reason: nonlinearReason(nonlinear, 'Spacer') });
     let r: HornResult;
     try {
       r = await timed('spacerMs', () => solver.horn(sys, { timeoutMs: queryTimeoutMs() }));

@@ -95,6 +95,14 @@ describe('rely verify --engine monolithic', () => {
     expect(r.out.split('\n')[0]).toMatch(/^UNKNOWN: unsupported: nonlinear arithmetic at benchmarks\/programs\/hard\/gcd-sub-rem\.c:\d+:\d+ \(.*%.*\): Spacer takes linear clauses only$/);
   });
 
+  it('`%` by a variable in the ARET\'s refinement clauses: UNKNOWN, unsupported, located at the transition', async () => {
+    for (const [solver, name] of [['spacer', 'Spacer'], ['linear', 'SOLVELINEARHC']]) {
+      const r = await rely(['verify', '--engine', 'aret', '--horn-solver', solver, 'test/fixtures/nonlinear-rem.c']);
+      expect(r.code).toBe(3);
+      expect(r.out.split('\n')[0]).toMatch(new RegExp(`^UNKNOWN: unsupported: nonlinear arithmetic at test/fixtures/nonlinear-rem\\.c:13:\\d+ \\(.*%.*\\): ${name} takes linear clauses only$`));
+    }
+  });
+
   it('bad --engine: exit 2', async () => {
     const r = await rely(['verify', '--engine', 'product', LOCKID]);
     expect(r.code).toBe(2);
