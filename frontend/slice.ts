@@ -1,14 +1,17 @@
 /**
  * Cone of influence. A variable is relevant when it can decide whether some error
  * location is reached: it occurs in a guard (an atom over current values) of a
- * relevant thread, or it feeds the update of a relevant variable. A thread is
+ * relevant thread, or it feeds the update of a relevant variable, or it takes part in
+ * a constraint that can disable a transition (a large block's branch on a value it
+ * just drew: `k' >= 0 ∧ k' = 1`). A thread is
  * relevant when it has an error location or writes a relevant variable. Threads and
  * variables outside the cone cannot change the verdict; dropping them keeps their
  * noise (main's joins, the `__done` flags) out of the predicates. Engines carry the
  * proofs and counterexamples of the slice back to the whole program (the original
  * transition behind each sliced one) and check them there.
  */
-import { and, conjuncts, isPrimed, primed, unprimed, varsOf, type Term } from '../solver/formula.js';
+import { and, conjuncts, isPrimed, linearOf, primed, sub, unprimed, varsOf, type Term } from '../solver/formula.js';
+import { boundsOf, witness } from '../solver/bounds.js';
 import { errorFormula, isFrameAtom, type Program, type Thread, type Transition } from './program.js';
 
 export interface Slice {
@@ -21,6 +24,37 @@ export interface Slice {
 
 const baseVars = (a: Term): string[] => [...varsOf(a)].map(unprimed);
 const isGuard = (a: Term): boolean => ![...varsOf(a)].some(isPrimed);
+
+/**
+ * Atoms of one transition that only choose the new value of a variable x outside the
+ * cone, so that dropping them adds no behaviour to the rest: either x' = e (e without
+ * x') is x's only mention, or every mention of x' is a bound on x' alone (a nondet
+ * value drawn in a range and branched on: `s' ≥ 0 ∧ s' ≤ 1 ∧ s' = 0`) and some value
+ * satisfies them all. Anything else can disable the transition (`k' = 1 ∧ k' = 2`,
+ * `2·x' = y`, x' tied to another new value) and keeps its variables.
+ */
+function choiceAtoms(atoms: readonly Term[]): Set<Term> {
+  const byPrimed = new Map<string, Term[]>();
+  for (const a of atoms) for (const v of varsOf(a)) if (isPrimed(v)) byPrimed.set(v, [...(byPrimed.get(v) ?? []), a]);
+  const droppable = new Set<Term>();
+  for (const [x, uses] of byPrimed) {
+    if (uses.some((a) => [...varsOf(a)].some((v) => isPrimed(v) && v !== x))) continue;
+    const bounds = boundsOf(uses, x);
+    const alone = bounds !== null && witness(bounds) !== null;
+    if (alone || (uses.length === 1 && definesOnly(uses[0], x))) for (const a of uses) droppable.add(a);
+  }
+  return droppable;
+}
+
+/** x' = e with x' not in e (the caller checked that x' is the atom's only primed variable). */
+function definesOnly(a: Term, x: string): boolean {
+  if (a.kind !== 'app' || a.op !== '=') return false;
+  const [l, r] = a.args;
+  if (l.kind === 'var' && l.name === x) return !varsOf(r).has(x);
+  if (r.kind === 'var' && r.name === x) return !varsOf(l).has(x);
+  const c = linearOf(sub(a.args[0], a.args[1]))?.coeffs.get(x);
+  return c === 1n || c === -1n;
+}
 
 export function coneOfInfluence(p: Program): Slice {
   const relevant = new Set<string>();
@@ -41,11 +75,14 @@ export function coneOfInfluence(p: Program): Slice {
         add([th.pc]);
       }
       if (!threads.has(th.index)) continue;
-      for (const t of th.transitions)
-        for (const a of atomsOf(t)) {
+      for (const t of th.transitions) {
+        const atoms = atomsOf(t);
+        const choices = choiceAtoms(atoms);
+        for (const a of atoms) {
           const vs = baseVars(a);
-          if (isGuard(a) || vs.some((v) => relevant.has(v) && [...varsOf(a)].includes(primed(v)))) grew = add(vs) || grew;
+          if (isGuard(a) || !choices.has(a) || vs.some((v) => relevant.has(v) && [...varsOf(a)].includes(primed(v)))) grew = add(vs) || grew;
         }
+      }
     }
     // init and err atoms that touch a relevant variable tie their other variables to it.
     for (const a of [...conjuncts(p.init), ...conjuncts(p.err)]) if (baseVars(a).some((v) => relevant.has(v))) grew = add(baseVars(a)) || grew;
