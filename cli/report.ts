@@ -73,7 +73,7 @@ export function exploreJson(p: Program, r: ExploreResult): unknown {
 }
 
 function unsafeText(trace: readonly TraceStep[]): string {
-  return `UNSAFE\n${errorAt(trace)}\ntrace (${trace.length} steps, replayed in the interpreter):\n${traceText(trace)}`;
+  return `UNSAFE\n${errorAt(trace)}\ntrace (${trace.length} step${trace.length === 1 ? '' : 's'}, replayed in the interpreter):\n${traceText(trace)}`;
 }
 
 /** The verdict line, then the proof (with where its certificate went) or the trace, the engine's notes, and its statistics. */

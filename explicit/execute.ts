@@ -34,6 +34,7 @@ export function plan(
   const pending = atoms.map((a) => ({ a, vars: [...varsOf(a)], done: false }));
   // Variables the formula does not mention are unconstrained, not unchanged.
   const unknown = new Set<string>(alsoUnknown);
+  const declared = new Set(alsoUnknown);
   for (const p of pending) for (const v of p.vars) if (!known(v)) unknown.add(v);
   const ops: Op[] = [];
   let usesRange = false;
@@ -56,7 +57,7 @@ export function plan(
       const [lo, hi] = boundsOf(pending.map((p) => p.a), v);
       // A helper value that is not kept and only meets single-variable bounds (a nondet
       // value that just picks a branch) needs one witness, not every value.
-      const isAux = !known(v) && !isPrimed(v);
+      const isAux = !known(v) && !isPrimed(v) && !declared.has(v);
       if (isAux && pending.every((p) => p.done || !p.vars.includes(v) || p.vars.length === 1)) {
         const w = lo ?? hi ?? 0n;
         ops.push({ k: 'enum', slot: slot(v), lo: w, hi: lo !== undefined && hi !== undefined && lo > hi ? w - 1n : w, clipped: false });

@@ -4,8 +4,9 @@
  * thread's scope for the thread-modular engine), through execute.ts's plans, so every
  * engine executes the very formulas the symbolic engines see.
  */
-import { isPrimed, primed, unprimed } from '../solver/formula.js';
+import { and, eq, isPrimed, mkVar, num, primed, unprimed, varsOf } from '../solver/formula.js';
 import type { Program, Thread, Transition } from '../frontend/program.js';
+import { deadAtEntry, liveLocals, withDeadChoicesFixed } from '../frontend/dead-locals.js';
 import { plan, run, type Plan } from './execute.js';
 
 /** Slots of an environment `[V | V' | aux…]` over the variables `names`. */
@@ -47,10 +48,12 @@ export function compileSteps(p: Program, th: Thread, layout: Layout, range: read
   // own locals); a pop only tests its guard (the frame gives the values).
   const scope = [...p.globals, ...th.locals];
   const byPc = new Map<number, Step[]>();
+  const live = liveLocals(p, th);
   for (const t of th.transitions) {
+    const formula = withDeadChoicesFixed(th, t, live.get(t.to) ?? new Set()) ?? t.formula;
     const s: Step = {
       t,
-      plan: plan(t.formula, layout.known, layout.slot, range, t.stack?.kind === 'pop' ? [] : scope.map(primed)),
+      plan: plan(formula, layout.known, layout.slot, range, t.stack?.kind === 'pop' ? [] : scope.map(primed)),
       copy: scope.map((v) => [layout.slot(primed(v)), layout.index.get(v)!] as const),
       auxSlots: t.aux.map(layout.slot),
     };
@@ -72,11 +75,19 @@ export function fire(s: Step, cur: readonly bigint[], found: (next: bigint[], au
   });
 }
 
-/** The initial states (φ_init solved), over `layout` (all of the program's variables). */
+/**
+ * The initial states (φ_init solved), over `layout` (all of the program's variables).
+ * A variable φ_init leaves free (an uninitialised local) is a choice like any other;
+ * one that is dead at its thread's entry (dead-locals.ts) starts at one value: any
+ * other would give the same runs.
+ */
 export function initialStates(p: Program, layout: Layout, range: readonly [bigint, bigint]): { states: bigint[][]; clipped: boolean } {
   const n = layout.names.length;
   const states: bigint[][] = [];
-  const init = plan(p.init, () => false, (v) => layout.index.get(v) ?? layout.slot(v), range);
+  const constrained = varsOf(p.init);
+  const start = num(range[0] <= 0n && 0n <= range[1] ? 0n : range[0]);
+  const fixed = [...deadAtEntry(p)].filter((v) => !constrained.has(v)).map((v) => eq(mkVar(v), start));
+  const init = plan(and(p.init, ...fixed), () => false, (v) => layout.index.get(v) ?? layout.slot(v), range, layout.names);
   const clipped = run(init, new Array(2 * n).fill(0n), (env) => states.push(env.slice(0, n)));
   return { states, clipped };
 }

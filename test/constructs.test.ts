@@ -157,7 +157,8 @@ describe('statements and expressions', () => {
   });
 
   it('a nondeterministic choice is drawn from the range, and reported as such', () => {
-    const src = check('int n = __VERIFIER_nondet_int();', 'n <= 4');
+    // A global stays live, so its values are drawn.
+    const src = `int n; ${check('n = __VERIFIER_nondet_int();', 'n <= 4')}`;
     const r = run(src);
     expect(r.errorReachable).toBe(false);
     expect(r.usedNondetRange).toBe(true);
@@ -169,6 +170,21 @@ describe('statements and expressions', () => {
       expect(run('int main() { int n = 0; n = __VERIFIER_nondet_int(); pthread_mutex_t m; pthread_mutex_init(&m, 0); if (n == 1) reach_error(); return 0; }', { largeBlocks }).errorReachable).toBe(true);
     // A bounded nondet type needs no range.
     expect(run(check('_Bool b = __VERIFIER_nondet_bool();', 'b == 0 || b == 1')).usedNondetRange).toBe(false);
+  });
+
+  it('a choice that is dead after its block is solved for, not drawn: one value per path, exact (frontend/dead-locals.ts)', () => {
+    // Drawn and tested in one block, n is not needed after it: n = 5 reaches the error.
+    const r = run(check('int n = __VERIFIER_nondet_int();', 'n <= 4'));
+    expect([r.errorReachable, r.usedNondetRange]).toEqual([true, false]);
+    const safe = run(check('int n = __VERIFIER_nondet_int(); if (n > 1000) n = 1000;', 'n <= 1000'));
+    expect([safe.errorReachable, safe.complete, safe.usedNondetRange]).toEqual([false, true, false]);
+    // An uninitialised local written before it is read starts at one value.
+    const t = run('int g; void *w(void *a) { int x, y; x = 3; y = x + g; if (y != 3) reach_error(); return 0; } int main() { pthread_t t; pthread_create(&t, 0, w, 0); return 0; }');
+    expect([t.errorReachable, t.complete, t.usedNondetRange]).toEqual([false, true, false]);
+    // Read before it is written, its indeterminate initial value is drawn from the range.
+    const uninit = 'void *w(void *a) { int x; if (x == 7) reach_error(); return 0; } int main() { pthread_t t; pthread_create(&t, 0, w, 0); return 0; }';
+    expect([run(uninit).errorReachable, run(uninit).usedNondetRange]).toEqual([false, true]);
+    expect(run(uninit, { nondetRange: [0n, 7n] }).errorReachable).toBe(true);
   });
 
   it('a choice the program bounds is enumerated in full, also beyond the nondet range (up to 256 values)', () => {

@@ -142,6 +142,18 @@ int main(void) { pthread_t h; a = __VERIFIER_nondet_int(); pthread_create(&h, 0,
     expect(verifyExplicit(p, 'explicit-modular', { nondetRange: [0n, 1n] })).toMatchObject({ verdict: 'unknown', reason: 'bounded: no error with nondeterministic ints drawn from 0..1' });
   });
 
+  it('an uninitialised local read before it is written takes any value: both engines find x == 7 (they once started it at 0)', () => {
+    for (const calls of ['keep', 'inline'] as const) {
+      const p = loadProgram('test/fixtures/uninit-local-bug.c', { calls });
+      for (const engine of ['explicit-global', 'explicit-modular'] as ExplicitEngine[]) {
+        const v = verifyExplicit(p, engine, { nondetRange: [0n, 7n] });
+        expect([calls, engine, v.verdict]).toEqual([calls, engine, 'unsafe']);
+      }
+      // With a range that misses 7 the answer is bounded, never SAFE.
+      expect(verifyExplicit(p, 'explicit-global').verdict).toBe('unknown');
+    }
+  });
+
   it('a result that depends on --int-range is UNKNOWN and names the bound', () => {
     const v = verifyExplicit(keep('simple4'), 'explicit-global', { intRange: [0n, 1n], nondetRange: [0n, 1n] });
     expect(v.verdict === 'unknown' && v.reason).toMatch(/^bounded: no error with int values limited to 0\.\.1 \(\d+ successors cut\)$/);

@@ -64,7 +64,11 @@ function initialize(b: ThreadBuilder, x: Binding, init: Expr, pos: SourcePos, na
   assignExpr(b, x, e, pos);
 }
 
-/** Hoists `int x = <constant>;` at the top of a thread started at init into φ_init; false if `d` is not of that form. */
+/**
+ * Hoists `int x = <constant>;` and `int x;` at the top of a thread started at init into
+ * φ_init (which leaves an uninitialised x free); false if `d` is not of that form. An
+ * uninitialised `_Bool` or `char` (a type with bounds) stays a havoc, which bounds it.
+ */
 export function hoistDecl(b: ThreadBuilder, d: Declaration): boolean {
   if (d.spec.storage.length) return false;
   const plans: [string, CType, bigint | undefined, SourcePos][] = [];
@@ -76,7 +80,7 @@ export function hoistDecl(b: ThreadBuilder, d: Declaration): boolean {
       v = b.L.constant(item.init);
       if (v === undefined) return false;
       if (t.bool) v = v !== 0n ? 1n : 0n;
-    }
+    } else if (t.lo !== undefined || t.hi !== undefined) return false;
     plans.push([item.decl.name, t, v, item.decl.pos]);
   }
   for (const [name, t, v, pos] of plans) {
