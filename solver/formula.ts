@@ -327,7 +327,7 @@ export function varsOf(t: Term, out: Set<string> = new Set()): Set<string> {
 }
 
 /** Rebuilds a term bottom-up through the normalising builders. */
-function rebuild(op: Op, args: Term[]): Term {
+export function rebuild(op: Op, args: Term[]): Term {
   switch (op) {
     case '+':
       return add(...args);

@@ -2,7 +2,7 @@
  * Horn clauses over the formula IR, their SMT-LIB (HORN logic) encoding, and the
  * check that a solution really satisfies every clause.
  */
-import { and, not, smtSymbol, substitute, toSmt, varsOf, type Term } from './formula.js';
+import { add, and, eq, le, lt, mkVar, mul, not, num, or, rebuild, smtSymbol, substitute, toSmt, varsOf, type AppTerm, type Op, type Term } from './formula.js';
 
 export interface Relation {
   readonly name: string;
@@ -43,8 +43,56 @@ export function clauseVars(c: HornClause): string[] {
   return [...vs].sort();
 }
 
-/** The SMT-LIB 2 script (logic HORN): `(check-sat)` answers sat exactly when a solution exists. */
-export function hornToSmtLib(sys: HornSystem): string {
+/**
+ * C's `/` and `%` by a constant k through an auxiliary quotient (issue 20): each
+ * e / k and e % k of a clause becomes q and r with e = k·q + r, 0 ≤ r < |k| when
+ * e ≥ 0 and -|k| < r ≤ 0 when e < 0 (C rounds toward zero; SMT's div and mod are
+ * Euclidean). q and r are clause variables: the clause holds for all of them, so
+ * for the one pair that satisfies the constraints. Spacer answers these clauses in
+ * linear arithmetic where `div`/`mod` made it time out.
+ */
+export function withQuotients(sys: HornSystem): HornSystem {
+  let n = 0;
+  const clauses = sys.clauses.map((c) => {
+    const extra: Term[] = [];
+    const pairs = new Map<string, { q: Term; r: Term }>();
+    const memo = new Map<Term, Term>();
+    const rewrite = (t: Term): Term => {
+      if (t.kind !== 'app') return t;
+      const hit = memo.get(t);
+      if (hit) return hit;
+      const r = rewriteApp(t.op, t.args.map(rewrite), t);
+      memo.set(t, r);
+      return r;
+    };
+    const rewriteApp = (op: Op, args: Term[], t: AppTerm): Term => {
+      const k = args[1];
+      if ((op === 'cdiv' || op === 'crem') && k.kind === 'int' && k.value !== 0n) {
+        const e = args[0];
+        const key = `${e.id}/${k.value}`;
+        let p = pairs.get(key);
+        if (!p) {
+          const m = k.value < 0n ? -k.value : k.value;
+          p = { q: mkVar(`q!${++n}`), r: mkVar(`r!${n}`) };
+          extra.push(
+            eq(e, add(mul(k, p.q), p.r)),
+            or(and(le(num(0), e), le(num(0), p.r), le(p.r, num(m - 1n))), and(lt(e, num(0)), le(num(1n - m), p.r), le(p.r, num(0)))),
+          );
+          pairs.set(key, p);
+        }
+        return op === 'cdiv' ? p.q : p.r;
+      }
+      return args.every((a, i) => a === t.args[i]) ? t : rebuild(op, args);
+    };
+    const constraint = rewrite(c.constraint);
+    return extra.length ? { ...c, constraint: and(constraint, ...extra) } : c;
+  });
+  return { ...sys, clauses };
+}
+
+/** The SMT-LIB 2 script (logic HORN, `/` and `%` by constants through quotients): `(check-sat)` answers sat exactly when a solution exists. */
+export function hornToSmtLib(system: HornSystem): string {
+  const sys = withQuotients(system);
   const lines = ['(set-logic HORN)'];
   for (const r of sys.relations) lines.push(`(declare-fun ${smtSymbol(r.name)} (${r.params.map(() => 'Int').join(' ')}) Bool)`);
   const app = (a: Atom): string => (a.args.length ? `(${smtSymbol(a.rel)} ${a.args.map(toSmt).join(' ')})` : smtSymbol(a.rel));

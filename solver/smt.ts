@@ -159,7 +159,13 @@ export class SmtSolver {
   /** Solves Horn clauses with Spacer. */
   async horn(sys: HornSystem, opts: QueryOptions = {}): Promise<HornResult> {
     this.stats.hornQueries++;
-    return this.timed(() => this.backend.horn(sys, this.limit(opts)));
+    try {
+      return await this.timed(() => this.backend.horn(sys, this.limit(opts)));
+    } catch (e) {
+      // An answer in a form the IR cannot read (a quantifier z3 could not eliminate) decides nothing.
+      if (e instanceof SyntaxError) return { status: 'unknown', reason: `Spacer's answer could not be read: ${e.message}` };
+      throw e;
+    }
   }
 
   async close(): Promise<void> {

@@ -11,7 +11,7 @@ import { setPriority } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { mkVar, smtSymbol, toSmt, varsOf, type Term } from './formula.js';
 import { hornToSmtLib, type HornResult, type HornSystem } from './horn.js';
-import { inlineRelations, parseSExprs, sexprToTerm, type RelationDef, type SExpr } from './sexpr.js';
+import { inlineRelations, parseSExprs, sexprToTerm, showSExpr, type RelationDef, type SExpr } from './sexpr.js';
 import { unknownReason, type Backend, type Model, type SatResult } from './smt.js';
 
 /** The z3 binary: $RELY_Z3 if set, else `z3` on PATH; undefined when there is none. */
@@ -324,7 +324,23 @@ export class NativeBackend implements Backend {
     }
     const model = await this.oneShot.request('(get-model)');
     checkErrors(model);
-    return { status: 'sat', solution: parseHornModel(sys, model) };
+    return { status: 'sat', solution: await parseHornModel(sys, model, (body, params) => this.eliminate(body, params)) };
+  }
+
+  /**
+   * Spacer's answers can keep existentials (over clause variables it eliminated, e.g.
+   * the quotients of withQuotients): z3's quantifier elimination removes them before
+   * the IR reads the formula, as the wasm back end does.
+   */
+  private async eliminate(body: SExpr, params: readonly string[]): Promise<SExpr> {
+    const out = await this.oneShot.request(`(reset)\n${params.map((p) => `(declare-const ${p} Int)`).join('\n')}\n(assert ${showSExpr(body)})\n(apply qe)`);
+    checkErrors(out);
+    const [goals] = parseSExprs(out) as SExpr[][];
+    const goal = goals?.[1];
+    if (!Array.isArray(goal) || goals.length !== 2) return 'true'; // no subgoal left: the formula is valid
+    const end = goal.findIndex((x, i) => i > 0 && typeof x === 'string' && x.startsWith(':'));
+    const parts = goal.slice(1, end < 0 ? undefined : end);
+    return parts.length === 0 ? 'true' : parts.length === 1 ? parts[0] : ['and', ...parts];
   }
 
   /** Process id of the SMT session's z3, if it is running. */
@@ -351,7 +367,7 @@ function parseValues(text: string): Model {
 }
 
 /** `(define-fun R ((x!0 Int) …) Bool body)` entries → solution over R's parameters. */
-function parseHornModel(sys: HornSystem, text: string): Map<string, Term> {
+async function parseHornModel(sys: HornSystem, text: string, eliminate: (body: SExpr, params: readonly string[]) => Promise<SExpr>): Promise<Map<string, Term>> {
   const defs = new Map<string, RelationDef>();
   const tops = parseSExprs(text).flatMap((top) => (Array.isArray(top) && top[0] !== 'define-fun' ? top : [top])) as SExpr[][];
   for (const d of tops) {
@@ -363,8 +379,10 @@ function parseHornModel(sys: HornSystem, text: string): Map<string, Term> {
   const bodies = inlineRelations(defs, new Set(sys.relations.map((r) => r.name)));
   const sol = new Map<string, Term>();
   for (const r of sys.relations) {
-    const names = new Map(defs.get(r.name)!.params.map((p, i) => [p, mkVar(r.params[i])] as const));
-    sol.set(r.name, sexprToTerm(bodies.get(r.name)!, names));
+    const params = defs.get(r.name)!.params;
+    const names = new Map(params.map((p, i) => [p, mkVar(r.params[i])] as const));
+    const body = bodies.get(r.name)!;
+    sol.set(r.name, sexprToTerm(JSON.stringify(body).includes('"exists"') ? await eliminate(body, params) : body, names));
   }
   return sol;
 }

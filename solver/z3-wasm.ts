@@ -7,7 +7,7 @@
 import { init, killThreads } from 'z3-solver';
 import { mkVar, type Term } from './formula.js';
 import type { HornResult, HornSystem } from './horn.js';
-import { clauseVars } from './horn.js';
+import { clauseVars, withQuotients } from './horn.js';
 import { inlineRelations, parseSExprs, sexprToTerm, showSExpr, type RelationDef, type SExpr } from './sexpr.js';
 import { unknownReason, type Backend, type Model, type SatResult } from './smt.js';
 
@@ -152,7 +152,8 @@ export class WasmBackend implements Backend {
     return { status: 'sat', model };
   }
 
-  horn(sys: HornSystem, timeoutMs?: number): Promise<HornResult> {
+  horn(system: HornSystem, timeoutMs?: number): Promise<HornResult> {
+    const sys = withQuotients(system);
     return serial(async () => {
       const { ctx } = await this.ready();
       const fp = new ctx.Fixedpoint();

@@ -103,6 +103,15 @@ describe('rely verify --engine monolithic', () => {
     }
   });
 
+  it('`%` and `/` by constants go to Spacer as quotients: even-step.c is SAFE (it timed out), halve-bounded.c\'s answer with an existential is read (it was an internal error)', async () => {
+    const even = await rely(['verify', '--engine', 'monolithic', '--timeout', '60', 'test/fixtures/even-step.c']);
+    expect(even.out.split('\n')[0]).toBe('SAFE');
+    for (const engine of ['monolithic', 'aret']) {
+      const half = await rely(['verify', '--engine', engine, '--timeout', '60', 'test/fixtures/halve-bounded.c']);
+      expect([engine, half.out.split('\n')[0], half.err]).toEqual([engine, 'SAFE', '']);
+    }
+  }, 150_000);
+
   it('bad --engine: exit 2', async () => {
     const r = await rely(['verify', '--engine', 'product', LOCKID]);
     expect(r.code).toBe(2);
