@@ -251,13 +251,22 @@ type Perm = readonly (readonly number[])[];
  */
 function canonicalizer(sym: Symmetry | null, index: ReadonlyMap<string, number>) {
   const classes = (sym?.classes ?? []).map((c) => ({ threads: c.threads, slots: c.vars.map((vs) => vs.map((v) => index.get(v)!)) }));
+  const idSlots = (sym?.idVars ?? []).map((v) => index.get(v)!);
+  /** Per thread in a class: [class, position]. */
+  const place = new Map(classes.flatMap((c, k) => c.threads.map((t, pos) => [t, [k, pos] as const])));
   const identity = (n: number): number[] => [...Array(n).keys()];
-  /** `vals` with instance `old` of each class moved to `to[old]`. */
+  /** `vals` with instance `old` of each class moved to `to[old]`, and the identities (index + 1) they hold with them. */
   const apply = (vals: readonly bigint[], perm: Perm): bigint[] => {
     const out = [...vals];
     classes.forEach((c, k) => c.slots.forEach((slots, old) => slots.forEach((slot, j) => (out[c.slots[perm[k][old]][j]] = vals[slot]))));
+    for (const s of idSlots) {
+      const at = place.get(Number(vals[s]) - 1);
+      if (at) out[s] = BigInt(classes[at[0]].threads[perm[at[0]][at[1]]] + 1);
+    }
     return out;
   };
+  /** The identity slots holding instance `k`'s identity: ties between equal instances are broken by them. */
+  const holds = (vals: readonly bigint[], thread: number): string => idSlots.filter((s) => vals[s] === BigInt(thread + 1)).join(',');
   const inverse = (perm: Perm): Perm => perm.map((to) => to.reduce((inv, n, o) => ((inv[n] = o), inv), [...to]));
   const canon = (vals: bigint[], stacks: Stacks): { vals: bigint[]; stacks: Stacks; perm: Perm | null } => {
     if (!classes.length) return { vals, stacks, perm: null };
@@ -269,6 +278,8 @@ function canonicalizer(sym: Symmetry | null, index: ReadonlyMap<string, number>)
         const sa = c.slots[a];
         const sb = c.slots[b];
         for (let j = 0; j < sa.length; j++) if (vals[sa[j]] !== vals[sb[j]]) return vals[sa[j]] < vals[sb[j]] ? -1 : 1;
+        const [ha, hb] = [holds(vals, c.threads[a]), holds(vals, c.threads[b])];
+        if (ha !== hb) return ha < hb ? -1 : 1;
         const ka = stackKey(a);
         const kb = stackKey(b);
         return ka < kb ? -1 : ka > kb ? 1 : a - b;

@@ -11,9 +11,14 @@
  * are equal sets of ids). These transpositions generate every permutation of the
  * class. A check that fails leaves the class out. Joins of the instances in a row are
  * one transition (blocks.ts), which is what makes `main` symmetric in them.
+ *
+ * A variable that holds a thread's identity (a mutex holds its owner's index + 1) and
+ * is only ever compared with constants is permuted too: its value i + 1 becomes the
+ * value of i's image. Without it, a mutex locked by each instance in turn breaks the
+ * symmetry of every lock-protected counter.
  */
-import { conjuncts, isPrimed, primed, rename, unprimed, type Term } from '../solver/formula.js';
-import type { Program, Transition } from '../frontend/program.js';
+import { conjuncts, eq, isPrimed, linearOf, mkVar, num, primed, rename, sub, unprimed, varsOf, type Term } from '../solver/formula.js';
+import { isFrameAtom, type Program, type Transition } from '../frontend/program.js';
 
 export interface SymmetryClass {
   /** Thread indices of the instances; the first is the representative. */
@@ -24,6 +29,8 @@ export interface SymmetryClass {
 
 export interface Symmetry {
   readonly classes: readonly SymmetryClass[];
+  /** Variables whose values are thread identities (thread index + 1; 0 for none), permuted with the threads. */
+  readonly idVars: readonly string[];
   /** The transition of thread `to` that corresponds to `t` (t's own thread in the same class). */
   counterpart(t: Transition, to: number): Transition;
 }
@@ -58,26 +65,50 @@ function instanceVars(p: Program, th: number): InstanceVars | null {
 const parts = (t: Term, op: 'and' | 'or'): readonly Term[] => (op === 'and' ? conjuncts(t) : t.kind === 'app' && t.op === 'or' ? t.args : [t]);
 const setKey = (ts: readonly Term[]): string => [...new Set(ts.map((x) => x.id))].sort((a, b) => a - b).join(',');
 /** A transition by what a permutation must preserve: thread, locations, stack action (with the variables a pop keeps, as `name` names them) and conjuncts. */
-const transitionKey = (thread: number, t: Transition, formula: Term, name: (v: string) => string = (v) => v): string => {
+const transitionKey = (thread: number, t: Transition, atoms: readonly Term[], name: (v: string) => string = (v) => v): string => {
   const stack = !t.stack ? '' : t.stack.kind === 'push' ? `push ${t.stack.returnPc}` : `pop ${t.stack.keep.map(name).join(',')}`;
-  return `${thread}:${t.from}>${t.to}:${stack}:${setKey(conjuncts(formula))}`;
+  return `${thread}:${t.from}>${t.to}:${stack}:${setKey(atoms)}`;
 };
 
-/** Whether the transposition of `r` and `a` (their variables `rv`, `av`) maps the program onto itself; if so, each transition of r to a's and back. */
-function transposition(p: Program, r: number, a: number, rv: readonly string[], av: readonly string[]): Map<Transition, Transition> | null {
+/** `x = c` (x a variable, primed or not, c a constant) as [x, c], or null. */
+function constantTest(a: Term): [string, bigint] | null {
+  if (a.kind !== 'app' || a.op !== '=') return null;
+  const l = linearOf(sub(a.args[0], a.args[1]));
+  if (!l || l.coeffs.size !== 1) return null;
+  const [[x, k]] = [...l.coeffs];
+  return (k === 1n || k === -1n) && l.constant % k === 0n ? [x, -l.constant / k] : null;
+}
+
+/** Global variables that every formula only sets to or compares with constants (and frames): candidates for thread identities. */
+function constantOnlyGlobals(p: Program): Set<string> {
+  const out = new Set(p.globals.filter((g) => p.vars.get(g)!.role === 'user'));
+  const formulas = [...parts(p.init, 'and'), ...parts(p.err, 'or')];
+  for (const th of p.threads) for (const t of th.transitions) formulas.push(...t.atoms.filter((a) => !isFrameAtom(a)));
+  for (const a of formulas) if (!constantTest(a)) for (const v of varsOf(a)) out.delete(unprimed(v));
+  return out;
+}
+
+/** Whether the transposition of `r` and `a` (their variables `rv`, `av`; identities in `ids`) maps the program onto itself; if so, each transition of r to a's and back. */
+function transposition(p: Program, r: number, a: number, rv: readonly string[], av: readonly string[], ids: ReadonlySet<string>): Map<Transition, Transition> | null {
   const swap = new Map<string, string>();
   rv.forEach((v, i) => swap.set(v, av[i]).set(av[i], v));
   const f = (name: string): string => (isPrimed(name) ? primed(swap.get(unprimed(name)) ?? unprimed(name)) : (swap.get(name) ?? name));
-  const image = (t: Term): Term => rename(t, f);
-  if (setKey(parts(image(p.init), 'and')) !== setKey(parts(p.init, 'and'))) return null;
-  if (setKey(parts(image(p.err), 'or')) !== setKey(parts(p.err, 'or'))) return null;
+  const [rid, aid] = [BigInt(r + 1), BigInt(a + 1)];
+  const atomImage = (x: Term): Term => {
+    const c = constantTest(x);
+    if (!c || !ids.has(unprimed(c[0]))) return rename(x, f);
+    return eq(mkVar(c[0]), num(c[1] === rid ? aid : c[1] === aid ? rid : c[1]));
+  };
+  const image = (ts: readonly Term[]): Term[] => ts.map(atomImage);
+  if (setKey(image(parts(p.init, 'and'))) !== setKey(parts(p.init, 'and'))) return null;
+  if (setKey(image(parts(p.err, 'or'))) !== setKey(parts(p.err, 'or'))) return null;
   const index = new Map<string, Transition>();
-  for (const th of p.threads) for (const t of th.transitions) index.set(transitionKey(th.index, t, t.formula), t);
+  for (const th of p.threads) for (const t of th.transitions) index.set(transitionKey(th.index, t, conjuncts(t.formula)), t);
   const map = new Map<Transition, Transition>();
   for (const th of p.threads) {
     const to = th.index === r ? a : th.index === a ? r : th.index;
     for (const t of th.transitions) {
-      const u = index.get(transitionKey(to, t, image(t.formula), f));
+      const u = index.get(transitionKey(to, t, image(conjuncts(t.formula)), f));
       // Threads outside the pair must be mapped onto themselves transition by transition.
       if (!u || (to === th.index && u !== t)) return null;
       if (to !== th.index) map.set(t, u);
@@ -86,8 +117,21 @@ function transposition(p: Program, r: number, a: number, rv: readonly string[], 
   return map;
 }
 
-/** The classes of identical instances whose permutations provably map the program onto itself, or null when there are none. */
+/**
+ * The classes of identical instances whose permutations provably map the program onto
+ * itself, or null when there are none. The search is made with the candidate identity
+ * variables permuted and without; the one that finds more instances is kept (a global
+ * that main sets to 2 is data, not worker 1's identity).
+ */
 export function findSymmetry(p: Program): Symmetry | null {
+  const ids = constantOnlyGlobals(p);
+  const withIds = ids.size ? symmetryWith(p, ids) : null;
+  const plain = symmetryWith(p, new Set());
+  const size = (s: Symmetry | null): number => s?.classes.reduce((n, c) => n + c.threads.length, 0) ?? 0;
+  return size(withIds) > size(plain) ? withIds : plain;
+}
+
+function symmetryWith(p: Program, ids: ReadonlySet<string>): Symmetry | null {
   const shape = (i: number): string => {
     const t = p.threads[i];
     return JSON.stringify([t.fn, t.startedAtInit, t.entryPc, t.errorPc ?? null, t.locals.length, t.locations.map((l) => l.kind), t.transitions.length]);
@@ -106,7 +150,7 @@ export function findSymmetry(p: Program): Symmetry | null {
     const vars = [repVars.vars];
     for (const a of rest) {
       const av = instanceVars(p, a);
-      const map = av?.shape === repVars.shape ? transposition(p, r, a, repVars.vars, av.vars) : null;
+      const map = av?.shape === repVars.shape ? transposition(p, r, a, repVars.vars, av.vars, ids) : null;
       if (!av || !map) continue;
       threads.push(a);
       vars.push(av.vars);
@@ -122,6 +166,7 @@ export function findSymmetry(p: Program): Symmetry | null {
   if (!classes.length) return null;
   return {
     classes,
+    idVars: [...ids],
     counterpart(t, to) {
       if (t.thread === to) return t;
       const rep = toRep.get(t) ?? t; // t's thread is the representative, or t maps to it
