@@ -124,24 +124,30 @@ function transposition(p: Program, r: number, a: number, rv: readonly string[], 
  * that main sets to 2 is data, not worker 1's identity).
  */
 export function findSymmetry(p: Program): Symmetry | null {
+  if (!shapeGroups(p).some((g) => g.length > 1)) return null;
+  const plain = symmetryWith(p, new Set());
   const ids = constantOnlyGlobals(p);
   const withIds = ids.size ? symmetryWith(p, ids) : null;
-  const plain = symmetryWith(p, new Set());
   const size = (s: Symmetry | null): number => s?.classes.reduce((n, c) => n + c.threads.length, 0) ?? 0;
   return size(withIds) > size(plain) ? withIds : plain;
 }
 
-function symmetryWith(p: Program, ids: ReadonlySet<string>): Symmetry | null {
+/** Threads other than main grouped by what identical instances share (function, locations, numbers of locals and transitions). */
+function shapeGroups(p: Program): number[][] {
   const shape = (i: number): string => {
     const t = p.threads[i];
     return JSON.stringify([t.fn, t.startedAtInit, t.entryPc, t.errorPc ?? null, t.locals.length, t.locations.map((l) => l.kind), t.transitions.length]);
   };
   const groups = new Map<string, number[]>();
   for (const th of p.threads) if (th.index !== 0) groups.set(shape(th.index), [...(groups.get(shape(th.index)) ?? []), th.index]);
+  return [...groups.values()];
+}
+
+function symmetryWith(p: Program, ids: ReadonlySet<string>): Symmetry | null {
   const classes: SymmetryClass[] = [];
   const toRep = new Map<Transition, Transition>();
   const fromRep = new Map<number, Map<Transition, Transition>>();
-  for (const members of groups.values()) {
+  for (const members of shapeGroups(p)) {
     if (members.length < 2) continue;
     const [r, ...rest] = members;
     const repVars = instanceVars(p, r);

@@ -28,11 +28,32 @@ export function deadAtEntry(p: Program): Set<string> {
  * the return site, so what is live there is live before the push; a pop passes on the
  * callee's results.
  */
-export function liveLocals(p: Program, th: Thread): Map<number, Set<string>> {
+export function liveLocals(p: Program, th: Thread): ReadonlyMap<number, ReadonlySet<string>> {
+  let c = liveness.get(p);
+  if (!c) liveness.set(p, (c = { shared: readByOthers(p), live: new Map() }));
+  let live = c.live.get(th.index);
+  if (!live) c.live.set(th.index, (live = computeLive(th, c.shared.get(th.index) ?? new Set())));
+  return live;
+}
+
+/** Per program, liveLocals' answers by thread: the explorer and the initial states both ask. */
+const liveness = new WeakMap<Program, { shared: Map<number, Set<string>>; live: Map<number, Map<number, Set<string>>> }>();
+
+/** Per thread, its locals that another thread's transitions mention. */
+function readByOthers(p: Program): Map<number, Set<string>> {
+  const out = new Map<number, Set<string>>();
+  for (const th of p.threads)
+    for (const t of th.transitions)
+      for (const a of effectAtoms(t))
+        for (const v of varsOf(a)) {
+          const owner = p.vars.get(unprimed(v))?.owner;
+          if (owner !== null && owner !== undefined && owner !== th.index) out.set(owner, (out.get(owner) ?? new Set()).add(unprimed(v)));
+        }
+  return out;
+}
+
+function computeLive(th: Thread, shared: ReadonlySet<string>): Map<number, Set<string>> {
   const own = new Set(th.locals);
-  const shared = new Set<string>();
-  for (const other of p.threads)
-    if (other !== th) for (const t of other.transitions) for (const a of effectAtoms(t)) for (const v of varsOf(a)) if (own.has(unprimed(v))) shared.add(unprimed(v));
   const flow = th.transitions.flatMap((t) => {
     const uses = new Set<string>();
     for (const a of effectAtoms(t)) for (const v of varsOf(a)) if (!isPrimed(v) && own.has(v)) uses.add(v);
@@ -79,13 +100,19 @@ function calleeResults(th: Thread, entry: number): Set<string> {
  */
 export function withDeadChoicesFixed(th: Thread, t: Transition, liveAfter: ReadonlySet<string>): Term | null {
   if (t.stack?.kind === 'pop') return null; // its successor's locals come from the frame
+  // Only a local the step writes (assigns or havocs: no frame atom) can be drawn.
+  const own = new Set(th.locals);
+  const candidates = t.writes.filter((v) => own.has(v) && v !== th.pc && !liveAfter.has(v));
+  if (!candidates.length) return null;
   const atoms = [...t.atoms];
+  const byPrimed = new Map<string, Term[]>();
+  for (const a of atoms) for (const v of varsOf(a)) if (isPrimed(v)) byPrimed.set(v, [...(byPrimed.get(v) ?? []), a]);
   let changed = false;
-  for (const v of th.locals) {
-    if (v === th.pc || liveAfter.has(v)) continue;
+  for (const v of candidates) {
     const x = primed(v);
-    const uses = atoms.filter((a) => varsOf(a).has(x));
-    if (uses.some(isFrameAtom)) continue;
+    const uses = byPrimed.get(x) ?? [];
+    // Already one value (`x' = 0`, a reset) or a value the step computes: nothing to draw.
+    if (uses.length === 1 && uses[0].kind === 'app' && uses[0].op === '=') continue;
     const bounds = boundsOf(uses, x);
     const w = bounds && witness(bounds);
     if (w === null || w === undefined) continue;

@@ -137,9 +137,15 @@ export function errorFormula(threads: readonly Thread[]): Term {
 
 /** A frame atom `x' = x`. */
 export function isFrameAtom(a: Term): boolean {
-  const vs = [...varsOf(a)];
-  return vs.length === 2 && vs.some((v) => a === unchanged(v));
+  let is = frameAtoms.get(a);
+  if (is === undefined) {
+    const vs = [...varsOf(a)];
+    frameAtoms.set(a, (is = vs.length === 2 && vs.some((v) => a === unchanged(v))));
+  }
+  return is;
 }
+/** isFrameAtom's answers: every pass over the transitions asks it of the same interned atoms. */
+const frameAtoms = new WeakMap<Term, boolean>();
 
 /** The atoms of a transition other than its frame atoms: what it tests and changes. */
 export function effectAtoms(t: Transition): Term[] {

@@ -29,11 +29,12 @@ const WASM_BMC_SLICE_MS = 5_000;
 /**
  * How long a worker lane first runs in rely's own thread, before any other lane
  * starts. explicit-global decides most finite-state programs within it (Table 1: all
- * but Scull and QRCU, 2–90 ms), without a worker's start-up (about 40 ms) and before
- * the solver lanes' z3 processes take the cores (beside them it took 100–160 ms on
- * Fig. 2). A search that needs longer starts again in its worker.
+ * of them, in 0.1–0.2 s, compiling its transitions and their liveness included),
+ * without a worker's start-up (about 40 ms) and before the solver lanes' z3 processes
+ * take the cores (beside them it took 100–160 ms on Fig. 2). A search that needs
+ * longer starts again in its worker; the other lanes start at most this much later.
  */
-const FIRST_SLICE_MS = 150;
+const FIRST_SLICE_MS = 250;
 
 export const portfolioEngine: Engine<PortfolioOptions, PortfolioProof, PortfolioStats> = {
   name: 'auto',

@@ -3,7 +3,7 @@
  * a set of them, and which. Used where a block draws a value and branches on it
  * (`k' ≥ 0 ∧ k' ≤ 2 ∧ k' = 1`) and the value is needed no further.
  */
-import { linearOf, sub, type Term } from './formula.js';
+import { linearOf, sub, varsOf, type Term } from './formula.js';
 
 export interface Bound {
   readonly c: bigint;
@@ -16,6 +16,8 @@ export function boundOf(a: Term, x: string): Bound | null {
   const negated = a.kind === 'app' && a.op === 'not';
   const cmp = negated ? a.args[0] : a;
   if (cmp.kind !== 'app' || !(cmp.op === '=' || cmp.op === '<=' || cmp.op === '<')) return null;
+  const vs = varsOf(cmp);
+  if (vs.size !== 1 || !vs.has(x)) return null; // before building the linear form, which interns terms
   const l = linearOf(sub(cmp.args[0], cmp.args[1]));
   const c = l?.coeffs.get(x);
   if (!l || c === undefined || l.coeffs.size !== 1) return null;
