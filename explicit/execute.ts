@@ -7,6 +7,7 @@
  */
 import { conjuncts, isPrimed, linearOf, varsOf, type Term } from '../solver/formula.js';
 import { compile, type Compiled, type Env } from '../core/compile.js';
+import { boundOf, interval } from '../solver/bounds.js';
 
 type Op =
   | { k: 'solve'; slot: number; value: Compiled }
@@ -54,7 +55,7 @@ export function plan(
     } else {
       // Enumerate the unknown with the tightest single-variable bounds.
       const v = [...unknown].sort()[0];
-      const [lo, hi] = boundsOf(pending.map((p) => p.a), v);
+      const [lo, hi] = interval(pending.flatMap((p) => boundOf(p.a, v) ?? []));
       // A helper value that is not kept and only meets single-variable bounds (a nondet
       // value that just picks a branch) needs one witness, not every value.
       const isAux = !known(v) && !isPrimed(v) && !declared.has(v);
@@ -123,29 +124,6 @@ function solveOne(
 }
 
 /** Bounds on `v` from atoms `c*v <= k` and `c*v = k` that mention only v. */
-function boundsOf(atoms: readonly Term[], v: string): [bigint | undefined, bigint | undefined] {
-  let lo: bigint | undefined;
-  let hi: bigint | undefined;
-  for (const a of atoms) {
-    if (a.kind !== 'app' || (a.op !== '<=' && a.op !== '=') || a.args[1].kind !== 'int') continue;
-    const l = linearOf(a.args[0]);
-    if (!l || l.coeffs.size !== 1 || !l.coeffs.has(v)) continue;
-    const c = l.coeffs.get(v)!;
-    const k = a.args[1].value;
-    const ceilDiv = (x: bigint, y: bigint): bigint => -floorDiv(-x, y);
-    if (a.op === '=' || c > 0n) hi = minOpt(hi, c > 0n ? floorDiv(k, c) : ceilDiv(k, c));
-    if (a.op === '=' || c < 0n) lo = maxOpt(lo, c > 0n ? ceilDiv(k, c) : floorDiv(k, c));
-  }
-  return [lo, hi];
-}
-
-function floorDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return q * b !== a && a < 0n !== b < 0n ? q - 1n : q;
-}
-const minOpt = (a: bigint | undefined, b: bigint): bigint => (a === undefined || b < a ? b : a);
-const maxOpt = (a: bigint | undefined, b: bigint): bigint => (a === undefined || b > a ? b : a);
-
 /**
  * Runs a plan on `env` (known slots filled), calling `found` for every solution.
  * Returns true when a choice was enumerated over the clipped nondet range.

@@ -51,3 +51,25 @@ export function witness(bounds: readonly Bound[]): bigint | null {
     for (let v = t - k; v <= t + k; v++) if (bounds.every((b) => holds(v, b)) && (best === null || abs(v) < abs(best))) best = v;
   return best;
 }
+
+/** The tightest interval [lo, hi] the bounds give (either end open: undefined); `≠` bounds are left out. */
+export function interval(bounds: readonly Bound[]): [bigint | undefined, bigint | undefined] {
+  let lo: bigint | undefined;
+  let hi: bigint | undefined;
+  for (const { c, d, op } of bounds) {
+    if (op === '!=') continue;
+    // c·x ≤ k, with c·x < -d as c·x ≤ -d - 1.
+    const k = op === '<' ? -d - 1n : -d;
+    if (op === '=' || c > 0n) hi = minOpt(hi, c > 0n ? floorDiv(k, c) : ceilDiv(k, c));
+    if (op === '=' || c < 0n) lo = maxOpt(lo, c > 0n ? ceilDiv(k, c) : floorDiv(k, c));
+  }
+  return [lo, hi];
+}
+
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return q * b !== a && a < 0n !== b < 0n ? q - 1n : q;
+}
+const ceilDiv = (a: bigint, b: bigint): bigint => -floorDiv(-a, b);
+const minOpt = (a: bigint | undefined, b: bigint): bigint => (a === undefined || b < a ? b : a);
+const maxOpt = (a: bigint | undefined, b: bigint): bigint => (a === undefined || b > a ? b : a);
