@@ -61,7 +61,9 @@ export function markdownTable(entries: readonly ManifestEntry[], configs: readon
     }
     if (mono && mono !== withBias) {
       const r = get(e, mono);
-      row.push(speedup(get(e, withBias), r ? r.timeMs : undefined, r !== undefined && !definite(r)));
+      // A lower bound only against a run that was stopped by the time limit; another UNKNOWN (unsupported, say) says nothing of speed.
+      const timedOut = r?.verdict === 'unknown' && (r.reason ?? '').startsWith('timeout');
+      row.push(r && !definite(r) && !timedOut ? '' : speedup(get(e, withBias), r ? r.timeMs : undefined, timedOut));
     }
     return row;
   });

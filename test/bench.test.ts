@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configs, loadManifest, runBench, suiteOf, type ManifestEntry } from '../benchmarks/bench.js';
+import { configs, loadManifest, runBench, suiteOf, type ManifestEntry, type RunResult } from '../benchmarks/bench.js';
 import { csv, markdownTable } from '../benchmarks/bench-report.js';
 import { rely } from './helpers.js';
 
@@ -24,6 +24,19 @@ describe('rely bench', () => {
     expect(readFileSync(join(out, 'results.csv'), 'utf8').split('\n')[0]).toBe('program,config,expected,verdict,decided_by,wrong,modular,time_ms,wall_ms,iterations,predicates,states,guarantee,reason');
     expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain('| Fig2-fixed | ');
   }, 300_000);
+
+  it('speed-up against monolithic: a lower bound (>) only against a timeout, nothing against another UNKNOWN', () => {
+    const entry: ManifestEntry = { file: 'x.c', name: 'x', suite: 'hard', expected: 'safe', modularProofExists: null, loc: 0, note: '' };
+    const cols = configs({ bias: ['modular'], engines: ['aret', 'monolithic'], hornSolvers: ['spacer'] });
+    const run = (config: string, verdict: RunResult['verdict'], timeMs: number, reason: string | null = null): RunResult => ({
+      program: 'x', config, verdict, reason, modular: null, timeMs, wallMs: timeMs, iterations: null, predicates: null, states: null, guarantee: null, wrong: false, hornAnsweredBy: null, decidedBy: null,
+    });
+    const m = { date: 'd', cpus: 1, cpuModel: 'c', memoryGiB: 1, node: 'v', solver: 's', z3: 'z' };
+    const row = (mono: RunResult) => markdownTable([entry], cols, [run(cols[0].key, 'safe', 100), mono], m, 30).split('\n').find((l) => l.startsWith('| x |'))!;
+    expect(row(run('monolithic', 'safe', 2_000))).toMatch(/\| 20× \|$/);
+    expect(row(run('monolithic', 'unknown', 30_000, 'timeout'))).toMatch(/\| > 300× \|$/);
+    expect(row(run('monolithic', 'unknown', 10, 'unsupported: nonlinear arithmetic'))).toMatch(/\|  \|$/);
+  });
 
   it('flags a verdict that contradicts the manifest', async () => {
     const bogus: ManifestEntry = { file: 'test/fixtures/lockid-nolock.c', name: 'nolock', suite: 'extra', expected: 'safe', modularProofExists: null, loc: 0, note: '' };
