@@ -17,7 +17,8 @@
  * value of i's image. Without it, a mutex locked by each instance in turn breaks the
  * symmetry of every lock-protected counter.
  */
-import { conjuncts, eq, isPrimed, linearOf, mkVar, num, primed, rename, sub, unprimed, varsOf, type Term } from '../solver/formula.js';
+import { conjuncts, eq, isPrimed, mkVar, num, primed, rename, unprimed, varsOf, type Term } from '../solver/formula.js';
+import { boundOf } from '../solver/bounds.js';
 import { isFrameAtom, type Program, type Transition } from '../frontend/program.js';
 
 export interface SymmetryClass {
@@ -72,11 +73,9 @@ const transitionKey = (thread: number, t: Transition, atoms: readonly Term[], na
 
 /** `x = c` (x a variable, primed or not, c a constant) as [x, c], or null. */
 function constantTest(a: Term): [string, bigint] | null {
-  if (a.kind !== 'app' || a.op !== '=') return null;
-  const l = linearOf(sub(a.args[0], a.args[1]));
-  if (!l || l.coeffs.size !== 1) return null;
-  const [[x, k]] = [...l.coeffs];
-  return (k === 1n || k === -1n) && l.constant % k === 0n ? [x, -l.constant / k] : null;
+  const vs = [...varsOf(a)];
+  const b = vs.length === 1 ? boundOf(a, vs[0]) : null;
+  return b?.op === '=' && (b.c === 1n || b.c === -1n) ? [vs[0], -b.d / b.c] : null;
 }
 
 /** Global variables that every formula only sets to or compares with constants (and frames): candidates for thread identities. */
