@@ -107,21 +107,20 @@ function typedefNames(toks: string[], chunks: Chunk[]): string[] {
 }
 
 /**
- * The chunks to parse: every chunk of the user's own files, and the system-header
- * chunks that mention an identifier some parsed chunk uses (to a fixpoint). The
- * rest of a `.i` file's glibc declarations are never used, so they are not parsed.
+ * The chunks to parse: every chunk that is not optional, and the optional chunks that
+ * declare an identifier some parsed chunk uses (to a fixpoint). The rest of a `.i`
+ * file's glibc declarations are never used, so they are not parsed.
  */
-function neededChunks(toks: string[], chunks: Chunk[], system: readonly boolean[]): Set<number> {
+function neededChunks(toks: string[], chunks: Chunk[], optional: readonly boolean[]): Set<number> {
   const mentions = chunks.map((c) => namesIn(toks, c));
   const declares = chunks.map((c) => declaredIn(toks, c));
-  const isSystem = chunks.map((c) => system.slice(c.firstToken, c.lastToken + 1).every(Boolean));
   const needed = new Set<number>();
   const used = new Set<string>();
   const take = (k: number): void => {
     needed.add(k);
     for (const id of mentions[k]) used.add(id);
   };
-  chunks.forEach((_, k) => !isSystem[k] && take(k));
+  chunks.forEach((_, k) => !optional[k] && take(k));
   for (let grew = true; grew; ) {
     grew = false;
     for (let k = 0; k < chunks.length; k++)
@@ -191,6 +190,34 @@ function declaredIn(toks: string[], c: Chunk): Set<string> {
   return names;
 }
 
+/**
+ * A top-level chunk that only declares: a typedef, an `extern` declaration, a
+ * prototype, or a struct/union/enum declaration without variables. Variables and
+ * function bodies define something, and are always the program's.
+ */
+function definesNothing(toks: string[], c: Chunk): boolean {
+  let i = c.firstToken;
+  while (toks[i] === '__extension__') i++;
+  if (toks[i] === 'typedef' || toks[i] === 'extern') return true;
+  if (toks[c.lastToken] !== ';') return false; // a function definition
+  // `struct s { … };` (nothing after the closing brace), or a prototype: a top-level
+  // `(` before the `;` with no initializer.
+  const last = c.lastToken - 1;
+  if (toks[last] === '}') return true;
+  let depth = 0;
+  let sawCall = false;
+  for (let k = i; k < c.lastToken; k++) {
+    const t = toks[k];
+    if (t === '(' || t === '[' || t === '{') {
+      if (t === '(' && depth === 0) sawCall = true;
+      depth++;
+    } else if (t === ')' || t === ']' || t === '}') depth--;
+    else if (t === '=' && depth === 0) return false;
+    else if (OPAQUE.has(t) && depth === 0) break; // attributes and asm labels come after the declarator
+  }
+  return sawCall;
+}
+
 export interface ParseOptions extends PreprocessOptions {}
 
 /** Parses C source text (the file's contents) into a translation unit. */
@@ -208,14 +235,19 @@ export function parseC(source: string, file: string, opts: ParseOptions = {}): T
   const sem = semanticsFor(grammar);
   const items: TranslationUnit['items'] = [];
   let skipped = 0;
-  const needed = neededChunks(toks, chunks, pp.system);
+  const system = chunks.map((c) => pp.system.slice(c.firstToken, c.lastToken + 1).every(Boolean));
+  // Preprocessed without line markers (`gcc -E -P`), a `.i` file cannot say which
+  // declarations came from headers: there, any declaration that defines nothing is
+  // treated like a header's, parsed only when the program uses what it declares.
+  const unmarked = /\.i$/.test(file) && !pp.marked;
+  const optional = chunks.map((c, k) => system[k] || (unmarked && definesNothing(toks, c)));
+  const needed = neededChunks(toks, chunks, optional);
   for (const [k, c] of chunks.entries()) {
     if (!needed.has(k)) continue;
     const text = pp.text.slice(c.start, c.end);
     const m = grammar.match(text, 'ExternalDecl');
-    const system = pp.system.slice(c.firstToken, c.lastToken + 1).every(Boolean);
     if (m.failed()) {
-      if (system) {
+      if (optional[k]) {
         skipped++;
         continue;
       }
@@ -227,7 +259,7 @@ export function parseC(source: string, file: string, opts: ParseOptions = {}): T
       fail(at, `syntax error: ${found ? `unexpected '${found}'` : 'unexpected end of declaration'}${hint}`);
     }
     current = { pp, base: c.start };
-    items.push({ item: sem(m).ast() as TopLevel, system });
+    items.push({ item: sem(m).ast() as TopLevel, system: optional[k] });
   }
   if (!items.some((i) => !i.system && i.item.k !== 'empty'))
     fail({ file, line: 1, col: 1 }, 'no declarations or functions found: expected a C program');

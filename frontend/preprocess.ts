@@ -34,6 +34,8 @@ export interface Preprocessed {
   readonly system: readonly boolean[];
   /** System headers the file asked for, e.g. `pthread.h`. */
   readonly systemIncludes: ReadonlySet<string>;
+  /** The file had line markers (`# 12 "file.h"`, as `gcc -E` writes them without -P). */
+  readonly marked: boolean;
 }
 
 /** Maps an offset in the preprocessed text back to a source position. */
@@ -166,6 +168,7 @@ export function preprocess(source: string, file: string, opts: PreprocessOptions
   const macros = new Map<string, Macro>();
   const systemIncludes = new Set<string>();
   const out: Token[] = [];
+  let marked = false;
 
   const define = (src: string): void => run(tokenize(src, '<built-in>', true), '<built-in>', 0);
 
@@ -247,6 +250,7 @@ export function preprocess(source: string, file: string, opts: PreprocessOptions
           const flags = nums.slice(2).map((x) => x.text);
           const sys = flags.includes('3') || /^(\/usr\/|<built-in>|<command-line>)/.test(named);
           lineDelta = { physical: t.pos.line + 1, mapped, file: named, system: sys };
+          marked = true;
         } else if (name === 'error') {
           fail(here, `#error ${args.map((a) => a.text).join(' ')}`);
         } else if (name === 'pragma' || name === 'warning' || name === 'ident' || name === '') {
@@ -280,7 +284,7 @@ export function preprocess(source: string, file: string, opts: PreprocessOptions
     text += t.text;
     prev = t.pos;
   }
-  return { text, offsets, positions, system, systemIncludes };
+  return { text, offsets, positions, system, systemIncludes, marked };
 }
 
 function defineMacro(args: Token[], macros: Map<string, Macro>, here: SourcePos): void {

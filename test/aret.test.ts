@@ -151,6 +151,18 @@ describe('protocols and their broken mutants, both bias settings', () => {
     expect(v.verdict).toBe('safe');
     if (v.verdict === 'safe') expect(v.proofChecked).toBe(true);
   }, 1_900_000);
+
+  // Known gap (issue 20, Build 2): Table 1's two hardest rows with the bias, by the
+  // ARET alone. The default engine decides both (explicit-global, well under 1 s); the
+  // ARET times out even at 90 s. Both have no modular proof (the precheck reaches an
+  // error), every refinement is unbiased, and Spacer's solutions are point values that
+  // unroll the tickets and counters: Bakery 20 rounds, 308 predicates, 13.6k ARET
+  // states at 90 s; QRCU 15 rounds, 633 predicates, 17.5k states (2026-11-25 notes).
+  for (const file of ['bakery', 'qrcu'])
+    it.skip(`known gap: ${file} (bias modular) by the ARET alone — times out at 90 s`, async () => {
+      const v = await run(`benchmarks/programs/${file}.c`, 'modular', 'spacer', { budget: new Budget({ deadline: performance.now() + 180_000 }) });
+      expect(v.verdict).toBe('safe');
+    }, 200_000);
 });
 
 describe('ARET engine resource limits', () => {

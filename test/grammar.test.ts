@@ -39,4 +39,28 @@ describe('system headers', () => {
     for (const used of ['pthread_create', 'pthread_mutex_lock', '__assert_fail']) expect(names).toContain(used);
     expect(names).not.toContain('pthread_cond_broadcast');
   });
+
+  // `gcc -E -P` writes no line markers: nothing says which declarations came from a
+  // header. In a `.i` file a declaration that defines nothing is then parsed only when
+  // the program uses it; in a `.c` file every declaration is the user's and must parse.
+  const unmarked = [
+    'typedef void * __timer_t;',
+    'extern int __sigsetjmp (struct __jmp_buf_tag __env[1], int __savemask) __asm__ ("" "__sigsetjmp") ;',
+    'typedef int (*__compar_fn_t) (const void *, const void *) __attribute__ ((__nonnull__ (1)));',
+    'extern void reach_error(void);',
+    'int x = 0;',
+    'void *t(void *a) { x = 1; return 0; }',
+    'int main(void) { if (x == 2) reach_error(); return 0; }',
+  ].join('\n');
+  it('a .i file without line markers: unused declarations are not parsed', () => {
+    const tu = parseC(unmarked, 'p.i');
+    const names = tu.items.flatMap((i) => (i.item.k === 'func' ? [i.item.def.decl.name] : i.item.k === 'decl' ? i.item.decl.items.map((d) => d.decl.name) : []));
+    expect(names).toEqual(['reach_error', 'x', 't', 'main']);
+  });
+  it('the same text as a .c file: a declaration that does not parse is an error', () => {
+    expect(() => parseC(unmarked, 'p.c')).toThrow(/p\.c:1:16: error: syntax error: unexpected '__timer_t'/);
+  });
+  it("a .i file with line markers: what the user's own file declares must parse, used or not", () => {
+    expect(() => parseC(`# 1 "p.c"\n${unmarked}`, 'p.i')).toThrow(/p\.c:1:16: error: syntax error: unexpected '__timer_t'/);
+  });
 });
