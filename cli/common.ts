@@ -5,6 +5,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { pino, type Logger } from 'pino';
 import { showPos } from '../frontend/diagnostics.js';
 import type { FrontendOptions } from '../frontend/index.js';
+import type { DataModel } from '../frontend/types.js';
 import type { Program } from '../frontend/program.js';
 import { OptionError } from '../core/engine.js';
 
@@ -64,18 +65,24 @@ function parseDefine(v: string, prev: Record<string, string> = {}): Record<strin
 /** The options of every command that reads a C file. */
 export interface Common {
   largeBlocks: boolean;
+  dataModel: DataModel;
   define?: Record<string, string>;
   logLevel: string;
 }
 
 export function frontendOptions(o: Common): FrontendOptions {
-  return { largeBlocks: o.largeBlocks, defines: o.define };
+  return { largeBlocks: o.largeBlocks, defines: o.define, dataModel: o.dataModel };
 }
 
 export function addCommon(cmd: Command): Command {
   return cmd
     .option('--no-large-blocks', 'one transition per statement instead of merging thread-local steps')
     .option('-D, --define <NAME[=VALUE]>', 'define a preprocessor macro (repeatable)', parseDefine)
+    .addOption(
+      new Option('--data-model <model>', 'widths of long and size_t: ILP32 (32 bits, as SV-COMP\'s 32-bit tasks) or LP64 (64 bits); int is 32 bits in both')
+        .choices(['ILP32', 'LP64'])
+        .default('ILP32'),
+    )
     .addOption(
       new Option('--log-level <level>', 'diagnostic logging on stderr').choices(['silent', 'error', 'warn', 'info', 'debug', 'trace']).default('silent'),
     );

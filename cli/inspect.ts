@@ -51,8 +51,6 @@ export function exploreCommand(program: Command, session: Session): void {
     const r = explore(p, { nondetRange: o.nondetRange, maxStates: o.maxStates });
     session.log.info({ file, states: r.states, ms: Math.round(r.timeMs) }, 'explored');
     io.out(o.json ? JSON.stringify(exploreJson(p, r)) + '\n' : exploreText(p, r));
-    if (r.unsignedWrap && !o.json)
-      io.err(`warning: unsigned '${r.unsignedWrap.variable}' became negative on a run; C would wrap around, rely models mathematical integers\n`);
     session.code = r.errorReachable ? EXIT.errorFound : EXIT.ok;
   });
 }

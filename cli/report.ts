@@ -67,7 +67,6 @@ export function exploreJson(p: Program, r: ExploreResult): unknown {
     timeMs: Math.round(r.timeMs),
     threads: p.threads.length,
     trace: traceJson(r.trace),
-    unsignedWrap: r.unsignedWrap ? { variable: r.unsignedWrap.variable, trace: traceJson(r.unsignedWrap.trace) } : null,
     warnings: warningsJson(p),
   };
 }

@@ -54,8 +54,6 @@ export interface ExploreResult extends SearchResult {
   readonly trace?: readonly TraceStep[];
   /** The run to the error state, for core/replay.ts. */
   readonly run?: Run;
-  /** An unsigned variable went negative (C would wrap around); the first such run. */
-  readonly unsignedWrap?: { readonly variable: string; readonly trace: readonly TraceStep[] };
 }
 
 export const DEFAULT_NONDET_RANGE: readonly [bigint, bigint] = [-2n, 2n];
@@ -82,7 +80,6 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   const localSlots = p.threads.map((th) => th.locals.map((v) => index.get(v)!));
   const pcSlot = p.threads.map((th) => index.get(th.pc)!);
   const errPc = p.threads.map((th) => th.errorPc);
-  const unsignedSlots = names.flatMap((v, i) => (p.vars.get(v)!.unsigned && p.vars.get(v)!.role === 'user' ? [i] : []));
   const bounded = opts.intRange ? boundedSlots(p, names) : [];
   const [lo, hi] = opts.intRange ?? [0n, 0n];
 
@@ -101,7 +98,6 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   let cut = 0;
   let stoppedBy: ExploreResult['stoppedBy'];
   let errorState = -1;
-  let wrap: { state: number; variable: string } | undefined;
   const noStacks: Stacks = p.threads.map(() => []);
   const inBounds = (vals: readonly bigint[]): boolean => !bounded.some((i) => vals[i] < lo || vals[i] > hi);
   const stateKey = (vals: readonly bigint[], st: Stacks): string =>
@@ -128,10 +124,6 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
     parent.push(from);
     via.push(c);
     viaAux.push(aux);
-    if (!wrap) {
-      const bad = unsignedSlots.find((i) => vals[i] < 0n);
-      if (bad !== undefined) wrap = { state: id, variable: p.vars.get(names[bad])!.cname };
-    }
     if (p.threads.some((th, k) => errPc[k] !== undefined && vals[pcSlot[k]] === BigInt(errPc[k]!))) errorState = id;
   };
 
@@ -228,7 +220,6 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
     closed,
     trace: errorState >= 0 ? traceTo(errorState) : undefined,
     run: errorState >= 0 ? runTo(errorState) : undefined,
-    unsignedWrap: wrap ? { variable: wrap.variable, trace: traceTo(wrap.state) } : undefined,
     timeMs: performance.now() - t0,
   };
 }

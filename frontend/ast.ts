@@ -2,7 +2,8 @@
 import type { SourcePos } from './diagnostics.js';
 
 export type Expr =
-  | { k: 'num'; value: bigint; pos: SourcePos }
+  /** An integer or character literal; `literal` is the integer literal's spelling (its type depends on it). */
+  | { k: 'num'; value: bigint; pos: SourcePos; literal?: string }
   | { k: 'float'; text: string; pos: SourcePos }
   | { k: 'str'; pos: SourcePos }
   | { k: 'id'; name: string; pos: SourcePos }

@@ -45,7 +45,6 @@ interface PathState {
   onlyStable: boolean;
   depth: number;
   atomic: boolean;
-  wrap: boolean;
   steps: Step[];
   first?: Edge;
   visibleEdge?: Edge;
@@ -138,7 +137,6 @@ function build(input: BlockInput, forcedCuts: Set<number>): { transitions: Omit<
       steps: st.steps,
       atomic: st.atomic,
       linear: isLinear(formula),
-      wrapRisk: st.wrap,
     });
   };
 
@@ -146,7 +144,7 @@ function build(input: BlockInput, forcedCuts: Set<number>): { transitions: Omit<
   const emitStack = (e: Edge): void => {
     const a = e.action;
     const step = { pos: e.pos, text: e.text };
-    const base = { thread: input.thread, pos: e.pos, steps: e.text ? [step] : [], atomic: false, aux: [], wrapRisk: false };
+    const base = { thread: input.thread, pos: e.pos, steps: e.text ? [step] : [], atomic: false, aux: [] };
     const guard = input.guard ? [input.guard] : [];
     if (a.kind === 'call') {
       // The callee starts with its parameters bound and every other local zero; globals stay.
@@ -204,7 +202,6 @@ function build(input: BlockInput, forcedCuts: Set<number>): { transitions: Omit<
         aux: st.aux,
         steps: e.text ? [...st.steps, { pos: e.pos, text: e.text }] : st.steps,
         first: st.first ?? e,
-        wrap: st.wrap || !!e.wrapRisk,
       };
       const vis = visible(e);
       if (vis && !ns.visibleEdge) ns.visibleEdge = e;
@@ -249,7 +246,7 @@ function build(input: BlockInput, forcedCuts: Set<number>): { transitions: Omit<
       }
       return ns;
     };
-    walk(start, { sym: new Map(), atoms: [], aux: [], sawVisible: false, onlyStable: true, depth: 0, atomic: false, wrap: false, steps: [] }, 0);
+    walk(start, { sym: new Map(), atoms: [], aux: [], sawVisible: false, onlyStable: true, depth: 0, atomic: false, steps: [] }, 0);
   }
   return { transitions: out, locations };
 }

@@ -47,8 +47,6 @@ export interface Edge {
   readonly action: Action;
   readonly pos: SourcePos;
   readonly text: string;
-  /** Assigns an unsigned variable a value that may be negative. */
-  readonly wrapRisk?: boolean;
 }
 
 export class Cfg {
@@ -63,8 +61,8 @@ export class Cfg {
     return this.out.length - 1;
   }
 
-  edge(from: number, to: number, action: Action, pos: SourcePos, text: string, wrapRisk = false): void {
-    this.out[from].push({ from, to, action, pos, text, wrapRisk });
+  edge(from: number, to: number, action: Action, pos: SourcePos, text: string): void {
+    this.out[from].push({ from, to, action, pos, text });
   }
 
   /**

@@ -8,10 +8,12 @@ import { buildTransitions } from './blocks.js';
 import { fail, unsupported, type SourcePos, type Warning } from './diagnostics.js';
 import { errorFormula, type Program, type Thread, type Transition, type VarInfo } from './program.js';
 import type { ThreadBuilder } from './lower/builder.js';
+import { castType } from './lower/declared-types.js';
+import { commonType, literalType, promote } from './lower/integers.js';
 import type { Binding, FileScope, Instance } from './lower/file-scope.js';
 import { buildThread } from './lower/thread.js';
 import { and, eq, mkVar, num, type Term } from '../solver/formula.js';
-import { applyDeclarator, baseType, showType, type CType, type TypeEnv } from './types.js';
+import { applyDeclarator, baseType, convertConstant, longBits, showType, type CType, type DataModel, type IntType, type TypeEnv, INT } from './types.js';
 
 export interface LowerOptions {
   /** Fold thread-local steps into large blocks (default true); false gives one transition per statement. */
@@ -25,6 +27,8 @@ export interface LowerOptions {
    * still inlined.
    */
   calls?: 'inline' | 'keep';
+  /** Widths of `long` and `size_t` (default ILP32, as SV-COMP's 32-bit tasks). */
+  dataModel?: DataModel;
 }
 
 const BINARY: Record<string, (a: bigint, b: bigint) => bigint | undefined> = {
@@ -48,6 +52,12 @@ const BINARY: Record<string, (a: bigint, b: bigint) => bigint | undefined> = {
   '||': (a, b) => (a || b ? 1n : 0n),
 };
 
+/** What a variable's C type says of its values. */
+function intInfo(t: CType): Pick<VarInfo, 'unsigned' | 'bool' | 'range'> {
+  if (t.k !== 'int') return { unsigned: false, bool: false };
+  return { unsigned: t.unsigned, bool: t.bool, range: t.lo !== undefined && t.hi !== undefined ? [t.lo, t.hi] : undefined };
+}
+
 /** File-scope state shared by the thread builders. */
 export class Lowering implements FileScope {
   private readonly functions = new Map<string, FunctionDef>();
@@ -57,21 +67,21 @@ export class Lowering implements FileScope {
   private readonly enums = new Map<string, bigint>();
   private readonly globalBindings = new Map<string, Binding>();
   readonly vars = new Map<string, VarInfo>();
+  /** The C type of each integer variable (ghosts and pcs have none). */
+  private readonly intTypes = new Map<string, IntType>();
   readonly globals: string[] = [];
   readonly globalInit = new Map<string, bigint>();
   readonly instances: Instance[] = [];
   private readonly warnings: Warning[] = [];
   private readonly warned = new Set<string>();
   private halt?: string;
-  readonly typeEnv: TypeEnv = {
-    typedef: (n) => this.typedefs.get(n),
-    constant: (e) => this.constant(e),
-  };
+  readonly typeEnv: TypeEnv;
 
   constructor(
     readonly tu: TranslationUnit,
     private readonly opts: LowerOptions,
   ) {
+    this.typeEnv = { typedef: (n) => this.typedefs.get(n), constant: (e) => this.constant(e), longBits: longBits(opts.dataModel) };
     for (const { item } of tu.items) {
       if (item.k === 'func') {
         const name = item.def.decl.name!;
@@ -135,8 +145,8 @@ export class Lowering implements FileScope {
   isBoolVar(name: string): boolean {
     return this.vars.get(name)?.bool ?? false;
   }
-  isUnsignedVar(name: string): boolean {
-    return this.vars.get(name)?.unsigned ?? false;
+  varType(name: string): IntType | undefined {
+    return this.intTypes.get(name);
   }
   cname(name: string): string {
     return this.vars.get(name)?.cname ?? name;
@@ -151,26 +161,49 @@ export class Lowering implements FileScope {
 
   /** Folds a constant expression (literals, enum constants, operators), or undefined. */
   constant(e: Expr): bigint | undefined {
+    return this.typedConstant(e)?.v;
+  }
+
+  /** A constant's value and C type: each operator computes in its operands' common type (integers.ts). */
+  private typedConstant(e: Expr): { v: bigint; t: IntType } | undefined {
     switch (e.k) {
       case 'num':
-        return e.value;
-      case 'id':
-        return this.enums.get(e.name);
-      case 'cast':
-        return this.constant(e.arg);
+        return { v: e.value, t: e.literal ? literalType(e.value, e.literal, this.typeEnv.longBits) : INT };
+      case 'id': {
+        const v = this.enums.get(e.name);
+        return v === undefined ? undefined : { v, t: INT };
+      }
+      case 'cast': {
+        const c = this.typedConstant(e.arg);
+        const t = castType(this.typeEnv, e);
+        return c && (t.k === 'int' ? { v: convertConstant(c.v, t), t } : c);
+      }
       case 'unary': {
-        const v = this.constant(e.arg);
-        if (v === undefined) return undefined;
-        return e.op === '-' ? -v : e.op === '+' ? v : e.op === '!' ? (v ? 0n : 1n) : e.op === '~' ? ~v : undefined;
+        const c = this.typedConstant(e.arg);
+        if (!c) return undefined;
+        if (e.op === '!') return { v: c.v ? 0n : 1n, t: INT };
+        const t = promote(c.t);
+        const v = e.op === '-' ? -c.v : e.op === '+' ? c.v : e.op === '~' ? ~c.v : undefined;
+        return v === undefined ? undefined : { v: convertConstant(v, t), t };
       }
       case 'binary': {
-        const a = this.constant(e.left);
-        const b = this.constant(e.right);
-        return a === undefined || b === undefined ? undefined : BINARY[e.op]?.(a, b);
+        const a = this.typedConstant(e.left);
+        const b = this.typedConstant(e.right);
+        if (!a || !b) return undefined;
+        const logical = e.op === '&&' || e.op === '||';
+        const shift = e.op === '<<' || e.op === '>>';
+        const t = logical ? INT : shift ? promote(a.t) : commonType(a.t, b.t);
+        const v = BINARY[e.op]?.(convertConstant(a.v, t), shift || logical ? b.v : convertConstant(b.v, t));
+        if (v === undefined) return undefined;
+        return ['==', '!=', '<', '<=', '>', '>=', '&&', '||'].includes(e.op) ? { v, t: INT } : { v: convertConstant(v, t), t };
       }
       case 'cond': {
-        const c = this.constant(e.test);
-        return c === undefined ? undefined : this.constant(c ? e.then : e.else);
+        const c = this.typedConstant(e.test);
+        const x = this.typedConstant(e.then);
+        const y = this.typedConstant(e.else);
+        if (!c || !x || !y) return c && (c.v ? x : y);
+        const t = commonType(x.t, y.t);
+        return { v: convertConstant(c.v ? x.v : y.v, t), t };
       }
       default:
         return undefined;
@@ -183,8 +216,8 @@ export class Lowering implements FileScope {
   }
 
   addLocal(name: string, owner: number, type: CType, cname: string, pos: SourcePos, temp = false): void {
-    const int = type.k === 'int' ? type : undefined;
-    this.addVar({ name, owner, role: temp ? 'temp' : 'user', unsigned: int?.unsigned ?? false, bool: int?.bool ?? false, cname, pos });
+    this.addVar({ name, owner, role: temp ? 'temp' : 'user', ...intInfo(type), cname, pos });
+    if (type.k === 'int') this.intTypes.set(name, type);
   }
 
   /** A ghost global (thread start/termination flags, halt flag), zero initially. */
@@ -233,10 +266,10 @@ export class Lowering implements FileScope {
         if (init && type.k === 'int') {
           const e = init.k === 'init' ? init.items[0] : init;
           v = e ? (this.constant(e) ?? fail(e.pos, `initializer of global '${cname}' is not a constant`)) : 0n;
-          if (type.bool) v = v !== 0n ? 1n : 0n;
+          v = convertConstant(v, type);
         }
-        const int = type.k === 'int' ? type : undefined;
-        this.addVar({ name: irName, owner: null, role: 'user', unsigned: int?.unsigned ?? false, bool: int?.bool ?? false, cname, pos: declPos });
+        this.addVar({ name: irName, owner: null, role: 'user', ...intInfo(type), cname, pos: declPos });
+        if (type.k === 'int') this.intTypes.set(irName, type);
         this.globalInit.set(irName, v);
         return { k: 'var', name: irName, type };
       }

@@ -589,7 +589,7 @@ const ACTIONS: ohm.ActionDict<unknown> = {
   PrimaryExpr_number(n): Expr {
     const text = n.sourceString;
     if (/^(0[xX][0-9a-fA-F]+|[0-9]+)[uUlL]*$/.test(text))
-      return { k: 'num', value: parseIntLiteral(text, posOf(this)), pos: posOf(this) };
+      return { k: 'num', value: parseIntLiteral(text, posOf(this)), pos: posOf(this), literal: text };
     return { k: 'float', text, pos: posOf(this) };
   },
   PrimaryExpr_char(c): Expr {

@@ -23,7 +23,7 @@ export function programText(p: Program): string {
   for (const th of p.threads)
     for (const t of th.transitions) {
       const stack = t.stack?.kind === 'push' ? `call, returns to pc ${t.stack.returnPc}` : t.stack ? `return${t.stack.keep.length ? `, keeps ${t.stack.keep.join(', ')}` : ''}` : '';
-      const flags = [t.atomic ? 'atomic' : '', t.linear ? '' : 'nonlinear', t.wrapRisk ? 'unsigned-wrap-risk' : '', stack]
+      const flags = [t.atomic ? 'atomic' : '', t.linear ? '' : 'nonlinear', stack]
         .filter(Boolean)
         .join(',');
       const aux = t.aux.length ? ` exists ${t.aux.join(', ')}:` : '';
@@ -63,7 +63,6 @@ export function programJson(p: Program): unknown {
         steps: t.steps.map((s) => ({ line: s.pos.line, text: s.text })),
         atomic: t.atomic,
         linear: t.linear,
-        wrapRisk: t.wrapRisk,
         stack: t.stack ?? null,
       })),
     })),

@@ -12,10 +12,12 @@ export interface VarInfo {
   readonly owner: number | null;
   /** user: declared in C; pc: program counter; ghost: thread start/join/halt flags; temp: compiler temporary. */
   readonly role: 'user' | 'pc' | 'ghost' | 'temp';
-  /** C unsigned type: the value is non-negative (wrap-around is not modelled). */
+  /** C unsigned type: the value is non-negative. */
   readonly unsigned: boolean;
   /** C _Bool: the value is 0 or 1. */
   readonly bool: boolean;
+  /** The range C's conversions keep it in (unsigned types, `char`, `short`); none for `int`, whose arithmetic is mathematical. */
+  readonly range?: readonly [bigint, bigint];
   /** The name in the C source (differs from `name` for locals). */
   readonly cname: string;
   readonly pos?: SourcePos;
@@ -50,8 +52,6 @@ export interface Transition {
   readonly atomic: boolean;
   /** Only linear arithmetic (SOLVELINEARHC needs this). */
   readonly linear: boolean;
-  /** Assigns an unsigned variable a value that may be negative in C's modular arithmetic. */
-  readonly wrapRisk: boolean;
   /**
    * Only with kept calls (`calls: 'keep'`; the explicit engines): a push (T⁺ of
    * Flanagan–Qadeer §3) saves the thread's locals with pc = `returnPc` as a frame and

@@ -2,7 +2,13 @@
 import type { Declarator, Specifiers } from './ast.js';
 
 export type CType =
-  | { k: 'int'; unsigned: boolean; bool: boolean; lo?: bigint; hi?: bigint }
+  /**
+   * An integer type of `bits` bits. `lo`/`hi` is its range where rely models C's
+   * conversion into it (unsigned types wrap modulo 2^bits, `char` and `short` as gcc
+   * converts); plain signed `int` and `long` have none: their arithmetic is
+   * mathematical, as signed overflow is undefined behaviour.
+   */
+  | { k: 'int'; unsigned: boolean; bool: boolean; bits: number; lo?: bigint; hi?: bigint }
   | { k: 'void' }
   | { k: 'mutex' }
   | { k: 'thread' }
@@ -11,7 +17,30 @@ export type CType =
   | { k: 'func'; ret: CType }
   | { k: 'other'; what: string };
 
-export const INT: CType = { k: 'int', unsigned: false, bool: false };
+export type IntType = Extract<CType, { k: 'int' }>;
+
+/** The integer type of that signedness and width, with its range where it has one. */
+export function intType(unsigned: boolean, bits: number): IntType {
+  if (unsigned) return { k: 'int', unsigned, bool: false, bits, lo: 0n, hi: (1n << BigInt(bits)) - 1n };
+  if (bits < 32) return { k: 'int', unsigned, bool: false, bits, lo: -(1n << BigInt(bits - 1)), hi: (1n << BigInt(bits - 1)) - 1n };
+  return { k: 'int', unsigned, bool: false, bits };
+}
+
+export const INT: IntType = intType(false, 32);
+export const BOOL: IntType = { k: 'int', unsigned: true, bool: true, bits: 1, lo: 0n, hi: 1n };
+
+/** C's conversion of a value into a type: `_Bool` is v ≠ 0, a type with a range wraps into it. */
+export function convertConstant(v: bigint, t: CType): bigint {
+  if (t.k !== 'int') return v;
+  if (t.bool) return v !== 0n ? 1n : 0n;
+  if (t.lo === undefined || t.hi === undefined) return v;
+  const m = t.hi - t.lo + 1n;
+  return ((((v - t.lo) % m) + m) % m) + t.lo;
+}
+
+/** Widths of `long` and of pointers: SV-COMP's 32-bit tasks are ILP32, its 64-bit ones LP64. */
+export type DataModel = 'ILP32' | 'LP64';
+export const longBits = (m: DataModel | undefined): number => (m === 'LP64' ? 64 : 32);
 
 /** Typedef names with a meaning of their own, whatever a header defines them as. */
 const SPECIAL: Record<string, CType> = {
@@ -25,6 +54,8 @@ const SPECIAL: Record<string, CType> = {
 
 export interface TypeEnv {
   typedef(name: string): { spec: Specifiers; decl: Declarator } | undefined;
+  /** The width of `long` (and of size_t, intptr_t …) in the data model. */
+  readonly longBits: number;
   /** Evaluates an array size expression to a constant, or undefined. */
   constant(e: import('./ast.js').Expr): bigint | undefined;
 }
@@ -36,8 +67,9 @@ export function baseType(spec: Specifiers, env: TypeEnv, depth = 0): CType {
     if (special) return special;
     const td = env.typedef(spec.typedefName);
     if (td && depth < 64) return applyDeclarator(baseType(td.spec, env, depth + 1), td.decl, env);
-    if (/^u?int(8|16|32|64|ptr)_t$|^s?size_t$|^ptrdiff_t$/.test(spec.typedefName))
-      return { k: 'int', unsigned: /^u|^size_t$/.test(spec.typedefName), bool: false };
+    const fixed = /^(u?)int(8|16|32|64|ptr)_t$/.exec(spec.typedefName);
+    if (fixed) return intType(fixed[1] === 'u', fixed[2] === 'ptr' ? env.longBits : Number(fixed[2]));
+    if (/^s?size_t$|^ptrdiff_t$/.test(spec.typedefName)) return intType(spec.typedefName === 'size_t', env.longBits);
     return { k: 'other', what: spec.typedefName };
   }
   if (spec.tag) {
@@ -48,11 +80,12 @@ export function baseType(spec: Specifiers, env: TypeEnv, depth = 0): CType {
   if (w.includes('void')) return { k: 'void' };
   if (w.includes('float') || w.includes('double')) return { k: 'other', what: 'floating-point types' };
   if (w.includes('__typeof__')) return { k: 'other', what: '__typeof__' };
-  if (w.includes('_Bool')) return { k: 'int', unsigned: true, bool: true, lo: 0n, hi: 1n };
+  if (w.includes('__int128')) return { k: 'other', what: '__int128' };
+  if (w.includes('_Bool')) return BOOL;
   const unsigned = w.includes('unsigned');
-  if (w.includes('char')) return { k: 'int', unsigned, bool: false, lo: unsigned ? 0n : -128n, hi: unsigned ? 255n : 127n };
-  if (w.includes('short')) return { k: 'int', unsigned, bool: false, lo: unsigned ? 0n : -32768n, hi: unsigned ? 65535n : 32767n };
-  return { k: 'int', unsigned, bool: false };
+  const longs = w.filter((x) => x === 'long').length;
+  const bits = w.includes('char') ? 8 : w.includes('short') ? 16 : longs >= 2 ? 64 : longs === 1 ? env.longBits : 32;
+  return intType(unsigned, bits);
 }
 
 /** Applies the declarator's pointer/array/function derivations to a base type. */
@@ -74,7 +107,7 @@ export function applyDeclarator(base: CType, decl: Declarator, env: TypeEnv): CT
 export function showType(t: CType): string {
   switch (t.k) {
     case 'int':
-      return t.bool ? '_Bool' : t.unsigned ? 'unsigned int' : 'int';
+      return t.bool ? '_Bool' : `${t.unsigned ? 'unsigned ' : ''}${{ 8: 'char', 16: 'short', 32: 'int', 64: 'long long' }[t.bits] ?? 'int'}`;
     case 'ptr':
       return `${showType(t.to)} *`;
     case 'array':

@@ -492,6 +492,10 @@ export function show(t: Term): string {
           return t.args.map(p).join(' || ');
         case 'not':
           return `!${p(t.args[0])}`;
+        case 'cdiv':
+        case 'crem':
+          // Same precedence as *, left-associative: only a product may stand bare on the left.
+          return `${p(t.args[0])} ${INFIX[t.op]} ${t.args[1].kind === 'app' ? `(${show(t.args[1])})` : show(t.args[1])}`;
         default:
           return showAtom(t) ?? `${show(t.args[0])} ${INFIX[t.op]} ${show(t.args[1])}`;
       }

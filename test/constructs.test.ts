@@ -250,17 +250,50 @@ describe('the property', () => {
   });
 });
 
-describe('unsigned arithmetic', () => {
-  it('a possible wrap-around is a warning, and the explorer reports a negative unsigned', () => {
-    const src = 'int main() { unsigned int u = 0; u = u - 1; return 0; }';
-    const p = lower(src);
-    expect(p.warnings.some((w) => /unsigned 'u' may wrap around/.test(w.message))).toBe(true);
-    expect(p.threads[0].transitions.some((t) => t.wrapRisk)).toBe(true);
-    expect(run(src).unsignedWrap?.variable).toBe('u');
+describe("C's integer conversions (unsigned wraps modulo 2^bits, char and short as gcc converts)", () => {
+  // Each program reaches its error exactly when C's arithmetic says so; the explorer
+  // computes every value, so these check the lowering's conversions one by one.
+  const cases: [what: string, body: string, error: boolean][] = [
+    ['0u - 1 is UINT_MAX', 'unsigned int u = 0u - 1; if (u == 4294967295u) reach_error();', true],
+    ['decrement below 0 wraps', 'unsigned int u = 0; u = u - 1; if (u == 4294967295u) reach_error();', true],
+    ['u-- and u++ wrap both ways', 'unsigned int u = 0; u--; u++; if (u != 0) reach_error();', false],
+    ['UINT_MAX + 1 is 0', 'unsigned int u = 4294967295u; u = u + 1; if (u == 0) reach_error();', true],
+    ['a comparison sees the wrapped value', 'unsigned int u = 4294967295u; if (u + 1 == 0) reach_error();', true],
+    ['a signed operand converts: u > -1 is false for every u', 'unsigned int u = 5; if (u > -1) reach_error();', false],
+    ['int compared with int stays signed', 'int i = -1; if (i < 0) reach_error();', true],
+    ['unsigned char wraps at 256', 'unsigned char c = 255; c = c + 1; if (c == 0) reach_error();', true],
+    ['signed char wraps as gcc converts', 'signed char c = 127; c++; if (c == -128) reach_error();', true],
+    ['unsigned short from a negative int', 'unsigned short s = -1; if (s == 65535) reach_error();', true],
+    ['a cast converts', 'int i = -2; if ((unsigned int)i == 4294967294u) reach_error();', true],
+    ['an int from an unsigned is the same mathematical value here', 'unsigned int u = 7; int i = u; if (i != 7) reach_error();', false],
+    ['unsigned division uses converted operands', 'unsigned int u = 0u - 2; if (u / 2 == 2147483647u) reach_error();', true],
+    ['unsigned remainder', 'unsigned int u = 0u - 1; if (u % 10 == 5) reach_error();', true],
+    ['a chain is converted once', 'unsigned int a = 4294967295u, b = 2; unsigned int c = a + b - 3; if (c == 4294967294u) reach_error();', true],
+    ['multiplication wraps', 'unsigned int a = 65536; unsigned int b = a * a; if (b == 0) reach_error();', true],
+    ['unary minus wraps', 'unsigned int a = 1; unsigned int b = -a; if (b == 4294967295u) reach_error();', true],
+    ['a hex literal beyond INT_MAX is unsigned', 'if (0xFFFFFFFF > 0) reach_error();', true],
+    ['... and -1 compared with it converts', 'int i = -1; if (i == 0xFFFFFFFF) reach_error();', true],
+    ['a global initialised to -1', 'if (g == 4294967295u) reach_error();', true],
+  ];
+  for (const [what, body, error] of cases)
+    it(`${what}: ${error ? 'error reachable' : 'no error'}`, () => {
+      expect(reachable(`unsigned int g = -1;\nint main() { ${body} return 0; }`)).toBe(error);
+    });
+
+  it('nondet unsigned values lie in their type; one decrement past 0 is reachable', () => {
+    expect(reachable('int main() { unsigned int u = __VERIFIER_nondet_uint(); if (u > 4294967295u) reach_error(); return 0; }', { nondetRange: [-5n, 5n] })).toBe(false);
+    expect(reachable('int main() { unsigned int u = __VERIFIER_nondet_uint(); u = u - 1; if (u == 4294967295u) reach_error(); return 0; }', { nondetRange: [-5n, 5n] })).toBe(true);
   });
 
-  it('non-negative updates of unsigned variables raise no warning', () => {
-    const p = lower('int main() { unsigned int u = 0; unsigned int v = __VERIFIER_nondet_uint(); u = u + v + 1; return 0; }');
+  it('unsigned long is 32 bits under ILP32 (the default) and 64 under LP64', () => {
+    const src = 'int main() { unsigned long x = 0; x = x - 1; if (x == 4294967295ul) reach_error(); return 0; }';
+    expect(reachable(src)).toBe(true);
+    expect(reachable(src, { dataModel: 'LP64' })).toBe(false);
+  });
+
+  it('an update that stays in range emits no branches', () => {
+    const p = lower('int main() { unsigned char c = 3; unsigned int u = c + 1; return 0; }');
+    expect(p.threads[0].transitions.length).toBe(1);
     expect(p.warnings).toEqual([]);
   });
 });

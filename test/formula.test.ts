@@ -71,6 +71,9 @@ describe('formula IR', () => {
   it('prints readable text and SMT-LIB', () => {
     expect(show(eq(mkVar("x'"), add(x, num(1))))).toBe("x' = x + 1");
     expect(show(le(num(0), x))).toBe('x >= 0');
+    // C's precedence: `(x + 1) % 2`, not `x + 1 % 2`.
+    expect(show(crem(add(x, num(1)), num(2)))).toBe('(x + 1) % 2');
+    expect(show(cdiv(x, mul(num(2), mkVar('y'))))).toBe('x / (2*y)');
     expect(toSmt(eq(mkVar("x'"), num(-1)))).toBe("(= |x'| (- 1))");
     expect(toSmt(cdiv(x, num(2)))).toMatch(/^\(ite \(>= x 0\) \(div x 2\)/);
   });

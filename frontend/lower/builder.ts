@@ -8,8 +8,9 @@
 import type { Expr, Stmt } from '../ast.js';
 import { Cfg, actionVars, type Action } from '../cfg.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
-import { FALSE, TRUE, eq, gt, linearOf, lt, mkVar, num, show, type Term } from '../../solver/formula.js';
-import { showType, type CType } from '../types.js';
+import { FALSE, TRUE, add, eq, ge, gt, le, lt, mkVar, num, show, type Term } from '../../solver/formula.js';
+import { convertConstant, INT, showType, type CType, type IntType } from '../types.js';
+import { conversion, conversionRange } from './conversion.js';
 import type { CallExpr } from './ast-queries.js';
 import type { Binding, FileScope, Instance } from './file-scope.js';
 
@@ -118,16 +119,16 @@ export class ThreadBuilder {
   // ---- locations and edges
 
   /** An edge from the current location to a new one, which becomes current. */
-  emit(action: Action, pos: SourcePos, text: string, wrapRisk = false): void {
+  emit(action: Action, pos: SourcePos, text: string): void {
     const to = this.cfg.newLoc(pos);
-    this.edge(this.cur, to, action, pos, text, wrapRisk);
+    this.edge(this.cur, to, action, pos, text);
     this.cur = to;
   }
 
-  edge(from: number, to: number, action: Action, pos: SourcePos, text: string, wrapRisk = false): void {
+  edge(from: number, to: number, action: Action, pos: SourcePos, text: string): void {
     if (this.prefixOpen && !(action.kind === 'assign' || action.kind === 'havoc' || action.kind === 'skip')) this.prefixOpen = false;
     if (this.prefixOpen && this.touchesGlobal(action)) this.prefixOpen = false;
-    this.cfg.edge(from, to, action, pos, text, wrapRisk);
+    this.cfg.edge(from, to, action, pos, text);
   }
 
   private touchesGlobal(a: Action): boolean {
@@ -163,11 +164,11 @@ export class ThreadBuilder {
 
   // ---- loads and stores
 
-  /** Stores a term into a binding: `_Bool` keeps v != 0, an unsigned target warns when it may wrap. */
+  /** Stores a term into a binding: `_Bool` keeps v != 0, a type with a range converts as C does (integers.ts). */
   assign(target: Binding, value: Term, pos: SourcePos, text?: string): void {
     // Before main starts any thread nobody can observe a global: `g = c` there is g's initial value.
     if (this.prefixOpen && !this.startedThreads && target.k === 'var' && this.L.isGlobal(target.name) && value.kind === 'int') {
-      this.L.globalInit.set(target.name, target.type.k === 'int' && target.type.bool ? (value.value !== 0n ? 1n : 0n) : value.value);
+      this.L.globalInit.set(target.name, convertConstant(value.value, target.type));
       return;
     }
     if (target.k === 'null' || target.k === 'alias') unsupported(pos, 'assignment to a pointer (only &variable arguments of called functions are modelled)');
@@ -181,12 +182,29 @@ export class ThreadBuilder {
     }
     const t = target.type;
     if (t.bool && !this.isBoolTerm(value)) return this.assignBool(target.name, value, pos, text);
-    let risk = false;
-    if (t.unsigned && !this.nonNegative(value)) {
-      risk = true;
-      this.L.warn(pos, `unsigned '${this.L.cname(target.name)}' may wrap around here; rely models mathematical integers, so a verdict that depends on it is not trusted`);
+    const label = text ?? `${this.L.cname(target.name)} = ${show(value)}`;
+    const into = conversionRange(this.L.varType.bind(this.L), t, value);
+    if (!into) return this.emit({ kind: 'assign', target: target.name, value }, pos, label);
+    const c = conversion(this.L.varType.bind(this.L), value, into);
+    if ('exact' in c && c.exact === value) return this.emit({ kind: 'assign', target: target.name, value }, pos, label);
+    if (!t.unsigned)
+      this.L.warn(pos, `'${this.L.cname(target.name)}' (${showType(t)}) may get a value outside its range here: C leaves the conversion to the implementation; rely converts as gcc does (modulo 2^${t.bits})`);
+    if ('exact' in c) return this.emit({ kind: 'assign', target: target.name, value: c.exact }, pos, label);
+    // One branch per multiple of the modulus the value can be off by.
+    const from = this.cur;
+    const join = this.cfg.newLoc(pos);
+    const m = into.hi - into.lo + 1n;
+    for (const { j, lo, hi } of c.cases) {
+      this.cur = from;
+      for (const cond of [lo === undefined ? TRUE : ge(value, num(lo)), hi === undefined ? TRUE : le(value, num(hi))]) {
+        const next = this.cfg.newLoc(pos);
+        this.assume(cond, next, pos, false);
+        this.cur = next;
+      }
+      this.emit({ kind: 'assign', target: target.name, value: add(value, num(-j * m)) }, pos, label);
+      this.goto(join, pos, '');
     }
-    this.emit({ kind: 'assign', target: target.name, value }, pos, text ?? `${this.L.cname(target.name)} = ${show(value)}`, risk);
+    this.cur = join;
   }
 
   /** `_Bool b = v` stores v != 0. */
@@ -210,14 +228,6 @@ export class ThreadBuilder {
   private isBoolTerm(t: Term): boolean {
     if (t.kind === 'int') return t.value === 0n || t.value === 1n;
     return t.kind === 'var' && this.L.isBoolVar(t.name);
-  }
-
-  /** Syntactically non-negative: a non-negative combination of unsigned variables. */
-  private nonNegative(t: Term): boolean {
-    const l = linearOf(t);
-    if (!l || l.constant < 0n) return false;
-    for (const [v, c] of l.coeffs) if (c < 0n || !this.L.isUnsignedVar(v)) return false;
-    return true;
   }
 
   /** The value of a binding as a term (only integers have one). */
@@ -255,7 +265,7 @@ export class ThreadBuilder {
 
   /** The binding of an integer IR variable known by name (a frame's result variable). */
   lookupVar(name: string): Binding {
-    return { k: 'var', name, type: { k: 'int', unsigned: this.L.isUnsignedVar(name), bool: this.L.isBoolVar(name) } };
+    return { k: 'var', name, type: this.L.varType(name) ?? INT };
   }
 
   frame(): Frame {
@@ -302,9 +312,9 @@ export class ThreadBuilder {
     }
   }
 
-  /** A temporary of the current statement. */
-  fresh(hint: string, bool = false): Binding {
-    const b = this.declareLocal(`__${hint}${++this.tempCount}`, { k: 'int', unsigned: bool, bool }, this.inst.fn.pos, true);
+  /** A temporary of the current statement (of type int unless told). */
+  fresh(hint: string, type: IntType = INT): Binding {
+    const b = this.declareLocal(`__${hint}${++this.tempCount}`, type, this.inst.fn.pos, true);
     this.liveTemps.push((b as { name: string }).name);
     return b;
   }

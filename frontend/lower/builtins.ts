@@ -13,6 +13,8 @@ import type { ThreadBuilder } from './builder.js';
 import { branch } from './conditions.js';
 import type { Binding } from './file-scope.js';
 import { lvalue } from './places.js';
+import { nondetType } from './integers.js';
+import type { IntType } from '../types.js';
 
 /** A call of a builtin being lowered; `wantValue` when the caller uses its result. */
 interface BuiltinCall {
@@ -147,33 +149,25 @@ function noEffect(_b: ThreadBuilder, { wantValue }: BuiltinCall): Term | undefin
 
 // ---- SV-COMP nondeterminism and atomic sections
 
-/** Value ranges of the integer kinds named by __VERIFIER_nondet_<kind>; a missing bound is unbounded. */
-const NONDET_RANGES: Record<string, [bigint | undefined, bigint | undefined]> = {
-  bool: [0n, 1n],
-  char: [-128n, 127n],
-  uchar: [0n, 255n],
-  short: [-32768n, 32767n],
-  ushort: [0n, 65535n],
-  uint: [0n, undefined],
-  ulong: [0n, undefined],
-  ulonglong: [0n, undefined],
-  unsigned: [0n, undefined],
-  size_t: [0n, undefined],
-};
-
 /** The range of a builtin `__VERIFIER_nondet_*()` call, or undefined if `e` is no such call. */
 export function nondetRange(b: ThreadBuilder, e: Expr): [bigint | undefined, bigint | undefined] | undefined {
+  const t = nondetCallType(b, e);
+  return t && [t.lo, t.hi];
+}
+
+/** The type of a builtin `__VERIFIER_nondet_*()` call, or undefined if `e` is no such call. */
+function nondetCallType(b: ThreadBuilder, e: Expr): IntType | undefined {
   const name = calleeName(e);
   if (!name || !NONDET.test(name) || b.L.hasBody(name)) return undefined;
   const kind = name.slice('__VERIFIER_nondet_'.length);
   if (/float|double|pointer/.test(kind)) unsupported(e.pos, `${name} (only integer nondeterminism is modelled)`);
-  return NONDET_RANGES[kind] ?? [undefined, undefined];
+  return nondetType(kind, b.L.typeEnv.longBits);
 }
 
 function nondet(b: ThreadBuilder, { e, name }: BuiltinCall): Term {
-  const range = nondetRange(b, e)!;
-  const tmp = b.fresh('nondet');
-  if (tmp.k === 'var') b.emit({ kind: 'havoc', target: tmp.name, lo: range[0], hi: range[1] }, e.pos, `${name}()`);
+  const t = nondetCallType(b, e)!;
+  const tmp = b.fresh('nondet', t);
+  if (tmp.k === 'var') b.emit({ kind: 'havoc', target: tmp.name, lo: t.lo, hi: t.hi }, e.pos, `${name}()`);
   return b.read(tmp, e.pos);
 }
 

@@ -7,6 +7,8 @@ import type { Expr } from '../ast.js';
 import { eq, ge, gt, le, lt, num, type Term } from '../../solver/formula.js';
 import type { ThreadBuilder } from './builder.js';
 import { castType } from './declared-types.js';
+import { commonType, convertTo, exprType } from './integers.js';
+import { BOOL } from '../types.js';
 
 type Rel = (a: Term, b: Term) => [Term[], Term[]];
 
@@ -40,8 +42,10 @@ export function branch(b: ThreadBuilder, e: Expr, t: number, f: number, blocking
   let yes: Term[];
   let no: Term[];
   if (e.k === 'binary' && rel) {
-    const l = b.rvalue(e.left);
-    const r = b.rvalue(e.right);
+    // Both sides convert to their common type: `u > -1` compares u with UINT_MAX.
+    const t = commonType(exprType(b, e.left), exprType(b, e.right));
+    const l = convertTo(b, b.rvalue(e.left), t, e.pos);
+    const r = convertTo(b, b.rvalue(e.right), t, e.pos);
     [yes, no] = rel(l, r);
   } else {
     const v = b.rvalue(e);
@@ -64,7 +68,7 @@ export function branch(b: ThreadBuilder, e: Expr, t: number, f: number, blocking
 export function boolValue(b: ThreadBuilder, e: Expr): Term {
   const c = b.L.constant(e);
   if (c !== undefined) return num(c !== 0n ? 1n : 0n);
-  const tmp = b.fresh('bool', true);
+  const tmp = b.fresh('bool', BOOL);
   b.diamond(
     (t, f) => branch(b, e, t, f),
     e.pos,

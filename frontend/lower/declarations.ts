@@ -7,7 +7,7 @@
 import type { Declaration, Expr } from '../ast.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
 import { num } from '../../solver/formula.js';
-import type { CType } from '../types.js';
+import { convertConstant, type CType } from '../types.js';
 import { stripCasts } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
 import { declaredType } from './declared-types.js';
@@ -79,7 +79,7 @@ export function hoistDecl(b: ThreadBuilder, d: Declaration): boolean {
     if (item.init) {
       v = b.L.constant(item.init);
       if (v === undefined) return false;
-      if (t.bool) v = v !== 0n ? 1n : 0n;
+      v = convertConstant(v, t);
     } else if (t.lo !== undefined || t.hi !== undefined) return false;
     plans.push([item.decl.name, t, v, item.decl.pos]);
   }

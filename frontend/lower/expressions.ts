@@ -7,7 +7,7 @@
 import type { Expr } from '../ast.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
 import { add, cdiv, crem, mul, neg, num, sub, type Term } from '../../solver/formula.js';
-import { showType } from '../types.js';
+import { showType, type IntType } from '../types.js';
 import { calleeName } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
 import { nondetRange } from './builtins.js';
@@ -15,6 +15,8 @@ import { boolValue, branch, REL } from './conditions.js';
 import { castType } from './declared-types.js';
 import type { Binding } from './file-scope.js';
 import { atPlace, lvalue, place, readPlace, type Place } from './places.js';
+import { commonType, convertTo, exprType } from './integers.js';
+import { wraps } from './conversion.js';
 
 const ARITH: Record<string, (a: Term, b: Term, pos: SourcePos) => Term> = {
   '+': (a, b) => add(a, b),
@@ -79,9 +81,12 @@ export function rvalue(b: ThreadBuilder, e: Expr): Term {
     case 'binary': {
       if (REL[e.op] || e.op === '&&' || e.op === '||') return boolValue(b, e);
       const arith = ARITH[e.op] ?? unsupported(e.pos, `operator '${e.op}' (bit operations and shifts are not modelled)`);
-      const l = rvalue(b, e.left);
-      const r = rvalue(b, e.right);
-      return arith(l, r, e.pos);
+      const t = exprType(b, e);
+      if (!wraps(t)) return arith(rvalue(b, e.left), rvalue(b, e.right), e.pos);
+      // In a type that wraps, +, - and * commute with the wrap: a chain of them is
+      // computed mathematically and converted once; / and % need converted operands.
+      if (e.op === '/' || e.op === '%') return arith(convertTo(b, rvalue(b, e.left), t, e.pos), convertTo(b, rvalue(b, e.right), t, e.pos), e.pos);
+      return convertTo(b, ringValue(b, e, t), t, e.pos);
     }
     case 'assign':
       return readPlace(b, assignment(b, e), e.pos);
@@ -114,8 +119,10 @@ export function rvalue(b: ThreadBuilder, e: Expr): Term {
 
 function unary(b: ThreadBuilder, e: Extract<Expr, { k: 'unary' }>): Term {
   switch (e.op) {
-    case '-':
-      return neg(rvalue(b, e.arg));
+    case '-': {
+      const t = exprType(b, e);
+      return wraps(t) ? convertTo(b, neg(ringValue(b, e.arg, t)), t, e.pos) : neg(rvalue(b, e.arg));
+    }
     case '+':
       return rvalue(b, e.arg);
     case '!':
@@ -156,8 +163,23 @@ function condValue(b: ThreadBuilder, e: Extract<Expr, { k: 'cond' }>): Term {
 function castValue(b: ThreadBuilder, e: Extract<Expr, { k: 'cast' }>): Term {
   const t = castType(b.L.typeEnv, e);
   if (t.k === 'int' && t.bool) return boolValue(b, e.arg);
-  if (t.k === 'int' || t.k === 'ptr' || t.k === 'void') return rvalue(b, e.arg);
+  if (t.k === 'int') return convertTo(b, rvalue(b, e.arg), t, e.pos);
+  if (t.k === 'ptr' || t.k === 'void') return rvalue(b, e.arg);
   return unsupported(e.pos, `cast to ${showType(t)}`);
+}
+
+/**
+ * The mathematical value of a +, -, * chain in the wrapping type t, unconverted: its
+ * operands of type t are taken unconverted too, anything else is converted first.
+ */
+function ringValue(b: ThreadBuilder, e: Expr, t: IntType): Term {
+  const same = (x: Expr): boolean => {
+    const u = exprType(b, x);
+    return u.unsigned === t.unsigned && u.bits === t.bits;
+  };
+  if (e.k === 'binary' && (e.op === '+' || e.op === '-' || e.op === '*') && same(e)) return ARITH[e.op](ringValue(b, e.left, t), ringValue(b, e.right, t), e.pos);
+  if (e.k === 'unary' && e.op === '-' && same(e)) return neg(ringValue(b, e.arg, t));
+  return rvalue(b, e);
 }
 
 /** An assignment expression (`=` or compound); returns the place assigned, for its value. */
@@ -171,9 +193,13 @@ function assignment(b: ThreadBuilder, e: Extract<Expr, { k: 'assign' }>): Place 
     }
     return pl;
   }
-  const arith = ARITH[e.op.slice(0, -1)] ?? unsupported(e.pos, `operator '${e.op}' (bit operations are not modelled)`);
-  const rhs = rvalue(b, e.value);
-  atPlace(b, pl, (lv) => b.assign(lv, arith(b.read(lv, e.pos), rhs, e.pos), e.pos));
+  const op = e.op.slice(0, -1);
+  const arith = ARITH[op] ?? unsupported(e.pos, `operator '${e.op}' (bit operations are not modelled)`);
+  // x /= y and x %= y divide in the common type (x += y needs no conversion: the store wraps).
+  const t = commonType(exprType(b, e.target), exprType(b, e.value));
+  const inType = (v: Term): Term => (op === '/' || op === '%' ? convertTo(b, v, t, e.pos) : v);
+  const rhs = inType(rvalue(b, e.value));
+  atPlace(b, pl, (lv) => b.assign(lv, arith(inType(b.read(lv, e.pos)), rhs, e.pos), e.pos));
   return pl;
 }
 

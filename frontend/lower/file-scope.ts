@@ -6,7 +6,7 @@
  */
 import type { Expr, FunctionDef } from '../ast.js';
 import type { SourcePos } from '../diagnostics.js';
-import type { CType, TypeEnv } from '../types.js';
+import type { CType, IntType, TypeEnv } from '../types.js';
 
 /** What an identifier denotes while lowering. */
 export type Binding =
@@ -45,7 +45,8 @@ export interface FileScope {
   hasVar(name: string): boolean;
   isGlobal(name: string): boolean;
   isBoolVar(name: string): boolean;
-  isUnsignedVar(name: string): boolean;
+  /** The C type of an integer variable of the program (not of a ghost or pc). */
+  varType(name: string): IntType | undefined;
   /** The C name of an IR variable, for messages and edge texts. */
   cname(name: string): string;
   warn(pos: SourcePos, message: string): void;

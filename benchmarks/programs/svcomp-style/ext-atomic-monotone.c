@@ -24,11 +24,13 @@
  *   count of the threads.
  *
  * Checked: rely rejects the loop with a nondeterministic bound today
- *   (unbounded thread creation); copies with n = 1, 2, 3: see README.md.
+ *   (unsupported: unbounded thread creation).  rely explore on copies
+ *   with n = 1, 2, 3 (n = K and the loop bound K): no error in any run,
+ *   30 / 1,906 / 374,646 states (large blocks).
  */
 extern void abort(void);
 extern void __assert_fail(const char *, const char *, unsigned int, const char *) __attribute__ ((__nothrow__ , __leaf__)) __attribute__ ((__noreturn__));
-void reach_error() { __assert_fail("0", "ext-atomic-monotone.c", 0, "reach_error"); }
+void reach_error() { __assert_fail("0", "ext-atomic-monotone.c", 33, "reach_error"); }
 extern int __VERIFIER_nondet_int(void);
 extern void __VERIFIER_atomic_begin(void);
 extern void __VERIFIER_atomic_end(void);

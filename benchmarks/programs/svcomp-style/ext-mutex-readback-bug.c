@@ -21,13 +21,15 @@
  *     3. worker 1  lock; assert(c == 0 + 1) fails (c == 2)
  *   One worker alone is safe.
  *
- * Checked: rely rejects the unbounded loop today (unbounded thread
- *   creation); copies with the loop bounded to 1, 2, 3 workers: see
- *   README.md.
+ * Checked: rely rejects the unbounded loop today (unsupported:
+ *   unbounded thread creation).  rely explore on copies with the loop
+ *   bounded to 1, 2, 3 workers (`for (k = 0; k < K; k++)`): no error /
+ *   error reachable / error reachable, 16 / 64 / 155 states (large
+ *   blocks; an UNSAFE search stops at the first error).
  */
 extern void abort(void);
 extern void __assert_fail(const char *, const char *, unsigned int, const char *) __attribute__ ((__nothrow__ , __leaf__)) __attribute__ ((__noreturn__));
-void reach_error() { __assert_fail("0", "ext-mutex-readback-bug.c", 0, "reach_error"); }
+void reach_error() { __assert_fail("0", "ext-mutex-readback-bug.c", 32, "reach_error"); }
 #include <pthread.h>
 #undef assert
 #define assert(e) if (!(e)) ERROR: reach_error()
