@@ -237,6 +237,13 @@ describe('the property', () => {
     expect(reachable('int main() { int x = 1; __VERIFIER_assume(x == 2); reach_error(); return 0; }')).toBe(false);
   });
 
+  it('__VERIFIER_assume of a negation (it used to end in an internal error)', () => {
+    const src = (cond: string) => `int main() { int x = __VERIFIER_nondet_int(); __VERIFIER_assume(${cond}); if (x > 0) reach_error(); return 0; }`;
+    expect(reachable(src('!(x > 0)'))).toBe(false);
+    expect(reachable(src('!(x > 0 && x < 3)'))).toBe(true);
+    expect(reachable(src('!(x > 0 || x < -3)'))).toBe(false);
+  });
+
   it('abort() (assume_abort_if_not) stops every thread, not only its own', () => {
     const src = `
       int g = 0;

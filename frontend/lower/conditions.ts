@@ -22,7 +22,7 @@ export const REL: Record<string, Rel> = {
   '>=': (a, b) => [[ge(a, b)], [lt(a, b)]],
 };
 
-/** Emits edges from the current location to `t` when `e` holds and to `f` otherwise (none if f < 0). */
+/** Emits edges from the current location to `t` when `e` holds and to `f` otherwise (none to a negative one). */
 export function branch(b: ThreadBuilder, e: Expr, t: number, f: number, blocking = false): void {
   if (e.k === 'binary' && (e.op === '&&' || e.op === '||')) {
     const mid = b.cfg.newLoc(e.right.pos);
@@ -52,10 +52,11 @@ export function branch(b: ThreadBuilder, e: Expr, t: number, f: number, blocking
     [yes, no] = REL['!='](v, num(0));
   }
   const from = b.cur;
-  for (const c of yes) {
-    b.cur = from;
-    b.assume(c, t, e.pos, blocking);
-  }
+  if (t >= 0)
+    for (const c of yes) {
+      b.cur = from;
+      b.assume(c, t, e.pos, blocking);
+    }
   if (f >= 0)
     for (const c of no) {
       b.cur = from;
