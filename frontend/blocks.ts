@@ -4,8 +4,9 @@
  * that touches a global variable) or one whole atomic section; thread-local steps
  * before and after it are merged in, since no other thread can observe them. After
  * its visible step a block also stops before a blocking assume, so a visible write is
- * never undone by a later local wait. Loop heads, the error, exit and halt locations
- * are always cuts, so every path is finite.
+ * never undone by a later local wait, nor dropped when the thread then blocks for good
+ * (a dead end: `__VERIFIER_assume(0)`). Loop heads, the error, exit and halt
+ * locations are always cuts, so every path is finite.
  *
  * One exception: consecutive stable assumes (joins) form one step. A join's condition,
  * once true, stays true, so a run that passes one join and later the next maps to a
@@ -181,6 +182,8 @@ function build(input: BlockInput, forcedCuts: Set<number>): { transitions: Omit<
             (heads.has(loc) ||
               forcedCuts.has(loc) ||
               !input.largeBlocks ||
+              // A dead end (a thread that blocks for good) keeps the visible step before it.
+              (st.sawVisible && cfg.out[loc].length === 0) ||
               (st.sawVisible && cfg.out[loc].some((e) => (visible(e) || blocking(e)) && !(st.onlyStable && stable(e))))));
         if (stopHere) {
           if (++paths > MAX_PATHS_PER_CUT) throw new PathExplosion();

@@ -237,6 +237,15 @@ describe('the property', () => {
     expect(reachable('int main() { int x = 1; __VERIFIER_assume(x == 2); reach_error(); return 0; }')).toBe(false);
   });
 
+  it('a write before the thread blocks for good stays visible (it used to be dropped with the blocked path: a wrong SAFE)', () => {
+    const src = (block: string) => `int g = 0;
+      void *t(void *a) { g = 1; ${block} return 0; }
+      int main() { pthread_t h; pthread_create(&h, 0, t, 0); if (g == 1) reach_error(); return 0; }`;
+    expect(reachable(src('__VERIFIER_assume(0);'))).toBe(true);
+    expect(reachable(src('__VERIFIER_assume(g == 5);'))).toBe(true);
+    expect(reachable(src('__VERIFIER_assume(0); g = 2;'), { largeBlocks: false })).toBe(true);
+  });
+
   it('__VERIFIER_assume of a negation (it used to end in an internal error)', () => {
     const src = (cond: string) => `int main() { int x = __VERIFIER_nondet_int(); __VERIFIER_assume(${cond}); if (x > 0) reach_error(); return 0; }`;
     expect(reachable(src('!(x > 0)'))).toBe(false);
