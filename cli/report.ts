@@ -96,7 +96,8 @@ export function verifyJson<O, P, S extends EngineStats>(p: Program, report: Engi
     timeMs: Math.round(v.stats.timeMs),
     solver: run.backend,
     engine: run.engine,
-    decidedBy: own.decidedBy !== undefined ? own.decidedBy : v.verdict === 'unknown' ? null : run.engine,
+    // No engine decided an UNKNOWN (a bounded search's lane may have decided its own program).
+    decidedBy: v.verdict === 'unknown' ? null : own.decidedBy !== undefined ? own.decidedBy : run.engine,
     bias: own.bias,
     hornSolver: own.hornSolver,
     proofChecked: v.verdict === 'safe' && v.proofChecked,
@@ -104,6 +105,8 @@ export function verifyJson<O, P, S extends EngineStats>(p: Program, report: Engi
     proofFile: run.proofFile ?? null,
     counterexample: v.verdict === 'unsafe' ? traceJson(v.trace) : null,
     threads: p.threads.length,
+    // Thread-creating loops cut at this many iterations (a bounded search), else null.
+    instanceBound: p.instanceBound ?? null,
     stats: v.stats,
     warnings: warningsJson(p),
   };

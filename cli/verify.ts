@@ -2,15 +2,21 @@
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { loadProgram } from '../frontend/index.js';
+import { UnboundedThreads } from '../frontend/diagnostics.js';
+import type { Program } from '../frontend/program.js';
+import type { EngineStats, EngineVerdict } from '../core/engine.js';
+import { parseCount } from '../core/options.js';
 import { Budget } from '../core/budget.js';
 import { DEFAULT_ENGINE, ENGINES, engineNamed, engineOptions } from '../engines/registry.js';
 import { EXIT, addCommon, cliParser, frontendOptions, logger, parseOutputPath, parseSeconds, statusLine, warnAll, type Common, type Session } from './common.js';
 import { verifyJson, verifyText } from './report.js';
 
 const DEFAULT_TIMEOUT_S = 300;
+const DEFAULT_MAX_INSTANCES = 3;
 
 interface VerifyCli extends Common {
   engine: string;
+  maxInstances: number;
   timeout: number;
   json?: boolean;
   proof?: string;
@@ -53,6 +59,34 @@ with the set it joined (a thread, or a pair i▷j).
 
 Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.`;
 
+/**
+ * A program whose thread creation has no static bound (issue 21's templates will prove
+ * such programs; until then): a search for bugs in the programs that cut each such
+ * loop after k = 1, 2, …, max iterations, each with an equal share of the time left.
+ * Each has only some of the original's runs, so its error trace is a real one, and its
+ * safety is no proof: SAFE becomes UNKNOWN, and the search goes on with one more.
+ */
+async function boundedSearch<R extends { readonly verdict: EngineVerdict<unknown, EngineStats> }>(
+  why: UnboundedThreads,
+  max: number,
+  budget: Budget,
+  lower: (k: number) => Program,
+  run: (p: Program, b: Budget) => Promise<R>,
+): Promise<R & { p: Program }> {
+  let last: (R & { p: Program }) | undefined;
+  for (let k = 1; k <= max; k++) {
+    const p = lower(k);
+    const share = budget.deadline === undefined ? undefined : performance.now() + (budget.deadline - performance.now()) / (max - k + 1);
+    const r = await run(p, budget.lane(new AbortController().signal, share));
+    if (r.verdict.verdict === 'unsafe') return { ...r, p };
+    const outcome = r.verdict.verdict === 'safe' ? 'no error' : r.verdict.reason;
+    const reason = `${why.detail}: searched for bugs with up to ${k} iteration${k === 1 ? '' : 's'} of each such loop (${outcome}); a proof for any number of threads is not supported yet`;
+    last = { ...r, p, verdict: { verdict: 'unknown', reason, stats: r.verdict.stats } };
+    if (budget.expired()) break;
+  }
+  return last!;
+}
+
 export function verifyCommand(program: Command, session: Session): void {
   const { io } = session;
   const cmd = program
@@ -66,6 +100,7 @@ export function verifyCommand(program: Command, session: Session): void {
     );
   engineOptionsOf(cmd)
     .option('--timeout <S>', 'overall time limit in seconds, parsing included, then UNKNOWN: timeout', parseSeconds, DEFAULT_TIMEOUT_S)
+    .option('--max-instances <K>', 'a program that creates threads in a loop without constant bounds is searched for bugs with 1, 2, …, K iterations of each such loop (an error found is real; finding none proves nothing)', cliParser(parseCount), DEFAULT_MAX_INSTANCES)
     .option('--json', 'print one JSON object')
     .option('--proof <OUT.smt2>', 'if SAFE, write the proof as an SMT-LIB 2 script (check it: z3 OUT.smt2; every answer must be unsat)', parseOutputPath)
     .addHelpText('after', AFTER);
@@ -73,19 +108,31 @@ export function verifyCommand(program: Command, session: Session): void {
     const budget = new Budget({ deadline: performance.now() + o.timeout * 1000 }); // parsing included
     session.log = logger(o.logLevel, io);
     const engine = engineNamed(o.engine)!; // commander checked the choice
-    const p = loadProgram(file, { ...frontendOptions(o), calls: engine.lowering });
-    warnAll(p, io);
     const options = Object.fromEntries(Object.keys(engine.options).map((k) => [k, o[k]]));
     const progress = io.errIsTty ? statusLine(io) : undefined;
-    const { verdict: v, backend } = await engine.run(p, options, { budget, log: session.log, progress: progress?.show, certificate: o.proof !== undefined }).finally(() => progress?.clear());
+    const run = (p: Program, b: Budget) => engine.run(p, options, { budget: b, log: session.log, progress: progress?.show, certificate: o.proof !== undefined }).finally(() => progress?.clear());
+    let lowered: Awaited<ReturnType<typeof run>> & { p: Program };
+    try {
+      const p = loadProgram(file, { ...frontendOptions(o), calls: engine.lowering });
+      warnAll(p, io);
+      lowered = { ...(await run(p, budget)), p };
+    } catch (e) {
+      if (!(e instanceof UnboundedThreads)) throw e;
+      lowered = await boundedSearch(e, o.maxInstances, budget, (k) => {
+        const p = loadProgram(file, { ...frontendOptions(o), calls: engine.lowering, maxInstances: k });
+        if (k === 1) warnAll(p, io);
+        return p;
+      }, run);
+    }
+    const { p, verdict: v, backend } = lowered;
     session.log.info({ file, verdict: v.verdict, ms: Math.round(v.stats.timeMs) }, 'verified');
     let proofFile: string | undefined;
     if (o.proof && v.verdict === 'safe' && engine.certificate) {
       writeFileSync(o.proof, engine.certificate(p, v.proof));
       proofFile = o.proof;
     } else if (o.proof) io.err(`rely: no proof written to ${o.proof}: ${engine.certificate ? 'the verdict is not SAFE' : `the ${engine.name} engine writes no SMT-LIB certificate`}\n`);
-    const run = { engine: engine.name, options, backend, proofFile };
-    io.out(o.json ? JSON.stringify(verifyJson(p, engine.report, v, run)) + '\n' : verifyText(p, engine.report, v, run));
+    const about = { engine: engine.name, options, backend, proofFile };
+    io.out(o.json ? JSON.stringify(verifyJson(p, engine.report, v, about)) + '\n' : verifyText(p, engine.report, v, about));
     session.code = v.verdict === 'safe' ? EXIT.ok : v.verdict === 'unsafe' ? EXIT.errorFound : EXIT.unknown;
   });
 }

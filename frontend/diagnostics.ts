@@ -31,6 +31,16 @@ export const unsupported = (pos: SourcePos, detail: string): never => {
   throw new InputError(pos, detail, 'unsupported');
 };
 
+/** Thread creation without a static bound: unsupported as it stands, searchable for bugs with LowerOptions.maxInstances. */
+export class UnboundedThreads extends InputError {
+  constructor(pos: SourcePos, detail: string) {
+    super(pos, detail, 'unsupported');
+  }
+}
+export const unboundedThreads = (pos: SourcePos, detail: string): never => {
+  throw new UnboundedThreads(pos, detail);
+};
+
 export interface Warning {
   readonly pos: SourcePos;
   readonly message: string;

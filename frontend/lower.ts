@@ -27,6 +27,13 @@ export interface LowerOptions {
    * still inlined.
    */
   calls?: 'inline' | 'keep';
+  /**
+   * A loop that creates or joins threads without constant bounds runs at most this
+   * many times, and a run that would go on stops there: the program has only the runs
+   * of the original that create that few threads (a bounded search for bugs; without
+   * it such a loop is unsupported).
+   */
+  maxInstances?: number;
   /** Widths of `long` and `size_t` (default ILP32, as SV-COMP's 32-bit tasks). */
   dataModel?: DataModel;
 }
@@ -124,6 +131,11 @@ export class Lowering implements FileScope {
   get keepCalls(): boolean {
     return this.opts.calls === 'keep';
   }
+  get maxInstances(): number | undefined {
+    return this.opts.maxInstances;
+  }
+  /** Set when some loop was cut at maxInstances iterations. */
+  boundedLoops = false;
   hasBody(name: string): boolean {
     return this.functions.has(name);
   }
@@ -361,6 +373,7 @@ export class Lowering implements FileScope {
       init: and(...init),
       err: errorFormula(threads),
       warnings: this.warnings,
+      instanceBound: this.boundedLoops ? this.opts.maxInstances : undefined,
     };
   }
 }

@@ -93,6 +93,12 @@ export interface Program {
   /** Some thread is at its error location: ⋁_i pc_i = err_i. */
   readonly err: Term;
   readonly warnings: readonly Warning[];
+  /**
+   * Set when loops that create threads without constant bounds were cut at this many
+   * iterations (LowerOptions.maxInstances): the program has only some of the
+   * original's runs, so an error it reaches is real but its safety proves nothing.
+   */
+  readonly instanceBound?: number;
 }
 
 /** A program that crossed a worker boundary, its terms made this thread's again (formula.ts `reintern`). */

@@ -30,7 +30,8 @@ const CASES: [name: string, src: string | Buffer, kind: 'error' | 'unsupported',
 
 describe('bad input', () => {
   for (const [name, src, kind, line, message] of CASES)
-    for (const cmd of ['parse', 'explore', 'verify'])
+    // `rely verify` searches a loop that creates threads without bound for bugs (verify-cli.test.ts).
+    for (const cmd of name === 'unbounded-loop' ? ['parse', 'explore'] : ['parse', 'explore', 'verify'])
       it(`${name} (${cmd})`, async () => {
         const file = join(dir, `${name}.c`);
         writeFileSync(file, src);

@@ -301,6 +301,14 @@ describe("C's integer conversions (unsigned wraps modulo 2^bits, char and short 
     expect(reachable('int main() { unsigned int u = __VERIFIER_nondet_uint(); u = u - 1; if (u == 4294967295u) reach_error(); return 0; }', { nondetRange: [-5n, 5n] })).toBe(true);
   });
 
+  it('arguments convert to their parameter types, inlined or kept (recursion)', () => {
+    const inl = 'int f(unsigned char c) { return c; } int main() { int r = f(300); if (r == 44) reach_error(); return 0; }';
+    expect(reachable(inl)).toBe(true);
+    const kept = (v: number) => `int g(_Bool b, int k) { if (k > 0) return g(b, k - 1); return b; } int main() { int r = g(5, 2); if (r == ${v}) reach_error(); return 0; }`;
+    expect(reachable(kept(1), { calls: 'keep' })).toBe(true);
+    expect(reachable(kept(5), { calls: 'keep' })).toBe(false);
+  });
+
   it('unsigned long is 32 bits under ILP32 (the default) and 64 under LP64', () => {
     const src = 'int main() { unsigned long x = 0; x = x - 1; if (x == 4294967295ul) reach_error(); return 0; }';
     expect(reachable(src)).toBe(true);

@@ -289,3 +289,43 @@ describe.skipIf(!z3)('proof certificate, checked by native z3', () => {
     }
   });
 });
+
+describe('thread creation without a static bound: a bounded search for bugs, never SAFE', () => {
+  const SPAWN = 'test/fixtures/spawn-loop.c';
+  const SPAWN_BUG = 'test/fixtures/spawn-loop-bug.c';
+
+  it('the lowering cuts the loop at --max-instances iterations and says so; without it the loop is unsupported', () => {
+    for (const k of [1, 2, 3]) {
+      const p = loadProgram(SPAWN, { maxInstances: k });
+      expect(p.instanceBound).toBe(k);
+      expect(p.threads.map((t) => t.name)).toEqual(['main', 'worker', ...Array.from({ length: k - 1 }, (_, i) => `worker#${i + 2}`)]);
+    }
+    expect(loadProgram('benchmarks/programs/lockid.c', { maxInstances: 2 }).instanceBound).toBeUndefined();
+    expect(() => loadProgram(SPAWN)).toThrow(/spawn-loop\.c:19:5: unsupported: thread creation inside a loop without constant bounds/);
+  });
+
+  it('a bug that needs two workers: UNSAFE with a replayed trace through worker and worker#2', async () => {
+    const r = await rely(['verify', '--json', SPAWN_BUG]);
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.out);
+    expect(j.verdict).toBe('unsafe');
+    expect(j.traceReplayed).toBe(true);
+    expect(j.instanceBound).toBe(2);
+    const threads = new Set(j.counterexample.map((s: { thread: string }) => s.thread));
+    expect(threads).toEqual(new Set(['main', 'worker', 'worker#2']));
+  });
+
+  it('one worker is not enough for that bug: UNKNOWN, and the reason says how far the search went', async () => {
+    const r = await rely(['verify', '--max-instances', '1', SPAWN_BUG]);
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/^UNKNOWN: thread creation inside a loop without constant bounds \(unbounded thread creation\): searched for bugs with up to 1 iteration of each such loop \(no error\); a proof for any number of threads is not supported yet/);
+  });
+
+  it('no bug with up to 3 workers: UNKNOWN, not SAFE', async () => {
+    const r = await rely(['verify', SPAWN]);
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/^UNKNOWN: .*searched for bugs with up to 3 iterations of each such loop \(no error\)/);
+    const j = JSON.parse((await rely(['verify', '--json', SPAWN])).out);
+    expect([j.verdict, j.decidedBy, j.proofChecked]).toEqual(['unknown', null, false]);
+  });
+});

@@ -6,7 +6,7 @@
  * another library call is adding an entry.
  */
 import type { Expr } from '../ast.js';
-import { fail, unsupported, type SourcePos } from '../diagnostics.js';
+import { fail, unboundedThreads, unsupported, type SourcePos } from '../diagnostics.js';
 import { eq, mkVar, num, type Term } from '../../solver/formula.js';
 import { calleeName, isNullish, stripCasts, type CallExpr } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
@@ -192,7 +192,7 @@ function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
   const fnName = stripCasts(fnExpr).k === 'id' ? (stripCasts(fnExpr) as { name: string }).name : undefined;
   if (!fnName) return unsupported(fnExpr.pos, 'thread function must be named directly');
   const fn = b.L.functionDef(fnName) ?? fail(fnExpr.pos, `unknown thread function '${fnName}'`);
-  if (b.realLoops > 0) unsupported(e.pos, 'thread creation inside a loop without constant bounds (unbounded thread creation)');
+  if (b.realLoops > 0) unboundedThreads(e.pos, 'thread creation inside a loop without constant bounds (unbounded thread creation)');
   if (b.inst.chain.includes(fnName) || b.inst.fn.decl.name === fnName)
     unsupported(e.pos, `unbounded thread creation: '${fnName}' (transitively) creates itself`);
   const arg = threadArg(b, argExpr);

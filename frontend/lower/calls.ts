@@ -7,13 +7,14 @@
 import type { Expr, FunctionDef } from '../ast.js';
 import { fail, unsupported } from '../diagnostics.js';
 import { mkVar, num, show, type Term } from '../../solver/formula.js';
-import { showType } from '../types.js';
+import { convertConstant, showType } from '../types.js';
 import { assigns, calleeName, stripCasts, takesAddress, type CallExpr } from './ast-queries.js';
 import type { Frame, Proc, ThreadBuilder } from './builder.js';
 import { builtin } from './builtins.js';
 import { paramsOf, returnTypeOf, type ParamInfo } from './declared-types.js';
 import type { Binding } from './file-scope.js';
 import { lvalue } from './places.js';
+import { convertTo } from './integers.js';
 
 /** Lowers a call: a builtin, else a function of the program (inlined or kept), else an error. */
 export function call(b: ThreadBuilder, e: CallExpr, wantValue: boolean): Term | undefined {
@@ -108,7 +109,7 @@ function argumentBinding(b: ThreadBuilder, callee: string, p: ParamInfo, a: Expr
 function bindParam(b: ThreadBuilder, fn: FunctionDef, p: ParamInfo, v: Term | undefined, arg: Binding, e: CallExpr): void {
   if (!p.name) return;
   if (v?.kind === 'int' && !assigns(fn.body, p.name) && !takesAddress(fn.body, p.name)) {
-    b.bind(p.name, { k: 'const', value: v.value });
+    b.bind(p.name, { k: 'const', value: convertConstant(v.value, p.type) });
   } else if (v !== undefined) {
     const x = b.declareLocal(p.name, p.type, p.pos);
     b.bind(p.name, x);
@@ -134,7 +135,8 @@ function keptCall(b: ThreadBuilder, name: string): boolean {
 function callKept(b: ThreadBuilder, name: string, e: CallExpr, wantValue: boolean): Term | undefined {
   const fn = b.L.functionDef(name)!;
   checkArity(name, paramsOf(b.L.typeEnv, fn), e);
-  const args = e.args.map((a) => b.rvalue(a));
+  // Each argument converts to its parameter's type, as C passes it.
+  const args = paramsOf(b.L.typeEnv, fn).map((p, i) => (p.type.k === 'int' ? convertTo(b, b.rvalue(e.args[i]), p.type, e.pos) : b.rvalue(e.args[i])));
   const proc = b.procs.get(name) ?? lowerProc(b, name, fn);
   // The call site must have the call as its only edge.
   if (b.cfg.out[b.cur].length) b.emit({ kind: 'skip' }, e.pos, '');

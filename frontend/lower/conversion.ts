@@ -4,7 +4,7 @@
  * the store that keeps a value in range as C's conversion does.
  */
 import { add, crem, num, type Term } from '../../solver/formula.js';
-import type { IntType } from '../types.js';
+import { convertConstant, type IntType } from '../types.js';
 
 /** The C type of each integer variable of the program, by IR name. */
 export type VarTypes = (name: string) => IntType | undefined;
@@ -72,6 +72,7 @@ export function termRange(varType: VarTypes, t: Term): Range {
  * form `((v - lo) mod m + m) mod m + lo` with C remainders by the constant m.
  */
 export function conversion(varType: VarTypes, v: Term, t: IntType & { lo: bigint; hi: bigint }): { exact: Term } | { cases: { j: bigint; lo?: bigint; hi?: bigint }[] } {
+  if (v.kind === 'int') return { exact: num(convertConstant(v.value, t)) };
   const m = t.hi - t.lo + 1n;
   const [l, h] = termRange(varType, v);
   if (l !== undefined && h !== undefined && l >= t.lo && h <= t.hi) return { exact: v };

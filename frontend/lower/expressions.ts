@@ -188,7 +188,7 @@ function assignment(b: ThreadBuilder, e: Extract<Expr, { k: 'assign' }>): Place 
   if (e.op === '=') {
     if (pl.k === 'static') assignExpr(b, pl.b, e.value, e.pos);
     else {
-      const rhs = rvalue(b, e.value);
+      const rhs = storedValue(b, e.value, exprType(b, e.target));
       atPlace(b, pl, (lv) => b.assign(lv, rhs, e.pos));
     }
     return pl;
@@ -214,7 +214,14 @@ export function assignExpr(b: ThreadBuilder, target: Binding, e: Expr, pos: Sour
     return;
   }
   if (target.k === 'handle') unsupported(pos, 'assignment of pthread_t values');
-  b.assign(target, rvalue(b, e), pos);
+  b.assign(target, storedValue(b, e, target.k === 'var' && target.type.k === 'int' ? target.type : undefined), pos);
+}
+
+/** The value of e for a store into type t: a +, -, * chain of t itself is left unconverted, for the store converts it (one conversion, not two). */
+function storedValue(b: ThreadBuilder, e: Expr, t: IntType | undefined): Term {
+  if (!t || !wraps(t) || e.k !== 'binary' || !['+', '-', '*'].includes(e.op)) return rvalue(b, e);
+  const u = exprType(b, e);
+  return u.unsigned === t.unsigned && u.bits === t.bits ? ringValue(b, e, t) : rvalue(b, e);
 }
 
 const maxOpt = (a?: bigint, c?: bigint): bigint | undefined => (a === undefined ? c : c === undefined ? a : a > c ? a : c);

@@ -43,6 +43,10 @@ export interface FileScope {
   isDeclaredFunction(name: string): boolean;
   enumConstant(name: string): bigint | undefined;
   hasVar(name: string): boolean;
+  /** LowerOptions.maxInstances: the iterations a thread-creating loop without constant bounds gets. */
+  readonly maxInstances: number | undefined;
+  /** Set when such a loop was cut. */
+  boundedLoops: boolean;
   isGlobal(name: string): boolean;
   isBoolVar(name: string): boolean;
   /** The C type of an integer variable of the program (not of a ghost or pc). */

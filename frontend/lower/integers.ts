@@ -6,7 +6,7 @@
  * stay mathematical: their overflow is undefined behaviour, not a wrap.
  */
 import type { Expr } from '../ast.js';
-import type { Term } from '../../solver/formula.js';
+import { num, type Term } from '../../solver/formula.js';
 import { BOOL, INT, intType, type CType, type IntType } from '../types.js';
 import { calleeName } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
@@ -119,9 +119,12 @@ function bindingType(x: Binding): IntType {
 
 /** The value of `v` converted to type t, through a temporary when the conversion branches. */
 export function convertTo(b: ThreadBuilder, v: Term, t: IntType, pos: Expr['pos']): Term {
-  if (!wraps(t)) return v;
-  const c = conversion(b.L.varType.bind(b.L), v, t);
-  if ('exact' in c) return c.exact;
+  if (t.bool && v.kind === 'int') return num(v.value !== 0n ? 1n : 0n);
+  if (!t.bool) {
+    if (!wraps(t)) return v;
+    const c = conversion(b.L.varType.bind(b.L), v, t);
+    if ('exact' in c) return c.exact;
+  }
   const tmp = b.fresh('conv', t);
   b.assign(tmp, v, pos, '');
   return b.read(tmp, pos);

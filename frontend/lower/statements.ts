@@ -5,8 +5,8 @@
  * threads are created statically; one that indexes arrays by its variable is unrolled
  * when it can be, so that the cells become plain variables.
  */
-import type { Stmt } from '../ast.js';
-import { fail, unsupported } from '../diagnostics.js';
+import type { Expr, Stmt } from '../ast.js';
+import { fail, unboundedThreads, unsupported } from '../diagnostics.js';
 import { eq, gt, lt, num } from '../../solver/formula.js';
 import { createsOrJoins, indexesBy, unrollValues, type ForStmt, type UnrollPlan } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
@@ -104,6 +104,7 @@ function labelStmt(b: ThreadBuilder, s: StmtOf<'label'>): void {
 // ---- loops
 
 function whileLoop(b: ThreadBuilder, s: StmtOf<'while'>): void {
+  if (cutLoop(b, s.body)) return boundedLoop(b, { cond: s.cond, body: s.body, pos: s.pos });
   const head = b.cfg.newLoc(s.pos);
   const body = b.cfg.newLoc(s.body.pos);
   const exit = b.cfg.newLoc(s.pos);
@@ -116,6 +117,7 @@ function whileLoop(b: ThreadBuilder, s: StmtOf<'while'>): void {
 }
 
 function doLoop(b: ThreadBuilder, s: StmtOf<'do'>): void {
+  if (cutLoop(b, s.body)) return boundedLoop(b, { cond: s.cond, body: s.body, pos: s.pos, firstUnchecked: true });
   const body = b.cfg.newLoc(s.body.pos);
   const cond = b.cfg.newLoc(s.cond.pos);
   const exit = b.cfg.newLoc(s.pos);
@@ -143,6 +145,7 @@ function forLoop(b: ThreadBuilder, s: ForStmt): void {
   const unroll = unrollPlan(b, s);
   if (s.init) stmt(b, s.init);
   if (unroll) unrolledFor(b, s, unroll);
+  else if (cutLoop(b, s.body)) boundedLoop(b, { cond: s.cond, body: s.body, pos: s.pos, step: s.step });
   else realFor(b, s);
   b.scopes.pop();
 }
@@ -183,6 +186,42 @@ function realFor(b: ThreadBuilder, s: ForStmt): void {
   b.cur = exit;
 }
 
+/** Whether a loop that is not unrolled is cut at LowerOptions.maxInstances iterations: it creates or joins threads. */
+function cutLoop(b: ThreadBuilder, body: Stmt): boolean {
+  if (b.L.maxInstances === undefined || !createsOrJoins(body)) return false;
+  b.L.boundedLoops = true;
+  return true;
+}
+
+/**
+ * A loop cut at k = maxInstances iterations: k copies of the test and the body, then
+ * only the exit — a run that would take another iteration stops there (blocks), so
+ * every remaining run is a run of the original loop.
+ */
+function boundedLoop(b: ThreadBuilder, s: { cond?: Expr; body: Stmt; pos: Stmt['pos']; step?: Expr; firstUnchecked?: boolean }): void {
+  const exit = b.cfg.newLoc(s.pos);
+  b.prefixOpen = false;
+  for (let k = 0; k <= b.L.maxInstances!; k++) {
+    const body = b.cfg.newLoc(s.body.pos);
+    if (k === 0 && s.firstUnchecked) b.goto(body, s.pos, '');
+    // The last test only exits: the (k+1)-th iteration is cut. It blocks (as
+    // __VERIFIER_assume does), so a block never drops the visible steps before it.
+    else if (s.cond) branch(b, s.cond, k === b.L.maxInstances ? -1 : body, exit, k === b.L.maxInstances);
+    else if (k < b.L.maxInstances!) b.goto(body, s.pos, '');
+    if (k === b.L.maxInstances) break;
+    const next = b.cfg.newLoc(s.pos);
+    b.cur = body;
+    b.loops.push({ brk: exit, cont: next });
+    stmt(b, s.body);
+    b.loops.pop();
+    b.goto(next, s.pos, '');
+    b.cur = next;
+    if (s.step) b.effect(s.step);
+    b.resetTemps(s.pos);
+  }
+  b.cur = exit;
+}
+
 /**
  * A `for (i = a; i < b; i++)` loop whose body creates or joins threads must have
  * constant bounds and is unrolled (threads are created statically). One that indexes
@@ -204,7 +243,8 @@ function unrollPlan(b: ThreadBuilder, s: ForStmt): UnrollPlan | undefined {
   const bound = s.cond?.k === 'binary' ? b.L.constant(s.cond.right) : undefined;
   const plan = unrollValues(s, name, start, bound);
   if (typeof plan !== 'string') return plan;
-  if (required) unsupported(s.pos, `thread creation or join in a loop without constant bounds (${plan}): unbounded thread creation`);
+  if (required && b.L.maxInstances !== undefined) return undefined; // cut instead (boundedLoop)
+  if (required) unboundedThreads(s.pos, `thread creation or join in a loop without constant bounds (${plan}): unbounded thread creation`);
   return undefined;
 }
 
