@@ -5,7 +5,7 @@
  * by the interpreter), else UNKNOWN with the reason.
  */
 import type { SmtSolver, SolverStats } from '../solver/smt.js';
-import type { Program } from '../frontend/program.js';
+import { type Program, singleInstances } from '../frontend/program.js';
 import { coneOfInfluence, type Slice } from '../frontend/slice.js';
 import { Budget } from '../core/budget.js';
 import { OutOfMemory, ReplayFailed, SolverUnknown, Timeout } from '../core/errors.js';
@@ -155,6 +155,7 @@ function stopped(e: unknown, onInternalError?: (message: string) => void): Outco
 
 /** MAIN (Fig. 6) on the cone of influence; proofs and traces are checked on the whole program. */
 export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOptions): Promise<Verdict> {
+  singleInstances(whole, 'aret');
   const t0 = performance.now();
   const slice = coneOfInfluence(whole);
   const p = slice.program;

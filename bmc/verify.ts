@@ -7,7 +7,7 @@
  * UNKNOWN, as is a timeout.
  */
 import type { SmtSolver, SolverStats } from '../solver/smt.js';
-import type { Program } from '../frontend/program.js';
+import { type Program, singleInstances } from '../frontend/program.js';
 import type { Budget } from '../core/budget.js';
 import { OutOfMemory, ReplayFailed, SolverUnknown, Timeout } from '../core/errors.js';
 import type { Outcome } from '../core/outcome.js';
@@ -32,6 +32,7 @@ export interface BmcOptions {
 }
 
 export async function verifyBmc(p: Program, solver: SmtSolver, opts: BmcOptions): Promise<BmcVerdict> {
+  singleInstances(p, 'bmc');
   const t0 = performance.now();
   let errorFreeDepth: number | null = null;
   const done = (o: Outcome<null>): BmcVerdict => ({ ...o, stats: { errorFreeDepth, solver: { ...solver.stats }, timeMs: performance.now() - t0 } });

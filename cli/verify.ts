@@ -2,12 +2,11 @@
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { loadProgram } from '../frontend/index.js';
-import { UnboundedThreads } from '../frontend/diagnostics.js';
+import { InputError, UnboundedThreads } from '../frontend/diagnostics.js';
 import type { Program } from '../frontend/program.js';
-import type { EngineStats, EngineVerdict } from '../core/engine.js';
 import { parseCount } from '../core/options.js';
 import { Budget } from '../core/budget.js';
-import { DEFAULT_ENGINE, ENGINES, engineNamed, engineOptions } from '../engines/registry.js';
+import { DEFAULT_ENGINE, ENGINES, engineNamed, engineOptions, type AnyEngine } from '../engines/registry.js';
 import { EXIT, addCommon, cliParser, frontendOptions, logger, parseOutputPath, parseSeconds, statusLine, warnAll, type Common, type Session } from './common.js';
 import { verifyJson, verifyText } from './report.js';
 
@@ -59,29 +58,42 @@ with the set it joined (a thread, or a pair i▷j).
 
 Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.`;
 
+/** An engine's answer, with the program and options it ran on (what the output reports). */
+type Answer = Awaited<ReturnType<AnyEngine['run']>> & { engine: AnyEngine; options: Record<string, unknown>; p: Program };
+
 /**
- * A program whose thread creation has no static bound (issue 21's templates will prove
- * such programs; until then): a search for bugs in the programs that cut each such
- * loop after k = 1, 2, …, max iterations, each with an equal share of the time left.
- * Each has only some of the original's runs, so its error trace is a real one, and its
- * safety is no proof: SAFE becomes UNKNOWN, and the search goes on with one more.
+ * A program whose thread creation has no static bound. First a proof for any number
+ * of threads: explicit-modular on the program with template threads (Flanagan–Qadeer:
+ * each template's own guarantee is part of its environment), in half the time. Else a
+ * search for bugs in the programs that cut each such loop after k = 1, 2, …, max
+ * iterations, each with an equal share of the time left: each has only some of the
+ * original's runs, so an error trace is real and its safety is no proof (UNKNOWN).
  */
-async function boundedSearch<R extends { readonly verdict: EngineVerdict<unknown, EngineStats> }>(
+async function unboundedThreads(
   why: UnboundedThreads,
   max: number,
   budget: Budget,
-  lower: (k: number) => Program,
-  run: (p: Program, b: Budget) => Promise<R>,
-): Promise<R & { p: Program }> {
-  let last: (R & { p: Program }) | undefined;
+  lower: (opts: { templates: true } | { maxInstances: number }) => Program,
+  run: (engine: AnyEngine | undefined, p: Program, b: Budget) => Promise<Answer>,
+): Promise<Answer> {
+  const share = (parts: number): Budget =>
+    budget.lane(new AbortController().signal, budget.deadline === undefined ? undefined : performance.now() + (budget.deadline - performance.now()) / parts);
+  let proofNote: string;
+  try {
+    const proof = await run(engineNamed('explicit-modular')!, lower({ templates: true }), share(2));
+    if (proof.verdict.verdict === 'safe') return proof;
+    proofNote = proof.verdict.verdict === 'unknown' ? proof.verdict.reason : 'no proof';
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    proofNote = e.message.replace(/^\S+: /, ''); // what the template lowering does not support
+  }
+  let last: Answer | undefined;
   for (let k = 1; k <= max; k++) {
-    const p = lower(k);
-    const share = budget.deadline === undefined ? undefined : performance.now() + (budget.deadline - performance.now()) / (max - k + 1);
-    const r = await run(p, budget.lane(new AbortController().signal, share));
-    if (r.verdict.verdict === 'unsafe') return { ...r, p };
+    const r = await run(undefined, lower({ maxInstances: k }), share(max - k + 1));
+    if (r.verdict.verdict === 'unsafe') return r;
     const outcome = r.verdict.verdict === 'safe' ? 'no error' : r.verdict.reason;
-    const reason = `${why.detail}: searched for bugs with up to ${k} iteration${k === 1 ? '' : 's'} of each such loop (${outcome}); a proof for any number of threads is not supported yet`;
-    last = { ...r, p, verdict: { verdict: 'unknown', reason, stats: r.verdict.stats } };
+    const reason = `${why.detail}: no proof for any number of threads (explicit-modular with template threads: ${proofNote}); searched for bugs with up to ${k} iteration${k === 1 ? '' : 's'} of each such loop (${outcome})`;
+    last = { ...r, verdict: { verdict: 'unknown', reason, stats: r.verdict.stats } };
     if (budget.expired()) break;
   }
   return last!;
@@ -110,29 +122,37 @@ export function verifyCommand(program: Command, session: Session): void {
     const engine = engineNamed(o.engine)!; // commander checked the choice
     const options = Object.fromEntries(Object.keys(engine.options).map((k) => [k, o[k]]));
     const progress = io.errIsTty ? statusLine(io) : undefined;
-    const run = (p: Program, b: Budget) => engine.run(p, options, { budget: b, log: session.log, progress: progress?.show, certificate: o.proof !== undefined }).finally(() => progress?.clear());
-    let lowered: Awaited<ReturnType<typeof run>> & { p: Program };
+    // The chosen engine by default; explicit-modular for a program with template threads.
+    const run = async (chosen: AnyEngine | undefined, p: Program, b: Budget): Promise<Answer> => {
+      const eng = chosen ?? engine;
+      const opts = chosen ? Object.fromEntries(Object.keys(eng.options).map((k) => [k, o[k]])) : options;
+      const r = await eng.run(p, opts, { budget: b, log: session.log, progress: progress?.show, certificate: o.proof !== undefined }).finally(() => progress?.clear());
+      return { ...r, engine: eng, options: opts, p };
+    };
+    let answer: Answer;
     try {
       const p = loadProgram(file, { ...frontendOptions(o), calls: engine.lowering });
       warnAll(p, io);
-      lowered = { ...(await run(p, budget)), p };
+      answer = await run(undefined, p, budget);
     } catch (e) {
       if (!(e instanceof UnboundedThreads)) throw e;
-      lowered = await boundedSearch(e, o.maxInstances, budget, (k) => {
-        const p = loadProgram(file, { ...frontendOptions(o), calls: engine.lowering, maxInstances: k });
-        if (k === 1) warnAll(p, io);
+      let warned = false;
+      answer = await unboundedThreads(e, o.maxInstances, budget, (how) => {
+        const p = loadProgram(file, { ...frontendOptions(o), calls: 'templates' in how ? engineNamed('explicit-modular')!.lowering : engine.lowering, ...how });
+        if (!warned) warnAll(p, io);
+        warned = true;
         return p;
       }, run);
     }
-    const { p, verdict: v, backend } = lowered;
+    const { p, verdict: v, backend, engine: used, options: usedOptions } = answer;
     session.log.info({ file, verdict: v.verdict, ms: Math.round(v.stats.timeMs) }, 'verified');
     let proofFile: string | undefined;
-    if (o.proof && v.verdict === 'safe' && engine.certificate) {
-      writeFileSync(o.proof, engine.certificate(p, v.proof));
+    if (o.proof && v.verdict === 'safe' && used.certificate) {
+      writeFileSync(o.proof, used.certificate(p, v.proof));
       proofFile = o.proof;
-    } else if (o.proof) io.err(`rely: no proof written to ${o.proof}: ${engine.certificate ? 'the verdict is not SAFE' : `the ${engine.name} engine writes no SMT-LIB certificate`}\n`);
-    const about = { engine: engine.name, options, backend, proofFile };
-    io.out(o.json ? JSON.stringify(verifyJson(p, engine.report, v, about)) + '\n' : verifyText(p, engine.report, v, about));
+    } else if (o.proof) io.err(`rely: no proof written to ${o.proof}: ${used.certificate ? 'the verdict is not SAFE' : `the ${used.name} engine writes no SMT-LIB certificate`}\n`);
+    const about = { engine: used.name, options: usedOptions, backend, proofFile };
+    io.out(o.json ? JSON.stringify(verifyJson(p, used.report, v, about)) + '\n' : verifyText(p, used.report, v, about));
     session.code = v.verdict === 'safe' ? EXIT.ok : v.verdict === 'unsafe' ? EXIT.errorFound : EXIT.unknown;
   });
 }

@@ -4,7 +4,7 @@
  * the number of states. It is the ground truth every symbolic engine is tested
  * against, so it executes the IR's formulas themselves (execute.ts).
  */
-import type { Program, Transition } from '../frontend/program.js';
+import { type Program, type Transition, singleInstances } from '../frontend/program.js';
 import { traceStep, type TraceStep } from '../core/trace.js';
 import type { Run } from '../core/replay.js';
 import { Layout, compileSteps, fire, initialStates, type Step as CompiledStep } from './steps.js';
@@ -68,6 +68,7 @@ type Stacks = readonly (readonly (readonly bigint[])[])[];
  * transitions).
  */
 export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
+  singleInstances(p, 'explicit-global');
   const t0 = performance.now();
   const range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
   const maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;

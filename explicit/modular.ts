@@ -1,6 +1,7 @@
 /**
  * Thread-modular (assume-guarantee) model checking, Flanagan and Qadeer, "Assume-
- * guarantee model checking" §2.2 and §3.1. Each thread is explored alone, over the
+ * guarantee model checking" §2.2 and §3.1. A template thread (Thread.replicated, any
+ * number of instances) takes its own guarantee as environment too. Each thread is explored alone, over the
  * globals and its own locals; the other threads appear only through their guarantees
  * G(e, g, g'), the global updates they were seen to make, which grow until nothing
  * changes. With kept calls the summaries P (same stack) and Q (one frame pushed) of
@@ -65,6 +66,8 @@ class ThreadState {
   readonly G = new Set<string>();
   readonly writes = new Set<string>();
   pCount = 0;
+  /** A template alone: its own guarantee is also its environment (another instance makes those updates). */
+  readonly replicated: boolean;
 
   constructor(
     readonly p: Program,
@@ -74,6 +77,8 @@ class ThreadState {
     this.layout = new Layout([...p.globals, ...members.flatMap((th) => th.locals)]);
     this.steps = members.map((th) => ({ byPc: compileSteps(p, th, this.layout, range), pcSlot: this.layout.index.get(th.pc)! }));
     this.name = members.map((th) => th.name).join('+');
+    this.replicated = members.some((th) => th.replicated);
+    if (this.replicated && members.length > 1) throw new Error(`internal: a template cannot be explored in a group (${this.name})`);
     if (members.length > 1 && members.some((th) => th.transitions.some((t) => t.stack)))
       throw new Error(`internal: threads with kept calls cannot be explored as one (${this.name})`);
   }
@@ -125,9 +130,11 @@ function consequences(
   const here = fact.kind === 'P' ? fact.st : fact.cur;
   const g = here.slice(0, nG(p));
   let clipped = false;
-  // AG PDA ENV1 / ENV2: another thread's guarantee changes the globals.
+  // AG PDA ENV1 / ENV2: another thread's guarantee changes the globals; for a template,
+  // so does its own (another instance's step: the Flanagan–Qadeer setting of
+  // unboundedly many threads, whose locals no instance sees).
   for (const { e, g2 } of gBy.get(key(g)) ?? [])
-    if (e !== k) emit(fact.kind === 'P' ? { ...fact, st: withG(p, here, g2) } : { ...fact, cur: withG(p, here, g2) });
+    if (e !== k || T.replicated) emit(fact.kind === 'P' ? { ...fact, st: withG(p, here, g2) } : { ...fact, cur: withG(p, here, g2) });
   const steps = T.stepsAt(here);
   if (fact.kind === 'P') {
     const { ctx, st } = fact;
@@ -219,7 +226,7 @@ export function checkModular(p: Program, opts: SearchOptions = {}, groups: reado
       push(gBy, gk, { e: f.k, g2: f.g2 });
       // AG PDA ENV1 / ENV2 for the other threads' entries already at g.
       for (const [j, U] of ts.entries()) {
-        if (j === f.k) continue;
+        if (j === f.k && !U.replicated) continue;
         for (const { ctx, st } of U.pByG.get(gk) ?? []) add({ kind: 'P', k: j, ctx, st: withG(p, st, f.g2) });
         for (const { ctx, f: fr, cur } of U.qByG.get(gk) ?? []) add({ kind: 'Q', k: j, ctx, f: fr, cur: withG(p, cur, f.g2) });
       }
@@ -272,7 +279,7 @@ export function checkModular(p: Program, opts: SearchOptions = {}, groups: reado
     states,
     guarantee: ts.reduce((s, T) => s + T.G.size, 0),
     transitionsFired: fired,
-    threads: ts.map((T) => ({ thread: T.name, states: T.pCount, summaries: T.Q.size, guarantee: T.G.size, writes: [...T.writes].sort() })),
+    threads: ts.map((T) => ({ thread: T.replicated ? `${T.name} (template: any number of instances)` : T.name, states: T.pCount, summaries: T.Q.size, guarantee: T.G.size, writes: [...T.writes].sort() })),
     proof: done ? { program: p, init: init.states, threads: ts, gBy, range } : undefined,
     timeMs: performance.now() - t0,
   };

@@ -8,9 +8,10 @@
  * with the bound in the reason: a bounded search is not a proof.
  *
  * An error in the thread-modular abstraction is not a bug report: it is confirmed or
- * refuted by the global engine, and the result says so.
+ * refuted by the global engine, and the result says so. explicit-modular also reads
+ * template threads (any number of instances); the global engine does not.
  */
-import type { Program } from '../frontend/program.js';
+import { hasTemplates, type Program } from '../frontend/program.js';
 import type { Outcome } from '../core/outcome.js';
 import { replay } from '../core/replay.js';
 import { explore, type ExploreResult, type SearchOptions, type SearchResult } from './explore.js';
@@ -77,7 +78,7 @@ export function verifyExplicit(p: Program, engine: ExplicitEngine, opts: Explici
   };
   const search = { nondetRange: opts.nondetRange, intRange: opts.intRange, maxStates: opts.maxStates, deadline: opts.deadline };
   // The global search takes states up to permutations of identical threads.
-  const sym = findSymmetry(p);
+  const sym = hasTemplates(p) ? undefined : findSymmetry(p);
   const symmetry = sym ? sym.classes.map((c) => `${p.threads[c.threads[0]].fn} ×${c.threads.length}`).join(', ') : null;
   if (engine === 'explicit-global') {
     const r = explore(p, { ...search, recheck: true, symmetry: sym });
@@ -98,6 +99,9 @@ export function verifyExplicit(p: Program, engine: ExplicitEngine, opts: Explici
     timeMs: 0,
   };
   const done = (o: Outcome<ExplicitProof>): ExplicitVerdict => ({ ...o, engine, stats: { ...stats, timeMs: performance.now() - t0 } });
+  if (m.errorReachable && hasTemplates(p))
+    // The global engine has no templates (its one instance would be no search of them all).
+    return done({ verdict: 'unknown', reason: `error reachable in the thread-modular abstraction (thread ${m.errorThread}, with template threads: no global search confirms it)` });
   if (m.errorReachable) {
     // Not a bug report yet: ask the global engine.
     const g = explore(p, { ...search, recheck: true, symmetry: sym });

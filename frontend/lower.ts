@@ -34,6 +34,13 @@ export interface LowerOptions {
    * it such a loop is unsupported).
    */
   maxInstances?: number;
+  /**
+   * A thread created in a loop without constant bounds becomes one template thread
+   * (Thread.replicated): it stands for any number of instances, each started by the
+   * loop; a join of such an instance is not awaited (an over-approximation). Only
+   * engines that read templates may take the program.
+   */
+  templates?: boolean;
   /** Widths of `long` and `size_t` (default ILP32, as SV-COMP's 32-bit tasks). */
   dataModel?: DataModel;
 }
@@ -133,6 +140,9 @@ export class Lowering implements FileScope {
   }
   get maxInstances(): number | undefined {
     return this.opts.maxInstances;
+  }
+  get templates(): boolean {
+    return this.opts.templates ?? false;
   }
   /** Set when some loop was cut at maxInstances iterations. */
   boundedLoops = false;
@@ -301,13 +311,13 @@ export class Lowering implements FileScope {
     }
   }
 
-  newInstance(fn: FunctionDef, arg: Binding, startedAtInit: boolean, chain: string[], pos: SourcePos): Instance {
+  newInstance(fn: FunctionDef, arg: Binding, startedAtInit: boolean, chain: string[], pos: SourcePos, replicated = false): Instance {
     const max = this.opts.maxThreads ?? 512;
     if (this.instances.length >= max) unsupported(pos, `more than ${max} threads`);
     const fname = fn.decl.name!;
     const same = this.instances.filter((i) => i.fn === fn).length;
     const name = same === 0 ? fname : `${fname}#${same + 1}`;
-    const inst: Instance = { index: this.instances.length, name, fn, arg, startedAtInit, joined: false, chain, pos };
+    const inst: Instance = { index: this.instances.length, name, fn, arg, startedAtInit, joined: false, replicated, chain, pos };
     this.instances.push(inst);
     return inst;
   }
@@ -358,6 +368,7 @@ export class Lowering implements FileScope {
         entryPc: 0,
         errorPc: built.locations.find((l) => l.kind === 'error')?.pc,
         startedAtInit: inst.startedAtInit,
+        ...(inst.replicated && { replicated: true }),
         transitions,
       });
       init.push(eq(mkVar(pc), num(0)));

@@ -81,7 +81,21 @@ export interface Thread {
   readonly errorPc?: number;
   /** False for a thread that waits for its pthread_create (ghost flag `__started.<name>`). */
   readonly startedAtInit: boolean;
+  /**
+   * A template (LowerOptions.templates): any number of copies of this thread run, with
+   * their own locals, each started once the flag is set. Engines that do not read
+   * templates must not take such a program (hasTemplates).
+   */
+  readonly replicated?: boolean;
   readonly transitions: readonly Transition[];
+}
+
+/** Whether some thread is a template (Thread.replicated): only engines that read templates may take the program. */
+export const hasTemplates = (p: Program): boolean => p.threads.some((t) => t.replicated);
+
+/** For an engine that takes each thread as one instance: a template program given to it is a caller's bug, never a verdict. */
+export function singleInstances(p: Program, engine: string): void {
+  if (hasTemplates(p)) throw new Error(`internal: the ${engine} engine does not read template threads (${p.threads.filter((t) => t.replicated).map((t) => t.name).join(', ')})`);
 }
 
 export interface Program {

@@ -17,7 +17,7 @@
  */
 import type { HornResult } from '../solver/horn.js';
 import type { SmtSolver, SolverStats } from '../solver/smt.js';
-import type { Program } from '../frontend/program.js';
+import { type Program, singleInstances } from '../frontend/program.js';
 import { coneOfInfluence } from '../frontend/slice.js';
 import { Budget } from '../core/budget.js';
 import { OutOfMemory, ReplayFailed, SolverUnknown, Timeout, nonlinearReason } from '../core/errors.js';
@@ -57,6 +57,7 @@ export interface MonolithicStats {
 export type MonolithicVerdict = Outcome<InvariantProof> & { stats: MonolithicStats };
 
 export async function verifyMonolithic(whole: Program, solver: SmtSolver, opts: MonolithicOptions): Promise<MonolithicVerdict> {
+  singleInstances(whole, 'monolithic');
   const t0 = performance.now();
   const slice = coneOfInfluence(whole).program;
   const sys = productSystem(slice);

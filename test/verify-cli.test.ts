@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadProgram } from '../frontend/index.js';
+import { explore } from '../explicit/explore.js';
 import { verify } from '../aret/verify.js';
 import { proofObligations } from '../aret/proof.js';
 import { proofSmt2 } from '../aret/certificate.js';
@@ -318,13 +319,27 @@ describe('thread creation without a static bound: a bounded search for bugs, nev
   it('one worker is not enough for that bug: UNKNOWN, and the reason says how far the search went', async () => {
     const r = await rely(['verify', '--max-instances', '1', SPAWN_BUG]);
     expect(r.code).toBe(3);
-    expect(r.out).toMatch(/^UNKNOWN: thread creation inside a loop without constant bounds \(unbounded thread creation\): searched for bugs with up to 1 iteration of each such loop \(no error\); a proof for any number of threads is not supported yet/);
+    expect(r.out).toMatch(/^UNKNOWN: thread creation inside a loop without constant bounds \(unbounded thread creation\): no proof for any number of threads \(.*\); searched for bugs with up to 1 iteration of each such loop \(no error\)$/m);
   });
 
-  it('no bug with up to 3 workers: UNKNOWN, not SAFE', async () => {
+  it('lock-free workers: SAFE for any number of them, by explicit-modular with the worker as a template', async () => {
+    const r = await rely(['verify', 'test/fixtures/spawn-flag.c']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^SAFE\nproof: thread-modular fixpoint/);
+    expect(r.out).toMatch(/^ {2}worker \(template: any number of instances\): \d+ states/m);
+    const p = loadProgram('test/fixtures/spawn-flag.c', { templates: true, calls: 'keep' });
+    expect(p.threads.map((t) => [t.name, t.replicated ?? false])).toEqual([['main', false], ['worker', true]]);
+  });
+
+  it('a template program is refused by the engines that take each thread once (an internal error, never a verdict)', async () => {
+    const p = loadProgram('test/fixtures/spawn-flag.c', { templates: true });
+    expect(() => explore(p)).toThrow(/internal: the explicit-global engine does not read template threads \(worker\)/);
+  });
+
+  it('no bug with up to 3 workers and no modular proof: UNKNOWN, not SAFE, and the reason says both', async () => {
     const r = await rely(['verify', SPAWN]);
     expect(r.code).toBe(3);
-    expect(r.out).toMatch(/^UNKNOWN: .*searched for bugs with up to 3 iterations of each such loop \(no error\)/);
+    expect(r.out).toMatch(/^UNKNOWN: .*no proof for any number of threads \(explicit-modular with template threads: error reachable in the thread-modular abstraction .*\); searched for bugs with up to 3 iterations of each such loop \(no error\)/);
     const j = JSON.parse((await rely(['verify', '--json', SPAWN])).out);
     expect([j.verdict, j.decidedBy, j.proofChecked]).toEqual(['unknown', null, false]);
   });

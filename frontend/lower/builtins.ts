@@ -188,18 +188,20 @@ function atomicMarker(b: ThreadBuilder, { e, name }: BuiltinCall): undefined {
 function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
   arity(e, 4);
   const [h, , fnExpr, argExpr] = e.args;
-  const slot = handle(b, h);
   const fnName = stripCasts(fnExpr).k === 'id' ? (stripCasts(fnExpr) as { name: string }).name : undefined;
   if (!fnName) return unsupported(fnExpr.pos, 'thread function must be named directly');
   const fn = b.L.functionDef(fnName) ?? fail(fnExpr.pos, `unknown thread function '${fnName}'`);
-  if (b.realLoops > 0) unboundedThreads(e.pos, 'thread creation inside a loop without constant bounds (unbounded thread creation)');
+  const replicated = b.realLoops > 0;
+  if (replicated && !b.L.templates) unboundedThreads(e.pos, 'thread creation inside a loop without constant bounds (unbounded thread creation)');
+  if (b.inst.replicated) unsupported(e.pos, 'thread creation in a thread that is itself created in a loop without constant bounds');
   if (b.inst.chain.includes(fnName) || b.inst.fn.decl.name === fnName)
     unsupported(e.pos, `unbounded thread creation: '${fnName}' (transitively) creates itself`);
   const arg = threadArg(b, argExpr);
   const atInit = b.prefixOpen;
-  const inst = b.L.newInstance(fn, arg, atInit, [...b.inst.chain, b.inst.fn.decl.name!], e.pos);
+  const inst = b.L.newInstance(fn, arg, atInit, [...b.inst.chain, b.inst.fn.decl.name!], e.pos, replicated);
   b.startedThreads = true;
-  slot.slot.inst = inst;
+  // A template's handle (often t[i], i chosen at run time) names no one instance.
+  if (!replicated) handle(b, h).slot.inst = inst;
   if (!atInit) {
     const flag = b.L.ghost(`__started.${inst.name}`);
     b.emit({ kind: 'assign', target: flag, value: num(1) }, e.pos, `pthread_create(${inst.name})`);
@@ -237,10 +239,29 @@ function handle(b: ThreadBuilder, arg: Expr): Extract<Binding, { k: 'handle' }> 
   return x.k === 'handle' ? x : fail(arg.pos, 'argument is not a pthread_t');
 }
 
+/** The handle an argument denotes when its array index (if any) is known statically, else undefined. */
+function staticHandle(b: ThreadBuilder, arg: Expr): Extract<Binding, { k: 'handle' }> | undefined {
+  let a = stripCasts(arg);
+  if (a.k === 'unary' && a.op === '&') a = a.arg;
+  for (let x = a; x.k === 'index'; x = x.base) if (b.L.constant(x.index) === undefined && constantBinding(b, x.index) === undefined) return undefined;
+  return handle(b, arg);
+}
+
 /** Blocks until the thread's termination flag is set. */
 function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined {
   const arg = e.args[0];
-  const inst = handle(b, arg).slot.inst ?? fail(arg.pos, 'pthread_join of a thread that was not created');
+  // With templates, a join of a handle no single instance owns (one that a loop of
+  // templates filled) is not awaited: the joining thread may go on at once, which
+  // over-approximates its runs.
+  const h = b.L.templates ? staticHandle(b, arg) : handle(b, arg);
+  if (!h?.slot.inst) {
+    if (b.L.templates) {
+      b.emit({ kind: 'skip' }, e.pos, 'pthread_join(template instance: not awaited)');
+      return wantValue ? num(0) : undefined;
+    }
+    return fail(arg.pos, 'pthread_join of a thread that was not created');
+  }
+  const inst = h.slot.inst;
   inst.joined = true;
   const done = b.L.ghost(`__done.${inst.name}`);
   b.emit({ kind: 'assume', cond: eq(mkVar(done), num(1)), blocking: true, stable: true }, e.pos, `pthread_join(${inst.name})`);

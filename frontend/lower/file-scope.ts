@@ -25,6 +25,8 @@ export interface Instance {
   arg: Binding;
   startedAtInit: boolean;
   joined: boolean;
+  /** A template (LowerOptions.templates): any number of copies of this thread run. */
+  replicated: boolean;
   /** Functions on the creation chain (to reject a thread that transitively creates itself). */
   chain: string[];
   pos: SourcePos;
@@ -64,5 +66,7 @@ export interface FileScope {
   /** The binding of a file-scope variable, or undefined if there is none. */
   global(name: string, pos: SourcePos): Binding | undefined;
   staticLocal(fn: string, name: string, type: CType, init: Expr | undefined, pos: SourcePos): Binding;
-  newInstance(fn: FunctionDef, arg: Binding, startedAtInit: boolean, chain: string[], pos: SourcePos): Instance;
+  newInstance(fn: FunctionDef, arg: Binding, startedAtInit: boolean, chain: string[], pos: SourcePos, replicated?: boolean): Instance;
+  /** LowerOptions.templates. */
+  readonly templates: boolean;
 }

@@ -243,7 +243,7 @@ function unrollPlan(b: ThreadBuilder, s: ForStmt): UnrollPlan | undefined {
   const bound = s.cond?.k === 'binary' ? b.L.constant(s.cond.right) : undefined;
   const plan = unrollValues(s, name, start, bound);
   if (typeof plan !== 'string') return plan;
-  if (required && b.L.maxInstances !== undefined) return undefined; // cut instead (boundedLoop)
+  if (required && (b.L.maxInstances !== undefined || b.L.templates)) return undefined; // cut (boundedLoop), or a loop creating a template
   if (required) unboundedThreads(s.pos, `thread creation or join in a loop without constant bounds (${plan}): unbounded thread creation`);
   return undefined;
 }
