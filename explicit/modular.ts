@@ -98,12 +98,124 @@ class ThreadState {
   }
 }
 
+/**
+ * Who holds a mutex, as each thread sees it, when some threads are templates. A
+ * mutex is only ever tested against 0, so the owner values are names: a template's
+ * instances all write its value I (its index + 1); in a template's own view I means
+ * "this instance" and J = -I "another instance of it" (in every other thread's view
+ * an instance of it is J). A guarantee entry of thread M becomes, for receiver R:
+ * M's own I is J (the maker is another instance); a J of R's template is R's I or J
+ * (that other instance may be R itself or not) — every choice, slot by slot, which
+ * over-approximates. Without templates every view is the same and nothing changes.
+ */
+class OwnerViews {
+  private readonly slots: number[];
+  private readonly I: (bigint | undefined)[];
+
+  constructor(p: Program, ts: readonly ThreadState[]) {
+    this.slots = p.globals.flatMap((g, i) => (p.vars.get(g)?.mutex ? [i] : []));
+    this.I = ts.map((T) => (T.replicated ? BigInt(T.members[0].index + 1) : undefined));
+  }
+
+  /** Maker m's entry (g, g2) in receiver r's view: every variant. */
+  translate(m: number, r: number, g: Vec, g2: Vec): [Vec, Vec][] {
+    const im = this.I[m];
+    const ir = this.I[r];
+    const map = (v: bigint, me: boolean): bigint => (im !== undefined && v === im ? -im : ir !== undefined && v === -ir ? (me ? ir : -ir) : v);
+    let variants: [bigint[], bigint[]][] = [[[...g], [...g2]]];
+    for (const i of this.slots) {
+      const choices = ir !== undefined && (g[i] === -ir || g2[i] === -ir) ? [false, true] : [false];
+      variants = variants.flatMap(([a, b]) =>
+        choices.map((me): [bigint[], bigint[]] => {
+          const a2 = [...a];
+          const b2 = [...b];
+          a2[i] = map(a[i], me);
+          b2[i] = map(b[i], me);
+          return [a2, b2];
+        }),
+      );
+    }
+    return variants;
+  }
+}
+
+/**
+ * The guarantees as ENV reads them: without templates one index for all (an entry
+ * applies to every thread but its maker); with them one per receiver, each entry in
+ * the receiver's view (OwnerViews), a template receiving its own.
+ */
+class Environment {
+  readonly gBy = new Map<string, { e: number; g2: Vec }[]>();
+  private readonly views?: OwnerViews;
+  private readonly byReceiver?: Map<string, Vec[]>[];
+  private readonly seen?: Set<string>[];
+
+  constructor(
+    p: Program,
+    private readonly ts: readonly ThreadState[],
+  ) {
+    if (!ts.some((T) => T.replicated)) return;
+    this.views = new OwnerViews(p, ts);
+    this.byReceiver = ts.map(() => new Map());
+    this.seen = ts.map(() => new Set());
+  }
+
+  /** The global stores thread k's environment may change g into. */
+  *at(k: number, g: Vec): Iterable<Vec> {
+    const gk = key(g);
+    if (this.byReceiver) yield* this.byReceiver[k].get(gk) ?? [];
+    else for (const { e, g2 } of this.gBy.get(gk) ?? []) if (e !== k) yield g2;
+  }
+
+  /** Records thread m's new entry; calls `fresh` with each receiver's new (g, g2) in its view. */
+  add(m: number, g: Vec, g2: Vec, fresh: (r: number, g: Vec, g2: Vec) => void): void {
+    const gk = key(g);
+    (this.gBy.get(gk) ?? this.gBy.set(gk, []).get(gk)!).push({ e: m, g2 });
+    for (let r = 0; r < this.ts.length; r++) {
+      if (r === m && !this.ts[r].replicated) continue;
+      for (const [a, b] of this.views ? this.views.translate(m, r, g, g2) : [[g, g2] as [Vec, Vec]]) {
+        const ak = key(a);
+        const bk = key(b);
+        if (ak === bk) continue;
+        if (this.byReceiver) {
+          if (this.seen![r].has(`${ak}>${bk}`)) continue;
+          this.seen![r].add(`${ak}>${bk}`);
+          (this.byReceiver[r].get(ak) ?? this.byReceiver[r].set(ak, []).get(ak)!).push(b);
+        }
+        fresh(r, a, b);
+      }
+    }
+  }
+
+  /** Whether the per-receiver indexes hold exactly the translations of the guarantees (for the re-check). */
+  consistent(): string | undefined {
+    if (!this.byReceiver) return undefined;
+    const expect = this.ts.map(() => new Set<string>());
+    for (const [gk, xs] of this.gBy)
+      for (const { e, g2 } of xs)
+        for (let r = 0; r < this.ts.length; r++) {
+          if (r === e && !this.ts[r].replicated) continue;
+          for (const [a, b] of this.views!.translate(e, r, gk === '' ? [] : gk.split(',').map(BigInt), g2)) if (key(a) !== key(b)) expect[r].add(`${key(a)}>${key(b)}`);
+        }
+    for (const [r, m] of this.byReceiver.entries()) {
+      let n = 0;
+      for (const [ak, bs] of m)
+        for (const b of bs) {
+          n++;
+          if (!expect[r].has(`${ak}>${key(b)}`)) return `environment of thread ${this.ts[r].name} has an entry no guarantee gives`;
+        }
+      if (n !== expect[r].size) return `environment of thread ${this.ts[r].name} misses an entry`;
+    }
+    return undefined;
+  }
+}
+
 /** The relations at the fixpoint, as checkModularProof reads them. */
 export interface ModularProof {
   readonly program: Program;
   readonly init: readonly Vec[];
   readonly threads: readonly ThreadState[];
-  readonly gBy: ReadonlyMap<string, readonly { e: number; g2: Vec }[]>;
+  readonly env: Environment;
   readonly range: readonly [bigint, bigint];
 }
 
@@ -119,7 +231,7 @@ const withG = (p: Program, st: Vec, g: Vec): Vec => [...g, ...st.slice(nG(p))];
 function consequences(
   p: Program,
   ts: readonly ThreadState[],
-  gBy: ReadonlyMap<string, readonly { e: number; g2: Vec }[]>,
+  env: Environment,
   fact: Fact,
   emit: (f: Fact) => void,
   onFire: () => void,
@@ -133,8 +245,8 @@ function consequences(
   // AG PDA ENV1 / ENV2: another thread's guarantee changes the globals; for a template,
   // so does its own (another instance's step: the Flanagan–Qadeer setting of
   // unboundedly many threads, whose locals no instance sees).
-  for (const { e, g2 } of gBy.get(key(g)) ?? [])
-    if (e !== k || T.replicated) emit(fact.kind === 'P' ? { ...fact, st: withG(p, here, g2) } : { ...fact, cur: withG(p, here, g2) });
+  for (const g2 of env.at(k, g))
+    emit(fact.kind === 'P' ? { ...fact, st: withG(p, here, g2) } : { ...fact, cur: withG(p, here, g2) });
   const steps = T.stepsAt(here);
   if (fact.kind === 'P') {
     const { ctx, st } = fact;
@@ -201,7 +313,7 @@ export function checkModular(p: Program, opts: SearchOptions = {}, groups: reado
   const ts = groups.map((g) => new ThreadState(p, g.map((i) => p.threads[i]), range));
   const bounded = ts.map((T) => (opts.intRange ? boundedSlots(p, T.layout.names) : []));
   const [lo, hi] = opts.intRange ?? [0n, 0n];
-  const gBy = new Map<string, { e: number; g2: Vec }[]>();
+  const env = new Environment(p, ts);
   const work: Fact[] = [];
   let states = 0;
   let cut = 0;
@@ -223,13 +335,13 @@ export function checkModular(p: Program, opts: SearchOptions = {}, groups: reado
       if (gk === g2k || T.G.has(`${gk}>${g2k}`)) return;
       T.G.add(`${gk}>${g2k}`);
       f.g.forEach((x, i) => x !== f.g2[i] && T.writes.add(p.globals[i]));
-      push(gBy, gk, { e: f.k, g2: f.g2 });
-      // AG PDA ENV1 / ENV2 for the other threads' entries already at g.
-      for (const [j, U] of ts.entries()) {
-        if (j === f.k && !U.replicated) continue;
-        for (const { ctx, st } of U.pByG.get(gk) ?? []) add({ kind: 'P', k: j, ctx, st: withG(p, st, f.g2) });
-        for (const { ctx, f: fr, cur } of U.qByG.get(gk) ?? []) add({ kind: 'Q', k: j, ctx, f: fr, cur: withG(p, cur, f.g2) });
-      }
+      // AG PDA ENV1 / ENV2 for the other threads' entries already at g (in their view).
+      env.add(f.k, f.g, f.g2, (j, a, b) => {
+        const U = ts[j];
+        const ak = key(a);
+        for (const { ctx, st } of U.pByG.get(ak) ?? []) add({ kind: 'P', k: j, ctx, st: withG(p, st, b) });
+        for (const { ctx, f: fr, cur } of U.qByG.get(ak) ?? []) add({ kind: 'Q', k: j, ctx, f: fr, cur: withG(p, cur, b) });
+      });
       return;
     }
     const here = f.kind === 'P' ? f.st : f.cur;
@@ -265,7 +377,7 @@ export function checkModular(p: Program, opts: SearchOptions = {}, groups: reado
   for (const f of initFacts(p, ts, init.states)) add(f);
   for (let i = 0; i < work.length && !stoppedBy && errorThread === undefined; i++) {
     if ((i & 1023) === 0 && opts.deadline !== undefined && performance.now() > opts.deadline) stoppedBy = 'timeout';
-    clipped = consequences(p, ts, gBy, work[i], add, () => fired++) || clipped;
+    clipped = consequences(p, ts, env, work[i], add, () => fired++) || clipped;
   }
   const done = !stoppedBy && errorThread === undefined;
   return {
@@ -280,7 +392,7 @@ export function checkModular(p: Program, opts: SearchOptions = {}, groups: reado
     guarantee: ts.reduce((s, T) => s + T.G.size, 0),
     transitionsFired: fired,
     threads: ts.map((T) => ({ thread: T.replicated ? `${T.name} (template: any number of instances)` : T.name, states: T.pCount, summaries: T.Q.size, guarantee: T.G.size, writes: [...T.writes].sort() })),
-    proof: done ? { program: p, init: init.states, threads: ts, gBy, range } : undefined,
+    proof: done ? { program: p, init: init.states, threads: ts, env, range } : undefined,
     timeMs: performance.now() - t0,
   };
 }
@@ -293,7 +405,8 @@ export function checkModular(p: Program, opts: SearchOptions = {}, groups: reado
  * first failure, or undefined.
  */
 export function checkModularProof(proof: ModularProof): string | undefined {
-  const { program: p, threads: ts, gBy } = proof;
+  const { program: p, threads: ts, env } = proof;
+  const { gBy } = env;
   let failure: string | undefined;
   const member = (f: Fact): void => {
     if (failure) return;
@@ -311,12 +424,12 @@ export function checkModularProof(proof: ModularProof): string | undefined {
     for (const { ctx, at } of T.P.values())
       for (const st of at.values()) {
         if (T.atError(st)) return `thread ${T.name} reaches its error location`;
-        consequences(p, ts, gBy, { kind: 'P', k, ctx, st }, member, () => {});
+        consequences(p, ts, env, { kind: 'P', k, ctx, st }, member, () => {});
       }
-    for (const qs of T.qByG.values()) for (const q of qs) consequences(p, ts, gBy, { kind: 'Q', k, ...q }, member, () => {});
+    for (const qs of T.qByG.values()) for (const q of qs) consequences(p, ts, env, { kind: 'Q', k, ...q }, member, () => {});
     if (failure) return failure;
   }
-  // The index ENV reads holds exactly G.
+  // The index ENV reads holds exactly G (in each receiver's view).
   let indexed = 0;
   for (const [gk, xs] of gBy)
     for (const { e, g2 } of xs) {
@@ -324,5 +437,7 @@ export function checkModularProof(proof: ModularProof): string | undefined {
       if (!ts[e].G.has(`${gk}>${key(g2)}`)) return `guarantee index of thread ${ts[e].name} is inconsistent`;
     }
   if (indexed !== ts.reduce((s, T) => s + T.G.size, 0)) return 'some guarantee is missing from the index';
+  const views = env.consistent();
+  if (views) return views;
   return failure;
 }

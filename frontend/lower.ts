@@ -67,7 +67,8 @@ const BINARY: Record<string, (a: bigint, b: bigint) => bigint | undefined> = {
 };
 
 /** What a variable's C type says of its values. */
-function intInfo(t: CType): Pick<VarInfo, 'unsigned' | 'bool' | 'range'> {
+function intInfo(t: CType): Pick<VarInfo, 'unsigned' | 'bool' | 'range' | 'mutex'> {
+  if (t.k === 'mutex') return { unsigned: false, bool: false, mutex: true };
   if (t.k !== 'int') return { unsigned: false, bool: false };
   return { unsigned: t.unsigned, bool: t.bool, range: t.lo !== undefined && t.hi !== undefined ? [t.lo, t.hi] : undefined };
 }

@@ -200,6 +200,7 @@ function definesNothing(toks: string[], c: Chunk): boolean {
   while (toks[i] === '__extension__') i++;
   if (toks[i] === 'typedef' || toks[i] === 'extern') return true;
   if (toks[c.lastToken] !== ';') return false; // a function definition
+  if (['struct', 'union', 'enum'].includes(toks[i]) && c.lastToken === i + 2) return true; // `struct tag;`
   // `struct s { … };` (nothing after the closing brace), or a prototype: a top-level
   // `(` before the `;` with no initializer.
   const last = c.lastToken - 1;

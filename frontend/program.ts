@@ -16,6 +16,8 @@ export interface VarInfo {
   readonly unsigned: boolean;
   /** C _Bool: the value is 0 or 1. */
   readonly bool: boolean;
+  /** A pthread mutex: 0 when free, else its owner's thread index + 1 (only ever tested against 0). */
+  readonly mutex?: boolean;
   /** The range C's conversions keep it in (unsigned types, `char`, `short`); none for `int`, whose arithmetic is mathematical. */
   readonly range?: readonly [bigint, bigint];
   /** The name in the C source (differs from `name` for locals). */

@@ -324,7 +324,13 @@ export class NativeBackend implements Backend {
     }
     const model = await this.oneShot.request('(get-model)');
     checkErrors(model);
-    return { status: 'sat', solution: await parseHornModel(sys, model, (body, params) => this.eliminate(body, params)) };
+    try {
+      return { status: 'sat', solution: await parseHornModel(sys, model, (body, params) => this.eliminate(body, params)) };
+    } catch (e) {
+      // The quantifier elimination runs under the query's time limit too.
+      if (e instanceof Error && /^z3: .*\b(canceled|timeout)\b/.test(e.message)) return { status: 'unknown', reason: 'timeout' };
+      throw e;
+    }
   }
 
   /**

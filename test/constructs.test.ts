@@ -246,6 +246,13 @@ describe('the property', () => {
     expect(reachable(src('__VERIFIER_assume(0); g = 2;'), { largeBlocks: false })).toBe(true);
   });
 
+  it("goto ERROR before SV-COMP's assert macro defines the label (pthread-ext's assert_nl)", () => {
+    const src = (cond: string) => `int main() { int k = 0; if (!(${cond})) { goto ERROR; }
+      if (!(k == 0)) { ERROR: reach_error(); } if (!(k < 1)) { ERROR: reach_error(); } return 0; }`;
+    expect(reachable(src('k > 0'))).toBe(true);
+    expect(reachable(src('k > -5'))).toBe(false);
+  });
+
   it('__VERIFIER_assume of a negation (it used to end in an internal error)', () => {
     const src = (cond: string) => `int main() { int x = __VERIFIER_nondet_int(); __VERIFIER_assume(${cond}); if (x > 0) reach_error(); return 0; }`;
     expect(reachable(src('!(x > 0)'))).toBe(false);

@@ -86,6 +86,12 @@ function returnStmt(b: ThreadBuilder, s: StmtOf<'return'>): void {
 
 function labelStmt(b: ThreadBuilder, s: StmtOf<'label'>): void {
   if (s.name === 'ERROR') {
+    // Every `ERROR:` (SV-COMP's assert macro writes one per use) is the error location,
+    // and so is `goto ERROR`, before or after it.
+    const f = b.frame();
+    const forward = f.labels.get('ERROR');
+    if (forward && forward.loc !== b.err) b.edge(forward.loc, b.err, { kind: 'skip' }, s.pos, 'goto ERROR');
+    f.labels.set('ERROR', { loc: b.err, defined: true, pos: s.pos });
     b.goto(b.err, s.pos, 'ERROR:');
     stmt(b, s.body); // unreachable, but still checked
     return;
