@@ -3,7 +3,7 @@
  * (our columns beside Threader's published times, with speed-ups) and a CSV with one
  * line per run.
  */
-import type { Config, Machine, ManifestEntry, RunResult } from './bench.js';
+import type { Config, Expected, Machine, ManifestEntry, RunResult } from './bench.js';
 
 const secs = (ms: number): string => (ms < 1000 ? `${(ms / 1000).toFixed(2)} s` : `${(ms / 1000).toFixed(1)} s`);
 
@@ -11,6 +11,13 @@ const secs = (ms: number): string => (ms < 1000 ? `${(ms / 1000).toFixed(2)} s` 
  * ✓ safe, ✓-M with a modular proof, × unsafe, ? unknown (T/O for a timeout); WRONG
  * marks a wrong verdict; a portfolio's verdict names the lane that decided.
  */
+/** SV-COMP's points for one answer: a proof +2, a bug +1, a wrong proof −32, a wrong bug −16, no answer 0. */
+export function svcompPoints(expected: Expected, r: RunResult | undefined): number {
+  if (!r || (r.verdict !== 'safe' && r.verdict !== 'unsafe')) return 0;
+  if (r.verdict === 'safe') return expected === 'safe' ? 2 : -32;
+  return expected === 'unsafe' ? 1 : -16;
+}
+
 export function cell(r: RunResult | undefined): string {
   if (!r) return '';
   if (r.verdict === 'error') return `ERROR (${r.reason})`;
@@ -86,6 +93,8 @@ export function markdownTable(entries: readonly ManifestEntry[], configs: readon
   }
   const wrong = results.filter((r) => r.wrong);
   const errors = results.filter((r) => r.verdict === 'error');
+  const param = entries.filter((e) => e.parameterized);
+  const perConfig = (f: (c: Config) => string): string => configs.map((c) => `${c.label} ${f(c)}`).join('; ');
   return [
     `Run ${m.date} on ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}; SMT back end ${m.solver}; time limit ${timeoutS} s per run, each run a fresh process.`,
     'Times are the engine\'s (parsing and process start-up excluded: results.csv has the wall times); ✓ safe (proof re-checked), ✓-M with a modular proof, × unsafe (trace replayed), T/O timeout, ? unknown with its reason.',
@@ -96,6 +105,9 @@ export function markdownTable(entries: readonly ManifestEntry[], configs: readon
     line(totals),
     '',
     `Wrong verdicts: ${wrong.length}${wrong.length ? ` (${wrong.map((r) => `${r.program} ${r.config}`).join(', ')})` : ''}. Errors: ${errors.length}${errors.length ? ` (${errors.map((r) => `${r.program} ${r.config}: ${r.reason}`).join('; ')})` : ''}.`,
+    '',
+    `SV-COMP score (TRUE +2, FALSE +1, wrong TRUE −32, wrong FALSE −16): ${perConfig((c) => String(entries.reduce((s, e) => s + svcompPoints(e.expected, get(e, c)), 0)))}.`,
+    ...(param.length ? [`Parameterized tasks (threads created without a static bound) correct: ${perConfig((c) => `${param.filter((e) => definite(get(e, c))).length}/${param.length}`)}.`] : []),
     '',
   ].join('\n');
 }

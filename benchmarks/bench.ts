@@ -22,8 +22,10 @@ export type Expected = 'safe' | 'unsafe';
 export interface ManifestEntry {
   readonly file: string;
   readonly name: string;
-  /** table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants. */
-  readonly suite: 'table1' | 'scaling' | 'extra' | 'hard';
+  /** table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: beyond Table 1; svcomp-style: SV-COMP's concurrency shapes, each with a task .yml. */
+  readonly suite: 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style';
+  /** Creates threads in a loop without constant bounds (any number of them). */
+  readonly parameterized?: boolean;
   readonly expected: Expected;
   readonly modularProofExists: boolean | null;
   /** Fast enough for the CI regression run. */
@@ -40,7 +42,7 @@ export function loadManifest(): ManifestEntry[] {
   return JSON.parse(readFileSync(join(ROOT, 'benchmarks/expected.json'), 'utf8')) as ManifestEntry[];
 }
 
-export type Suite = 'table1' | 'scaling' | 'extra' | 'hard' | 'ci' | 'all';
+export type Suite = 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style' | 'ci' | 'all';
 
 /** n of the program named `Simple(n)`, null for any other name (its mutants included). */
 export function simpleN(name: string): number | null {

@@ -39,7 +39,7 @@ export function benchCommand(program: Command, session: Session): void {
   program
     .command('bench')
     .description("run the benchmark programs of benchmarks/expected.json, each in a fresh `rely verify` process, and check every verdict against the manifest")
-    .addOption(new Option('--suite <suite>', "table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: programs beyond Table 1 (benchmarks/programs/hard); ci: the fast ones").choices(['table1', 'scaling', 'extra', 'hard', 'ci', 'all']).default('table1'))
+    .addOption(new Option('--suite <suite>', "table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: programs beyond Table 1 (benchmarks/programs/hard); svcomp-style: SV-COMP's concurrency shapes with task files, scored as SV-COMP scores (benchmarks/programs/svcomp-style); ci: the fast ones").choices(['table1', 'scaling', 'extra', 'hard', 'svcomp-style', 'ci', 'all']).default('table1'))
     .addOption(new Option('--bias <bias>', 'bias settings of the ARET engine (both: one column each)').choices(['modular', 'none', 'both']).default('both'))
     .option('--engine <list>', `comma-separated engines, one column each (aret: one per bias and Horn solver); the first column's speed-ups are shown: ${ENGINES.map((e) => `${e.name}: ${e.description}`).join('; ')}`, parseList(engines), ['auto', 'aret', 'monolithic'])
     .option('--horn-solver <list>', 'comma-separated Horn solvers for the ARET engine (spacer, linear, auto); the first serves every bias, each further one adds a column', parseList(['spacer', 'linear', 'auto']), ['spacer'])

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configs, loadManifest, runBench, suiteOf, type ManifestEntry, type RunResult } from '../benchmarks/bench.js';
-import { csv, markdownTable } from '../benchmarks/bench-report.js';
+import { csv, markdownTable, svcompPoints } from '../benchmarks/bench-report.js';
 import { rely } from './helpers.js';
 
 describe('rely bench', () => {
@@ -48,4 +48,18 @@ describe('rely bench', () => {
     expect(markdownTable([bogus], cols, [r], m, 30)).toContain('**WRONG** ×');
     expect(csv([bogus], [r])).toContain('nolock,aret-modular-spacer,safe,unsafe,aret,true');
   }, 60_000);
+
+  it("SV-COMP's score: +2 a proof, +1 a bug, −32 a wrong proof, −16 a wrong bug, 0 no answer; and the parameterized count", () => {
+    const r = (verdict: RunResult['verdict']): RunResult => ({
+      program: 'x', config: 'auto', verdict, reason: null, modular: null, timeMs: 1, wallMs: 1, iterations: null, predicates: null, states: null, guarantee: null, wrong: false, hornAnsweredBy: null, decidedBy: null,
+    });
+    expect([svcompPoints('safe', r('safe')), svcompPoints('unsafe', r('unsafe')), svcompPoints('unsafe', r('safe')), svcompPoints('safe', r('unsafe'))]).toEqual([2, 1, -32, -16]);
+    expect([svcompPoints('safe', r('unknown')), svcompPoints('safe', r('error')), svcompPoints('safe', undefined)]).toEqual([0, 0, 0]);
+    const entry = (name: string, expected: 'safe' | 'unsafe'): ManifestEntry => ({ file: `${name}.c`, name, suite: 'svcomp-style', expected, parameterized: true, modularProofExists: null, loc: 0, note: '' });
+    const cols = configs({ bias: ['modular'], engines: ['auto'], hornSolvers: ['spacer'] });
+    const m = { date: 'd', cpus: 1, cpuModel: 'c', memoryGiB: 1, node: 'v', solver: 's', z3: 'z' };
+    const table = markdownTable([entry('a', 'safe'), entry('b', 'unsafe')], cols, [{ ...r('safe'), program: 'a' }, { ...r('unknown'), program: 'b' }], m, 30);
+    expect(table).toContain('SV-COMP score (TRUE +2, FALSE +1, wrong TRUE −32, wrong FALSE −16): auto 2.');
+    expect(table).toContain('Parameterized tasks (threads created without a static bound) correct: auto 1/2.');
+  });
 });
