@@ -9,6 +9,7 @@ import { InputError } from '../frontend/diagnostics.js';
 import { benchCommand } from './bench.js';
 import { EXIT, type Io, type Session } from './common.js';
 import { emitChcCommand, exploreCommand, parseCommand } from './inspect.js';
+import { svcompCommand } from './svcomp.js';
 import { verifyCommand } from './verify.js';
 
 export { EXIT, type Io } from './common.js';
@@ -42,7 +43,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       'after',
       '\nExit codes: 0 no error found / SAFE, 1 error reachable / UNSAFE, 2 bad input or usage,\n3 UNKNOWN (verify), 4 internal error.',
     );
-  for (const command of [parseCommand, exploreCommand, verifyCommand, benchCommand, emitChcCommand]) command(program, session);
+  for (const command of [parseCommand, exploreCommand, verifyCommand, svcompCommand, benchCommand, emitChcCommand]) command(program, session);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return session.code;

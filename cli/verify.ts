@@ -13,7 +13,7 @@ import { verifyJson, verifyText } from './report.js';
 const DEFAULT_TIMEOUT_S = 300;
 const DEFAULT_MAX_INSTANCES = 3;
 
-interface VerifyCli extends Common {
+export interface VerifyCli extends Common {
   engine: string;
   maxInstances: number;
   timeout: number;
@@ -99,60 +99,71 @@ async function unboundedThreads(
   return last!;
 }
 
-export function verifyCommand(program: Command, session: Session): void {
+/** The options of `rely verify`, shared by `rely svcomp`. */
+export function verifyOptions(cmd: Command): Command {
+  cmd.addOption(
+    new Option('--engine <engine>', engineHelp())
+      .choices(ENGINES.map((e) => e.name))
+      .default(DEFAULT_ENGINE),
+  );
+  engineOptionsOf(cmd)
+    .option('--timeout <S>', 'overall time limit in seconds, parsing included, then UNKNOWN: timeout', parseSeconds, DEFAULT_TIMEOUT_S)
+    .option('--max-instances <K>', 'a program that creates threads in a loop without constant bounds is first proved for any number of threads (explicit-modular with the thread as a template), else searched for bugs with 1, 2, …, K iterations of each such loop (an error found is real; finding none proves nothing)', cliParser(parseCount), DEFAULT_MAX_INSTANCES)
+    .option('--json', 'print one JSON object')
+    .option('--proof <OUT.smt2>', 'if SAFE, write the proof as an SMT-LIB 2 script (check it: z3 OUT.smt2; every answer must be unsat)', parseOutputPath);
+  return addCommon(cmd);
+}
+
+/** Verifies one file as `rely verify` does, prints the verdict, and returns it. */
+export async function verifyFile(file: string, o: VerifyCli, session: Session): Promise<Answer['verdict']> {
   const { io } = session;
+  const budget = new Budget({ deadline: performance.now() + o.timeout * 1000 }); // parsing included
+  session.log = logger(o.logLevel, io);
+  const engine = engineNamed(o.engine)!; // commander checked the choice
+  const options = Object.fromEntries(Object.keys(engine.options).map((k) => [k, o[k]]));
+  const progress = io.errIsTty ? statusLine(io) : undefined;
+  // The chosen engine by default; explicit-modular for a program with template threads.
+  const run = async (chosen: AnyEngine | undefined, p: Program, b: Budget): Promise<Answer> => {
+    const eng = chosen ?? engine;
+    const opts = chosen ? Object.fromEntries(Object.keys(eng.options).map((k) => [k, o[k]])) : options;
+    const r = await eng.run(p, opts, { budget: b, log: session.log, progress: progress?.show, certificate: o.proof !== undefined }).finally(() => progress?.clear());
+    return { ...r, engine: eng, options: opts, p };
+  };
+  let answer: Answer;
+  try {
+    const p = loadProgram(file, { ...frontendOptions(o), calls: engine.lowering });
+    warnAll(p, io);
+    answer = await run(undefined, p, budget);
+  } catch (e) {
+    if (!(e instanceof UnboundedThreads)) throw e;
+    let warned = false;
+    answer = await unboundedThreads(e, o.maxInstances, budget, (how) => {
+      const p = loadProgram(file, { ...frontendOptions(o), calls: 'templates' in how ? engineNamed('explicit-modular')!.lowering : engine.lowering, ...how });
+      if (!warned) warnAll(p, io);
+      warned = true;
+      return p;
+    }, run);
+  }
+  const { p, verdict: v, backend, engine: used, options: usedOptions } = answer;
+  session.log.info({ file, verdict: v.verdict, ms: Math.round(v.stats.timeMs) }, 'verified');
+  let proofFile: string | undefined;
+  if (o.proof && v.verdict === 'safe' && used.certificate) {
+    writeFileSync(o.proof, used.certificate(p, v.proof));
+    proofFile = o.proof;
+  } else if (o.proof) io.err(`rely: no proof written to ${o.proof}: ${used.certificate ? 'the verdict is not SAFE' : `the ${used.name} engine writes no SMT-LIB certificate`}\n`);
+  const about = { engine: used.name, options: usedOptions, backend, proofFile };
+  io.out(o.json ? JSON.stringify(verifyJson(p, used.report, v, about)) + '\n' : verifyText(p, used.report, v, about));
+  return v;
+}
+
+export function verifyCommand(program: Command, session: Session): void {
   const cmd = program
     .command('verify')
     .description(`prove the program safe (with a checked proof) or find an error trace, with the engine --engine names (default ${DEFAULT_ENGINE})`)
     .argument('<file>', 'C source (.c) or preprocessed (.i) file')
-    .addOption(
-      new Option('--engine <engine>', engineHelp())
-        .choices(ENGINES.map((e) => e.name))
-        .default(DEFAULT_ENGINE),
-    );
-  engineOptionsOf(cmd)
-    .option('--timeout <S>', 'overall time limit in seconds, parsing included, then UNKNOWN: timeout', parseSeconds, DEFAULT_TIMEOUT_S)
-    .option('--max-instances <K>', 'a program that creates threads in a loop without constant bounds is searched for bugs with 1, 2, …, K iterations of each such loop (an error found is real; finding none proves nothing)', cliParser(parseCount), DEFAULT_MAX_INSTANCES)
-    .option('--json', 'print one JSON object')
-    .option('--proof <OUT.smt2>', 'if SAFE, write the proof as an SMT-LIB 2 script (check it: z3 OUT.smt2; every answer must be unsat)', parseOutputPath)
     .addHelpText('after', AFTER);
-  addCommon(cmd).action(async (file: string, o: VerifyCli) => {
-    const budget = new Budget({ deadline: performance.now() + o.timeout * 1000 }); // parsing included
-    session.log = logger(o.logLevel, io);
-    const engine = engineNamed(o.engine)!; // commander checked the choice
-    const options = Object.fromEntries(Object.keys(engine.options).map((k) => [k, o[k]]));
-    const progress = io.errIsTty ? statusLine(io) : undefined;
-    // The chosen engine by default; explicit-modular for a program with template threads.
-    const run = async (chosen: AnyEngine | undefined, p: Program, b: Budget): Promise<Answer> => {
-      const eng = chosen ?? engine;
-      const opts = chosen ? Object.fromEntries(Object.keys(eng.options).map((k) => [k, o[k]])) : options;
-      const r = await eng.run(p, opts, { budget: b, log: session.log, progress: progress?.show, certificate: o.proof !== undefined }).finally(() => progress?.clear());
-      return { ...r, engine: eng, options: opts, p };
-    };
-    let answer: Answer;
-    try {
-      const p = loadProgram(file, { ...frontendOptions(o), calls: engine.lowering });
-      warnAll(p, io);
-      answer = await run(undefined, p, budget);
-    } catch (e) {
-      if (!(e instanceof UnboundedThreads)) throw e;
-      let warned = false;
-      answer = await unboundedThreads(e, o.maxInstances, budget, (how) => {
-        const p = loadProgram(file, { ...frontendOptions(o), calls: 'templates' in how ? engineNamed('explicit-modular')!.lowering : engine.lowering, ...how });
-        if (!warned) warnAll(p, io);
-        warned = true;
-        return p;
-      }, run);
-    }
-    const { p, verdict: v, backend, engine: used, options: usedOptions } = answer;
-    session.log.info({ file, verdict: v.verdict, ms: Math.round(v.stats.timeMs) }, 'verified');
-    let proofFile: string | undefined;
-    if (o.proof && v.verdict === 'safe' && used.certificate) {
-      writeFileSync(o.proof, used.certificate(p, v.proof));
-      proofFile = o.proof;
-    } else if (o.proof) io.err(`rely: no proof written to ${o.proof}: ${used.certificate ? 'the verdict is not SAFE' : `the ${used.name} engine writes no SMT-LIB certificate`}\n`);
-    const about = { engine: used.name, options: usedOptions, backend, proofFile };
-    io.out(o.json ? JSON.stringify(verifyJson(p, used.report, v, about)) + '\n' : verifyText(p, used.report, v, about));
+  verifyOptions(cmd).action(async (file: string, o: VerifyCli) => {
+    const v = await verifyFile(file, o, session);
     session.code = v.verdict === 'safe' ? EXIT.ok : v.verdict === 'unsafe' ? EXIT.errorFound : EXIT.unknown;
   });
 }

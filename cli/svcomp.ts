@@ -1,0 +1,77 @@
+/**
+ * `rely svcomp`: a verification task as SV-COMP poses it — a task definition (`.yml`,
+ * format 2.0) or a program with a property file — answered as SV-COMP tools answer:
+ * rely verify's output, then `Result: TRUE`, `Result: FALSE(unreach-call)` or
+ * `Result: UNKNOWN` as the last line, exit 0 for any answer. Only the property
+ * unreach-call (`G ! call(reach_error())`) is checked; any other is UNKNOWN.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Command } from 'commander';
+import { parse as parseYaml } from 'yaml';
+import { InputError } from '../frontend/diagnostics.js';
+import type { DataModel } from '../frontend/types.js';
+import { EXIT, type Session } from './common.js';
+import { verifyFile, verifyOptions, type VerifyCli } from './verify.js';
+
+/** The one property rely checks, as SV-COMP's property file states it (whitespace aside). */
+const UNREACH_CALL = /^CHECK\(\s*init\(\s*main\(\)\s*\)\s*,\s*LTL\(\s*G\s*!\s*call\(\s*(reach_error|__VERIFIER_error)\(\)\s*\)\s*\)\s*\)$/;
+
+/** What a task asks: the program, whether its property is unreach-call, and the data model. */
+export interface Task {
+  readonly file: string;
+  /** Why rely does not check the property, or undefined when it is unreach-call. */
+  readonly unsupported?: string;
+  readonly dataModel?: DataModel;
+}
+
+const at = (file: string) => ({ file, line: 1, col: 1 });
+
+/** Whether a property file states unreach-call; the reason it is not otherwise. */
+function propertyProblem(prp: string): string | undefined {
+  if (!existsSync(prp)) return /unreach-call\.prp$/.test(prp) ? undefined : `property file ${prp} not found`;
+  const text = readFileSync(prp, 'utf8').trim();
+  return UNREACH_CALL.test(text) ? undefined : `property not supported (only unreach-call): ${text.split('\n')[0]}`;
+}
+
+/** Reads a task definition (format 2.0): its input file, its unreach-call property, its data model. */
+export function readTask(yml: string): Task {
+  let doc: unknown;
+  try {
+    doc = parseYaml(readFileSync(yml, 'utf8'));
+  } catch (e) {
+    throw new InputError(at(yml), `not a task definition: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const d = (doc ?? {}) as { input_files?: unknown; properties?: { property_file?: unknown }[]; options?: { data_model?: unknown } };
+  const inputs = typeof d.input_files === 'string' ? [d.input_files] : Array.isArray(d.input_files) ? d.input_files : [];
+  if (inputs.length !== 1 || typeof inputs[0] !== 'string') throw new InputError(at(yml), 'the task must name exactly one input file (input_files)');
+  const file = resolve(dirname(yml), inputs[0]);
+  const model = d.options?.data_model;
+  if (model !== undefined && model !== 'ILP32' && model !== 'LP64') throw new InputError(at(yml), `unknown data_model '${String(model)}' (ILP32 or LP64)`);
+  const props = (d.properties ?? []).flatMap((p) => (typeof p?.property_file === 'string' ? [resolve(dirname(yml), p.property_file)] : []));
+  const problems = props.map(propertyProblem);
+  const ok = problems.some((x) => x === undefined);
+  return { file, dataModel: model, unsupported: ok ? undefined : (problems[0] ?? 'the task has no property') };
+}
+
+export function svcompCommand(program: Command, session: Session): void {
+  const cmd = program
+    .command('svcomp')
+    .description('answer an SV-COMP verification task: rely verify, then Result: TRUE | FALSE(unreach-call) | UNKNOWN as the last line (exit 0 for any answer)')
+    .argument('<task>', 'a task definition (.yml, format 2.0), or a C file with --prop')
+    .option('--prop <FILE.prp>', 'the property file when <task> is a C file (only unreach-call is checked)');
+  verifyOptions(cmd).action(async (arg: string, o: VerifyCli & { prop?: string }) => {
+    const task: Task = /\.ya?ml$/.test(arg) ? readTask(arg) : { file: arg, unsupported: o.prop ? propertyProblem(resolve(o.prop)) : undefined };
+    // A data model given on the command line wins over the task's.
+    const model = cmd.getOptionValueSource('dataModel') === 'cli' ? o.dataModel : (task.dataModel ?? o.dataModel);
+    if (task.unsupported) {
+      session.io.err(`rely: ${task.unsupported}\n`);
+      session.io.out('Result: UNKNOWN\n');
+      session.code = EXIT.ok;
+      return;
+    }
+    const v = await verifyFile(task.file, { ...o, dataModel: model }, session);
+    session.io.out(`Result: ${v.verdict === 'safe' ? 'TRUE' : v.verdict === 'unsafe' ? 'FALSE(unreach-call)' : 'UNKNOWN'}\n`);
+    session.code = EXIT.ok;
+  });
+}
