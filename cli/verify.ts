@@ -78,6 +78,7 @@ async function unboundedThreads(
 ): Promise<Answer> {
   const share = (parts: number): Budget =>
     budget.lane(new AbortController().signal, budget.deadline === undefined ? undefined : performance.now() + (budget.deadline - performance.now()) / parts);
+  const t0 = performance.now();
   let proofNote: string;
   try {
     const proof = await run(engineNamed('explicit-modular')!, lower({ templates: true }), share(2));
@@ -93,7 +94,8 @@ async function unboundedThreads(
     if (r.verdict.verdict === 'unsafe') return r;
     const outcome = r.verdict.verdict === 'safe' ? 'no error' : r.verdict.reason;
     const reason = `${why.detail}: no proof for any number of threads (explicit-modular with template threads: ${proofNote}); searched for bugs with up to ${k} iteration${k === 1 ? '' : 's'} of each such loop (${outcome})`;
-    last = { ...r, verdict: { verdict: 'unknown', reason, stats: r.verdict.stats } };
+    // The last run's statistics, with the time of the whole search (the proof attempt included).
+    last = { ...r, verdict: { verdict: 'unknown', reason, stats: { ...r.verdict.stats, timeMs: performance.now() - t0 } } };
     if (budget.expired()) break;
   }
   return last!;
