@@ -23,7 +23,9 @@ export function traceText(trace: readonly TraceStep[]): string {
 /** Where an error trace ends. */
 function errorAt(trace: readonly TraceStep[]): string {
   const last = trace[trace.length - 1];
-  return `thread ${last.thread} reaches its error location at ${last.pos.file}:${last.pos.line}`;
+  // The last statement of the last step (a block starts at its first statement).
+  const pos = last.steps.at(-1)?.pos ?? last.pos;
+  return `thread ${last.thread} reaches its error location at ${pos.file}:${pos.line}`;
 }
 
 export function exploreText(p: Program, r: ExploreResult): string {

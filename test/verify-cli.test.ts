@@ -316,6 +316,11 @@ describe('thread creation without a static bound: a bounded search for bugs, nev
     expect(threads).toEqual(new Set(['main', 'worker', 'worker#2']));
   });
 
+  it("the headline names the error's own line, not the line where its last step began", async () => {
+    const r = await rely(['verify', 'test/fixtures/signed-conversion.c']);
+    expect(r.out.split('\n')[1]).toBe('thread main reaches its error location at test/fixtures/signed-conversion.c:12');
+  });
+
   it('one worker is not enough for that bug: UNKNOWN, and the reason says how far the search went', async () => {
     const r = await rely(['verify', '--max-instances', '1', SPAWN_BUG]);
     expect(r.code).toBe(3);
