@@ -69,7 +69,7 @@ type Answer = Awaited<ReturnType<AnyEngine['run']>> & { engine: AnyEngine; optio
  * iterations, each with an equal share of the time left: each has only some of the
  * original's runs, so an error trace is real and its safety is no proof (UNKNOWN).
  */
-async function unboundedThreads(
+async function verifyUnbounded(
   why: UnboundedThreads,
   max: number,
   budget: Budget,
@@ -77,7 +77,7 @@ async function unboundedThreads(
   run: (engine: AnyEngine | undefined, p: Program, b: Budget) => Promise<Answer>,
 ): Promise<Answer> {
   const share = (parts: number): Budget =>
-    budget.lane(new AbortController().signal, budget.deadline === undefined ? undefined : performance.now() + (budget.deadline - performance.now()) / parts);
+    budget.within(budget.deadline === undefined ? undefined : performance.now() + (budget.deadline - performance.now()) / parts);
   const t0 = performance.now();
   let proofNote: string;
   try {
@@ -139,7 +139,7 @@ export async function verifyFile(file: string, o: VerifyCli, session: Session): 
   } catch (e) {
     if (!(e instanceof UnboundedThreads)) throw e;
     let warned = false;
-    answer = await unboundedThreads(e, o.maxInstances, budget, (how) => {
+    answer = await verifyUnbounded(e, o.maxInstances, budget, (how) => {
       const p = loadProgram(file, { ...frontendOptions(o), calls: 'templates' in how ? engineNamed('explicit-modular')!.lowering : engine.lowering, ...how });
       if (!warned) warnAll(p, io);
       warned = true;

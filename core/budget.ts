@@ -36,8 +36,16 @@ export class Budget {
 
   /** The same heap limit and deadline (or an earlier one) for a part of the run that `stop` (or this budget's own signal) ends. */
   lane(stop: AbortSignal, deadline?: number): Budget {
-    const end = deadline === undefined ? this.deadline : Math.min(deadline, this.deadline ?? Infinity);
-    return new Budget({ deadline: end, heapLimitBytes: this.heapLimit, signal: this.signal ? AbortSignal.any([this.signal, stop]) : stop });
+    return new Budget({ deadline: this.earlier(deadline), heapLimitBytes: this.heapLimit, signal: this.signal ? AbortSignal.any([this.signal, stop]) : stop });
+  }
+
+  /** The same limits and signal, with the deadline no later than `deadline`: a share of the run. */
+  within(deadline?: number): Budget {
+    return new Budget({ deadline: this.earlier(deadline), heapLimitBytes: this.heapLimit, signal: this.signal });
+  }
+
+  private earlier(deadline: number | undefined): number | undefined {
+    return deadline === undefined ? this.deadline : Math.min(deadline, this.deadline ?? Infinity);
   }
 
   /** Throws Cancelled once the signal fired, Timeout past the deadline, OutOfMemory past the heap limit. */

@@ -46,6 +46,13 @@ type Fact =
 
 const key = (v: Vec): string => v.join(',');
 
+/** Appends x to the list at k. */
+function push<T>(m: Map<string, T[]>, k: string, x: T): void {
+  const xs = m.get(k);
+  if (xs) xs.push(x);
+  else m.set(k, [x]);
+}
+
 /**
  * Per thread (or group of threads explored as one, see checkModular): its layout
  * (globals, then each member's locals, pc first) and the relations so far.
@@ -170,7 +177,7 @@ class Environment {
   /** Records thread m's new entry; calls `fresh` with each receiver's new (g, g2) in its view. */
   add(m: number, g: Vec, g2: Vec, fresh: (r: number, g: Vec, g2: Vec) => void): void {
     const gk = key(g);
-    (this.gBy.get(gk) ?? this.gBy.set(gk, []).get(gk)!).push({ e: m, g2 });
+    push(this.gBy, gk, { e: m, g2 });
     for (let r = 0; r < this.ts.length; r++) {
       if (r === m && !this.ts[r].replicated) continue;
       for (const [a, b] of this.views ? this.views.translate(m, r, g, g2) : [[g, g2] as [Vec, Vec]]) {
@@ -180,7 +187,7 @@ class Environment {
         if (this.byReceiver) {
           if (this.seen![r].has(`${ak}>${bk}`)) continue;
           this.seen![r].add(`${ak}>${bk}`);
-          (this.byReceiver[r].get(ak) ?? this.byReceiver[r].set(ak, []).get(ak)!).push(b);
+          push(this.byReceiver[r], ak, b);
         }
         fresh(r, a, b);
       }
@@ -320,11 +327,6 @@ export function checkModular(p: Program, opts: SearchOptions = {}, groups: reado
   let fired = 0;
   let stoppedBy: ModularResult['stoppedBy'];
   let errorThread: number | undefined;
-  const push = <T>(m: Map<string, T[]>, k: string, x: T): void => {
-    const xs = m.get(k);
-    if (xs) xs.push(x);
-    else m.set(k, [x]);
-  };
 
   const add = (f: Fact): void => {
     if (stoppedBy || errorThread !== undefined) return;

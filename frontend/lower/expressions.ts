@@ -219,9 +219,7 @@ export function assignExpr(b: ThreadBuilder, target: Binding, e: Expr, pos: Sour
 
 /** The value of e for a store into type t: a +, -, * chain of t itself is left unconverted, for the store converts it (one conversion, not two). */
 function storedValue(b: ThreadBuilder, e: Expr, t: IntType | undefined): Term {
-  if (!t || !wraps(t) || e.k !== 'binary' || !['+', '-', '*'].includes(e.op)) return rvalue(b, e);
-  const u = exprType(b, e);
-  return u.unsigned === t.unsigned && u.bits === t.bits ? ringValue(b, e, t) : rvalue(b, e);
+  return t && wraps(t) ? ringValue(b, e, t) : rvalue(b, e);
 }
 
 const maxOpt = (a?: bigint, c?: bigint): bigint | undefined => (a === undefined ? c : c === undefined ? a : a > c ? a : c);
