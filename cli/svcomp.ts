@@ -2,7 +2,8 @@
  * `rely svcomp`: a verification task as SV-COMP poses it — a task definition (`.yml`,
  * format 2.0) or a program with a property file — answered as SV-COMP tools answer:
  * rely verify's output, then `Result: TRUE`, `Result: FALSE(unreach-call)` or
- * `Result: UNKNOWN` as the last line, exit 0 for any answer. Only the property
+ * `Result: UNKNOWN` as the last line, exit 0 for any answer (a program with a construct
+ * rely does not support is UNKNOWN, its located message on stderr). Only the property
  * unreach-call (`G ! call(reach_error())`) is checked; any other is UNKNOWN.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -70,7 +71,17 @@ export function svcompCommand(program: Command, session: Session): void {
       session.code = EXIT.ok;
       return;
     }
-    const v = await verifyFile(task.file, { ...o, dataModel: model }, session);
+    let v;
+    try {
+      v = await verifyFile(task.file, { ...o, dataModel: model }, session);
+    } catch (e) {
+      // A program rely cannot read (an unsupported construct) gets no verdict: SV-COMP's UNKNOWN, with the located message.
+      if (!(e instanceof InputError)) throw e;
+      session.io.err(`${e.message}\n`);
+      session.io.out('Result: UNKNOWN\n');
+      session.code = EXIT.ok;
+      return;
+    }
     session.io.out(`Result: ${v.verdict === 'safe' ? 'TRUE' : v.verdict === 'unsafe' ? 'FALSE(unreach-call)' : 'UNKNOWN'}\n`);
     session.code = EXIT.ok;
   });

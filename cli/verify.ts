@@ -63,37 +63,44 @@ type Answer = Awaited<ReturnType<AnyEngine['run']>> & { engine: AnyEngine; optio
 
 /**
  * A program whose thread creation has no static bound. First a proof for any number
- * of threads: explicit-modular on the program with template threads (Flanagan–Qadeer:
- * each template's own guarantee is part of its environment), in half the time. Else a
+ * of threads, in half the time: the engines that read template threads
+ * (Engine.templates: thread-modular's Spacer query, then explicit-modular for
+ * finite-state programs; only the chosen one when it is such an engine), each on
+ * the program with template threads, each with an equal share of that half. Else a
  * search for bugs in the programs that cut each such loop after k = 1, 2, …, max
  * iterations, each with an equal share of the time left: each has only some of the
  * original's runs, so an error trace is real and its safety is no proof (UNKNOWN).
  */
 async function verifyUnbounded(
   why: UnboundedThreads,
+  chosen: AnyEngine,
   max: number,
   budget: Budget,
-  lower: (opts: { templates: true } | { maxInstances: number }) => Program,
-  run: (engine: AnyEngine | undefined, p: Program, b: Budget) => Promise<Answer>,
+  lower: (engine: AnyEngine, how: { templates: true } | { maxInstances: number }) => Program,
+  run: (engine: AnyEngine, p: Program, b: Budget) => Promise<Answer>,
 ): Promise<Answer> {
-  const share = (parts: number): Budget =>
-    budget.within(budget.deadline === undefined ? undefined : performance.now() + (budget.deadline - performance.now()) / parts);
+  const until = (deadline: number | undefined, parts: number): Budget =>
+    budget.within(deadline === undefined ? undefined : performance.now() + (deadline - performance.now()) / parts);
   const t0 = performance.now();
-  let proofNote: string;
-  try {
-    const proof = await run(engineNamed('explicit-modular')!, lower({ templates: true }), share(2));
-    if (proof.verdict.verdict === 'safe') return proof;
-    proofNote = proof.verdict.verdict === 'unknown' ? proof.verdict.reason : 'no proof';
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-    proofNote = e.message.replace(/^\S+: /, ''); // what the template lowering does not support
+  const provers = chosen.templates ? [chosen] : ENGINES.filter((e) => e.templates);
+  const proofDeadline = budget.deadline === undefined ? undefined : t0 + (budget.deadline - t0) / 2;
+  const notes: string[] = [];
+  for (const [k, prover] of provers.entries()) {
+    try {
+      const proof = await run(prover, lower(prover, { templates: true }), until(proofDeadline, provers.length - k));
+      if (proof.verdict.verdict === 'safe') return proof;
+      notes.push(`${prover.name}: ${proof.verdict.verdict === 'unknown' ? proof.verdict.reason : 'no proof'}`);
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      notes.push(`${prover.name}: ${e.message.replace(/^\S+: /, '')}`); // what the template lowering does not support
+    }
   }
   let last: Answer | undefined;
   for (let k = 1; k <= max; k++) {
-    const r = await run(undefined, lower({ maxInstances: k }), share(max - k + 1));
+    const r = await run(chosen, lower(chosen, { maxInstances: k }), until(budget.deadline, max - k + 1));
     if (r.verdict.verdict === 'unsafe') return r;
     const outcome = r.verdict.verdict === 'safe' ? 'no error' : r.verdict.reason;
-    const reason = `${why.detail}: no proof for any number of threads (explicit-modular with template threads: ${proofNote}); searched for bugs with up to ${k} iteration${k === 1 ? '' : 's'} of each such loop (${outcome})`;
+    const reason = `${why.detail}: no proof for any number of threads with template threads (${notes.join('; ')}); searched for bugs with up to ${k} iteration${k === 1 ? '' : 's'} of each such loop (${outcome})`;
     // The last run's statistics, with the time of the whole search (the proof attempt included).
     last = { ...r, verdict: { verdict: 'unknown', reason, stats: { ...r.verdict.stats, timeMs: performance.now() - t0 } } };
     if (budget.expired()) break;
@@ -122,12 +129,10 @@ export async function verifyFile(file: string, o: VerifyCli, session: Session): 
   const budget = new Budget({ deadline: performance.now() + o.timeout * 1000 }); // parsing included
   session.log = logger(o.logLevel, io);
   const engine = engineNamed(o.engine)!; // commander checked the choice
-  const options = Object.fromEntries(Object.keys(engine.options).map((k) => [k, o[k]]));
   const progress = io.errIsTty ? statusLine(io) : undefined;
-  // The chosen engine by default; explicit-modular for a program with template threads.
-  const run = async (chosen: AnyEngine | undefined, p: Program, b: Budget): Promise<Answer> => {
-    const eng = chosen ?? engine;
-    const opts = chosen ? Object.fromEntries(Object.keys(eng.options).map((k) => [k, o[k]])) : options;
+  // The chosen engine, or one that reads template threads (verifyUnbounded).
+  const run = async (eng: AnyEngine, p: Program, b: Budget): Promise<Answer> => {
+    const opts = Object.fromEntries(Object.keys(eng.options).map((k) => [k, o[k]]));
     const r = await eng.run(p, opts, { budget: b, log: session.log, progress: progress?.show, certificate: o.proof !== undefined }).finally(() => progress?.clear());
     return { ...r, engine: eng, options: opts, p };
   };
@@ -135,12 +140,12 @@ export async function verifyFile(file: string, o: VerifyCli, session: Session): 
   try {
     const p = loadProgram(file, { ...frontendOptions(o), calls: engine.lowering });
     warnAll(p, io);
-    answer = await run(undefined, p, budget);
+    answer = await run(engine, p, budget);
   } catch (e) {
     if (!(e instanceof UnboundedThreads)) throw e;
     let warned = false;
-    answer = await verifyUnbounded(e, o.maxInstances, budget, (how) => {
-      const p = loadProgram(file, { ...frontendOptions(o), calls: 'templates' in how ? engineNamed('explicit-modular')!.lowering : engine.lowering, ...how });
+    answer = await verifyUnbounded(e, engine, o.maxInstances, budget, (eng, how) => {
+      const p = loadProgram(file, { ...frontendOptions(o), calls: eng.lowering, ...how });
       if (!warned) warnAll(p, io);
       warned = true;
       return p;

@@ -7,6 +7,7 @@
  */
 import { and, not, primed, smtSymbol, toSmt, varsOf, type Term } from '../solver/formula.js';
 import type { Program } from '../frontend/program.js';
+import type { Atom, HornSystem } from '../solver/horn.js';
 
 /**
  * One premise of a proof rule in Horn form: the unknowns in `body` and `constraint`
@@ -19,6 +20,11 @@ export interface Premise<U> {
   readonly body: readonly U[];
   readonly constraint: Term;
   readonly head?: U;
+}
+
+/** A Horn system whose clauses keep the names of the premises they come from. */
+export interface NamedHornSystem extends HornSystem {
+  readonly clauses: readonly Premise<Atom>[];
 }
 
 /** One premise as an entailment: `premise ⇒ conclusion` must be valid. */

@@ -95,6 +95,8 @@ export interface Engine<O, P, S extends EngineStats> {
   readonly description: string;
   /** Whether calls are inlined (the symbolic engines) or kept as push/pop transitions (the explicit ones, which allow recursion). */
   readonly lowering: 'inline' | 'keep';
+  /** Reads template threads (Thread.replicated): its SAFE holds for any number of instances. The others get programs without templates. */
+  readonly templates?: true;
   readonly options: OptionsOf<O>;
   /** Runs on `program` within `ctx.budget`; every solver it opens is closed before it returns. */
   run(program: Program, options: O, ctx: RunContext): Promise<EngineResult<P, S>>;

@@ -9,11 +9,12 @@ import { aretEngine } from '../aret/engine.js';
 import { bmcEngine } from '../bmc/engine.js';
 import { monolithicEngine } from '../monolithic/engine.js';
 import { explicitGlobalEngine, explicitModularEngine } from '../explicit/engine.js';
+import { threadModularEngine } from '../thread-modular/engine.js';
 
 /** An engine of any options, proof and statistics: the registry holds them side by side (each is typed where it is declared). */
 export type AnyEngine = Engine<any, any, any>;
 
-export const ENGINES: readonly AnyEngine[] = [portfolioEngine, aretEngine, bmcEngine, monolithicEngine, explicitGlobalEngine, explicitModularEngine];
+export const ENGINES: readonly AnyEngine[] = [portfolioEngine, aretEngine, bmcEngine, monolithicEngine, threadModularEngine, explicitGlobalEngine, explicitModularEngine];
 
 export const DEFAULT_ENGINE = ENGINES[0].name;
 

@@ -40,4 +40,7 @@ const explicitEngine = (name: ExplicitEngine, description: string): Engine<Expli
 });
 
 export const explicitGlobalEngine = explicitEngine('explicit-global', 'every reachable state of the product program, up to permutations of identical threads (finite-state programs; the explorer under the verdict rules)');
-export const explicitModularEngine = explicitEngine('explicit-modular', 'Flanagan–Qadeer thread-modular model checking, one thread at a time against the others\' guarantees');
+export const explicitModularEngine: Engine<ExplicitEngineOptions, ExplicitProof, ExplicitStats> = {
+  ...explicitEngine('explicit-modular', 'Flanagan–Qadeer thread-modular model checking, one thread at a time against the others\' guarantees'),
+  templates: true, // a template's own guarantee is part of its environment (Environment in modular.ts)
+};

@@ -22,9 +22,9 @@
  * Theorems 1 and 2), so `sat` means safe and `unsat` means unsafe.
  */
 import { mkVar, or, primed, type Term } from '../solver/formula.js';
-import { hornToSmtLib, type Atom, type HornSystem } from '../solver/horn.js';
+import { hornToSmtLib, type Atom } from '../solver/horn.js';
 import { fullFormula, type Program } from '../frontend/program.js';
-import type { Premise } from '../core/certificate.js';
+import type { NamedHornSystem, Premise } from '../core/certificate.js';
 import { envName, reachEnvPremises, reachName } from '../core/reach-env-rule.js';
 
 export type ChcEncoding = 'monolithic' | 'reachenv';
@@ -35,11 +35,6 @@ export type ChcEncoding = 'monolithic' | 'reachenv';
  * array index (a number).
  */
 export const INV = 'Inv[V]';
-
-/** A Horn system whose clauses keep the names of the premises they come from. */
-export interface NamedHornSystem extends HornSystem {
-  readonly clauses: readonly Premise<Atom>[];
-}
 
 /**
  * The product program's premises for an invariant `inv` over V and its primed copy

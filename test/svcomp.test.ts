@@ -44,6 +44,19 @@ describe('rely svcomp', () => {
     expect(lastLine((await rely(['svcomp', '--data-model', 'ILP32', join(dir, 'long64.yml')])).out)).toBe('Result: FALSE(unreach-call)');
   });
 
+  it('a program with a construct rely does not support: the located message on stderr, Result: UNKNOWN, exit 0', async () => {
+    writeFileSync(join(dir, 'heap.c'), '#include <pthread.h>\n#include <stdlib.h>\nextern void reach_error(void);\nint main(void) {\n  int *p = malloc(4);\n  return 0;\n}\n');
+    const r = await rely(['svcomp', '--prop', `${SUITE}/unreach-call.prp`, join(dir, 'heap.c')]);
+    expect([r.code, r.out]).toEqual([0, 'Result: UNKNOWN\n']);
+    expect(r.err).toMatch(/heap\.c:5:\d+: unsupported: /);
+  });
+
+  it('a program template threads prove for any number of instances (infinite state): Result: TRUE', async () => {
+    const r = await rely(['svcomp', `${SUITE}/ext-mutex-readback.yml`]);
+    expect(r.out).toMatch(/^SAFE\nproof: one invariant per thread .*\(template threads: for any number of instances\)/);
+    expect(lastLine(r.out)).toBe('Result: TRUE');
+  });
+
   it('a malformed task is bad input: a located message, exit 2', async () => {
     const bad = join(dir, 'bad.yml');
     writeFileSync(bad, "format_version: '2.0'\ninput_files: [a.c, b.c]\n");

@@ -1,17 +1,21 @@
 /**
  * Template threads (a thread created in a loop without constant bounds stands for any
- * number of instances): a SAFE from explicit-modular on the template program must
- * never meet a bug that the bounded programs (1, 2, 3 instances per loop) reach. The
- * programs are generated: workers with locks (two mutexes), atomic sections, flags,
- * a second template and a thread created once beside them.
+ * number of instances): a SAFE from explicit-modular or thread-modular on the
+ * template program must never meet a bug that the bounded programs (1, 2, 3
+ * instances per loop) reach. The programs are generated: workers with locks (two
+ * mutexes), atomic sections, flags, a second template and a thread created once
+ * beside them; with `counters`, also an unbounded counter and reads of it compared
+ * later (infinite-state for the templates).
  */
 import { describe, expect, it } from 'vitest';
 import { compileProgram } from '../frontend/index.js';
 import { explore } from '../explicit/explore.js';
 import { verifyExplicit } from '../explicit/verify.js';
 import { mulberry32 } from '../benchmarks/prng.js';
+import { verifyThreadModular } from '../thread-modular/verify.js';
+import { createSolver } from '../solver/select.js';
 
-function generate(seed: number): string {
+function generate(seed: number, counters = false): string {
   const r = mulberry32(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
   const locks = pick([['m'], ['m', 'n']]);
@@ -22,6 +26,7 @@ function generate(seed: number): string {
         `pthread_mutex_lock(&${pick(locks)});`, `pthread_mutex_unlock(&${pick(locks)});`,
         'if (x != 1) reach_error();', 'if (y == 1 && x == 0) reach_error();',
         '__VERIFIER_atomic_begin(); if (x == 0) x = 1; __VERIFIER_atomic_end();',
+        ...(counters ? ['c = c + 1;', 'r = c;', 'if (c < r) reach_error();', 'if (c == 0 && x == 1) reach_error();', '__VERIFIER_atomic_begin(); r = c; c = r + 1; __VERIFIER_atomic_end();'] : []),
       ]),
     ).join('\n  ');
   const second = r() < 0.3;
@@ -32,16 +37,19 @@ extern void __VERIFIER_atomic_begin(void);
 extern void __VERIFIER_atomic_end(void);
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 pthread_mutex_t n = PTHREAD_MUTEX_INITIALIZER;
-int x = 0, y = 0, z = 0;
+int x = 0, y = 0, z = 0, c = 0;
 void *w(void *a) {
+  int r = 0;
   ${body(2 + Math.floor(r() * 5))}
   return 0;
 }
 void *v(void *a) {
+  int r = 0;
   ${body(1 + Math.floor(r() * 4))}
   return 0;
 }
 void *o(void *a) {
+  int r = 0;
   ${body(1 + Math.floor(r() * 4))}
   return 0;
 }
@@ -56,14 +64,19 @@ int main(void) {
 }`;
 }
 
+/** The first k = 1, 2, 3 instances per loop with which the explorer reaches an error, or 0. */
+function boundedBug(src: string, name: string): number {
+  for (let k = 1; k <= 3; k++) if (explore(compileProgram(src, name, { maxInstances: k, calls: 'keep' }), { maxStates: 200_000 }).errorReachable) return k;
+  return 0;
+}
+
 describe('template threads against bounded instances', () => {
   it('60 generated programs: a template proof never meets a bug with 1, 2 or 3 instances', () => {
     const tally = { safe: 0, bugs: 0, contradictions: [] as string[] };
     for (let seed = 1; seed <= 60; seed++) {
       const src = generate(seed);
       const proof = verifyExplicit(compileProgram(src, `gen${seed}.c`, { templates: true, calls: 'keep' }), 'explicit-modular', { maxStates: 100_000 });
-      let bug = 0;
-      for (let k = 1; k <= 3 && !bug; k++) if (explore(compileProgram(src, `gen${seed}.c`, { maxInstances: k, calls: 'keep' }), { maxStates: 200_000 }).errorReachable) bug = k;
+      const bug = boundedBug(src, `gen${seed}.c`);
       if (proof.verdict === 'safe') tally.safe++;
       if (bug) tally.bugs++;
       if (proof.verdict === 'safe' && bug) tally.contradictions.push(`seed ${seed}: SAFE by templates, bug with ${bug} instances\n${src}`);
@@ -75,4 +88,34 @@ describe('template threads against bounded instances', () => {
     expect(tally.safe).toBeGreaterThan(10);
     expect(tally.bugs).toBeGreaterThan(10);
   }, 120_000);
+
+  it('thread-modular (Spacer): its SAFE never meets a bug of 1–3 instances, and on finite-state programs it agrees with explicit-modular (the same rule)', async () => {
+    const solver = createSolver('auto');
+    const tally = { safe: 0, bugs: 0, contradictions: [] as string[], disagreements: [] as string[] };
+    try {
+      for (let seed = 1; seed <= 30; seed++) {
+        const counters = seed > 15;
+        const src = generate(seed, counters);
+        const name = `gen${seed}.c`;
+        const p = compileProgram(src, name, { templates: true });
+        const proof = await verifyThreadModular(p, solver, { checker: () => createSolver('auto') });
+        expect(proof.verdict).not.toBe('unsafe'); // proofs only
+        const bug = boundedBug(src, name);
+        if (proof.verdict === 'safe') tally.safe++;
+        if (bug) tally.bugs++;
+        if (proof.verdict === 'safe' && bug) tally.contradictions.push(`seed ${seed}: SAFE by thread-modular, bug with ${bug} instances\n${src}`);
+        if (!counters) {
+          const explicit = verifyExplicit(compileProgram(src, name, { templates: true, calls: 'keep' }), 'explicit-modular', { maxStates: 100_000 });
+          if ((explicit.verdict === 'safe') !== (proof.verdict === 'safe')) tally.disagreements.push(`seed ${seed}: explicit-modular ${explicit.verdict}, thread-modular ${proof.verdict === 'unknown' ? proof.reason : proof.verdict}\n${src}`);
+        }
+      }
+    } finally {
+      await solver.close();
+    }
+    console.log(`thread-modular: ${tally.safe} of 30 proved SAFE (15 with counters), ${tally.bugs} with a bug found by 1–3 instances`);
+    expect(tally.contradictions).toEqual([]);
+    expect(tally.disagreements).toEqual([]);
+    expect(tally.safe).toBeGreaterThan(5);
+    expect(tally.bugs).toBeGreaterThan(5);
+  }, 240_000);
 });

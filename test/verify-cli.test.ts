@@ -197,7 +197,7 @@ describe('rely verify', () => {
     [['--proof', join(dir, 'no-such-dir', 'p.smt2')], /cannot write/],
     [['--int-range', '3..1'], /empty range 3\.\.1/],
     [['--max-states', 'x'], /positive integer/],
-    [['--engine', 'explicit'], /Allowed choices are auto, aret, bmc, monolithic, explicit-global, explicit-modular/],
+    [['--engine', 'explicit'], /Allowed choices are auto, aret, bmc, monolithic, thread-modular, explicit-global, explicit-modular/],
     [['--max-depth', '0'], /positive integer/],
   ] as const)
     it(`bad option ${args.join(' ')}: exit 2`, async () => {
@@ -324,11 +324,11 @@ describe('thread creation without a static bound: a bounded search for bugs, nev
   it('one worker is not enough for that bug: UNKNOWN, and the reason says how far the search went', async () => {
     const r = await rely(['verify', '--max-instances', '1', SPAWN_BUG]);
     expect(r.code).toBe(3);
-    expect(r.out).toMatch(/^UNKNOWN: thread creation inside a loop without constant bounds \(unbounded thread creation\): no proof for any number of threads \(.*\); searched for bugs with up to 1 iteration of each such loop \(no error\)$/m);
+    expect(r.out).toMatch(/^UNKNOWN: thread creation inside a loop without constant bounds \(unbounded thread creation\): no proof for any number of threads with template threads \(.*\); searched for bugs with up to 1 iteration of each such loop \(no error\)$/m);
   });
 
   it('lock-free workers: SAFE for any number of them, by explicit-modular with the worker as a template', async () => {
-    const r = await rely(['verify', 'test/fixtures/spawn-flag.c']);
+    const r = await rely(['verify', '--engine', 'explicit-modular', 'test/fixtures/spawn-flag.c']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^SAFE\nproof: thread-modular fixpoint/);
     expect(r.out).toMatch(/^ {2}worker \(template: any number of instances\): \d+ states/m);
@@ -341,17 +341,30 @@ describe('thread creation without a static bound: a bounded search for bugs, nev
     expect(() => explore(p)).toThrow(/internal: the explicit-global engine does not read template threads \(worker\)/);
   });
 
-  it('workers that take turns on a lock: SAFE for any number of them (mutex owners seen as this instance or another)', async () => {
-    const r = await rely(['verify', SPAWN]);
+  it('workers that take turns on a lock: SAFE for any number of them (mutex owners seen as this instance or another), by both engines that read templates', async () => {
+    const r = await rely(['verify', '--engine', 'explicit-modular', SPAWN]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^ {2}worker \(template: any number of instances\)/m);
+    const tm = await rely(['verify', '--engine', 'thread-modular', SPAWN]);
+    expect([tm.code, tm.out.split('\n')[0]]).toEqual([0, 'SAFE']);
   });
 
-  it('a count of the workers (infinite state): no proof, no bug with up to 3 of them: UNKNOWN, not SAFE, and the reason says both', async () => {
+  it.skipIf(!z3)('a counter under the lock (infinite state): SAFE for any number of workers by the default engine, through thread-modular (Spacer), with a certificate native z3 checks', async () => {
+    const proof = join(dir, 'template.smt2');
+    const r = await rely(['verify', '--proof', proof, 'test/fixtures/spawn-lock-counter.c']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^SAFE\nproof: one invariant per thread over the globals and its own locals, checked by a fresh \w+ solver \(template threads: for any number of instances\)/);
+    expect(r.out).toMatch(/^ {2}engine: thread-modular, \d+ Horn clauses, 1 template thread$/m);
+    const answers = z3Answers(proof);
+    expect(answers.map((a) => a.obligation)).toContain('interference (t7 of another instance of worker into worker)');
+    for (const a of answers) expect(a, a.obligation).toMatchObject({ answer: 'unsat' });
+  });
+
+  it('a count of the workers (infinite state, no thread-modular invariant): no proof, no bug with up to 3 of them: UNKNOWN, not SAFE, and the reason says both', async () => {
     const COUNT = 'test/fixtures/spawn-count.c';
     const r = await rely(['verify', '--timeout', '20', COUNT]);
     expect(r.code).toBe(3);
-    expect(r.out).toMatch(/^UNKNOWN: .*no proof for any number of threads \(explicit-modular with template threads: state limit \(\d+ states\)\); searched for bugs with up to 3 iterations of each such loop \(/);
+    expect(r.out).toMatch(/^UNKNOWN: .*no proof for any number of threads with template threads \(thread-modular: no thread-modular invariant exists \(Spacer: the clauses are unsatisfiable\).*; explicit-modular: .*\); searched for bugs with up to 3 iterations of each such loop \(/);
     const j = JSON.parse((await rely(['verify', '--json', '--timeout', '20', COUNT])).out);
     expect([j.verdict, j.decidedBy, j.proofChecked]).toEqual(['unknown', null, false]);
   });
