@@ -4,7 +4,8 @@
  * as a value goes through a 0/1 temporary.
  */
 import type { Expr } from '../ast.js';
-import { eq, ge, gt, le, lt, num, type Term } from '../../solver/formula.js';
+import { FALSE, TRUE, and, eq, ge, gt, le, lt, num, or, type Term } from '../../solver/formula.js';
+import { unsupported } from '../diagnostics.js';
 import type { ThreadBuilder } from './builder.js';
 import { castType } from './declared-types.js';
 import { commonType, convertTo, exprType } from './integers.js';
@@ -77,4 +78,35 @@ export function boolValue(b: ThreadBuilder, e: Expr): Term {
     () => b.assign(tmp, num(0), e.pos, ''),
   );
   return b.read(tmp, e.pos);
+}
+
+/**
+ * A side-effect-free condition as one formula rather than as control flow: `branch`
+ * lowers it as the program's own conditions are lowered (C's conversions and `!=`
+ * included), and the formula says that some path to the true target has all its
+ * atoms hold (built once per location, since `!=` gives two edges to the same place).
+ * Anything that is not a pure condition (a call, an assignment, a value that needs a
+ * temporary) is unsupported here.
+ */
+export function conditionFormula(b: ThreadBuilder, e: Expr): Term {
+  const start = b.cur;
+  const t = b.cfg.newLoc();
+  const f = b.cfg.newLoc();
+  branch(b, e, t, f);
+  const memo = new Map<number, Term>([[t, TRUE], [f, FALSE]]);
+  const holds = (loc: number): Term => {
+    let h = memo.get(loc);
+    if (h === undefined) {
+      h = or(
+        ...b.cfg.out[loc].map((edge) => {
+          if (edge.action.kind === 'skip') return holds(edge.to);
+          if (edge.action.kind !== 'assume') return unsupported(e.pos, 'not a side-effect-free condition');
+          return and(edge.action.cond, holds(edge.to));
+        }),
+      );
+      memo.set(loc, h);
+    }
+    return h;
+  };
+  return holds(start);
 }
