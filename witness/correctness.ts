@@ -21,23 +21,21 @@
  * are inductive together, so each holds in every reachable state. Then safety: no
  * transition into an error location can fire under its thread's assertion.
  */
-import { FALSE, and, eq, mkVar, num, prime, varsOf, type Term } from '../solver/formula.js';
+import { FALSE, and, eq, mkVar, num, prime, type Term } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
-import { InputError, showPos, type SourcePos } from '../frontend/diagnostics.js';
+import { InputError } from '../frontend/diagnostics.js';
 import type { ReadableProgram } from '../frontend/index.js';
 import { fullFormula, type Program } from '../frontend/program.js';
 import { liveLocals } from '../frontend/dead-locals.js';
 import type { Obligation } from '../core/certificate.js';
 import type { ThreadViews } from '../explicit/api.js';
 import type { LocationInvariant, ReadInvariant } from './format.js';
-import { placesOf, scopeAt, scopeLocals, type Place } from './locations.js';
+import { cLiteral, placesOf, readInScope, scopeAt, type Place } from './locations.js';
 
 type Functions = ReadableProgram['functions'];
 
 /** Beyond this many value tuples at a position the invariant is left out (a witness is read by people and tools). */
 const MAX_TUPLES = 2000;
-
-const literal = (v: bigint): string => (v < 0n ? `(${v})` : `${v}`);
 
 /** Value tuples in numeric order, for a stable and readable witness. */
 function byValues(a: readonly bigint[], b: readonly bigint[]): number {
@@ -69,7 +67,7 @@ export function invariantsFromViews(p: Program, functions: Functions, views: rea
       for (const st of v.byPc.get(place.pc) ?? []) tuples.set(slots.map((s) => st[s]).join(','), slots.map((s) => st[s]));
     }
     if (tuples.size === 0 || tuples.size > MAX_TUPLES) continue; // no view: the place is unreachable, which "0" would say, but rely has not checked that
-    const conj = [...tuples.values()].sort(byValues).map((xs) => xs.map((x, i) => `${cnames[i]} == ${literal(x)}`).join(' && '));
+    const conj = [...tuples.values()].sort(byValues).map((xs) => xs.map((x, i) => `${cnames[i]} == ${cLiteral(x)}`).join(' && '));
     const value = conj.length === 1 ? conj[0] : conj.map((t) => (cnames.length > 1 ? `(${t})` : t)).join(' || ');
     const { pos, fn } = group[0].place;
     out.push({ type: 'location_invariant', location: { file_name: fileName, line: pos.line, column: pos.col, function: fn }, value, format: 'c_expression' });
@@ -104,26 +102,13 @@ function place(rp: ReadableProgram, invariants: readonly ReadInvariant[]): (Plac
     const here = places.filter((pl) => pl.pos.line === inv.location.line && (inv.location.column === undefined || pl.pos.col === inv.location.column));
     if (here.length === 0) return `no location of rely's transition system at line ${inv.location.line}${inv.location.column ? `:${inv.location.column}` : ''}`;
     try {
-      return { index, at: here.map((pl) => ({ place: pl, formula: readAt(rp, pl, inv.value.text, inv.value.at) })) };
+      return { index, at: here.map((pl) => ({ place: pl, formula: readInScope(rp, pl.thread, pl.fn, inv.value.text, inv.value.at, pl.pos) })) };
     } catch (e) {
       // Not C (a syntax error, an unknown name) makes the witness malformed; C that rely does not read leaves the invariant unchecked.
       if (e instanceof InputError && e.kind === 'unsupported') return e.message;
       throw e;
     }
   });
-}
-
-/** An expression read in a place's scope; one that names a variable rely cannot place there is unsupported. */
-function readAt(rp: ReadableProgram, pl: Place, text: string, at: SourcePos): Term {
-  const p = rp.program;
-  const scope = scopeAt(p, pl.thread, pl.fn);
-  const locals = scopeLocals(p, scope);
-  for (const h of scope.hidden) locals.set(h, `<hidden>.${h}`);
-  const f = rp.condition(pl.thread, locals, text, at);
-  const visible = new Set(scope.names.values());
-  const outside = [...varsOf(f)].find((v) => !visible.has(v));
-  if (outside !== undefined) throw new InputError(at, `'${outside.replace(/^<hidden>\./, '')}' is not a variable rely can place at ${showPos(pl.pos)}`, 'unsupported');
-  return f;
 }
 
 const atPc = (p: Program, thread: number, pc: number): Term => eq(mkVar(p.threads[thread].pc), num(pc));

@@ -13,7 +13,9 @@
  * cannot place (an inlined function's copies, a name declared twice) is hidden: an
  * expression that uses it is not read.
  */
-import type { SourcePos } from '../frontend/diagnostics.js';
+import type { Term } from '../solver/formula.js';
+import { varsOf } from '../solver/formula.js';
+import { InputError, showPos, type SourcePos } from '../frontend/diagnostics.js';
 import type { ReadableProgram } from '../frontend/index.js';
 import type { Program, Transition } from '../frontend/program.js';
 
@@ -94,7 +96,23 @@ export function scopeAt(p: Program, thread: number, fn: string): Scope {
   return { names, hidden };
 }
 
-/** The locals of a scope (what a condition reads in the thread's scope; globals resolve at file scope). */
-export function scopeLocals(p: Program, s: Scope): Map<string, string> {
-  return new Map([...s.names].filter(([, v]) => p.vars.get(v)!.owner !== null));
+/**
+ * A C expression of a witness (`text`, standing at `at`) as a formula over V, read in
+ * thread `thread`'s scope at a position in function `fn`. InputError when it is not C;
+ * unsupported when it names a variable rely cannot place there.
+ */
+export function readInScope(rp: ReadableProgram, thread: number, fn: string, text: string, at: SourcePos, where: SourcePos): Term {
+  const p = rp.program;
+  const scope = scopeAt(p, thread, fn);
+  // The thread's visible locals; hidden names map to no variable of the program, so a use shows.
+  const locals = new Map([...scope.names].filter(([, v]) => p.vars.get(v)!.owner !== null));
+  for (const h of scope.hidden) locals.set(h, `<hidden>.${h}`);
+  const f = rp.condition(thread, locals, text, at);
+  const visible = new Set(scope.names.values());
+  const outside = [...varsOf(f)].find((v) => !visible.has(v));
+  if (outside !== undefined) throw new InputError(at, `'${outside.replace(/^<hidden>\./, '')}' is not a variable rely can place at ${showPos(where)}`, 'unsupported');
+  return f;
 }
+
+/** A C literal for a value (a negative one parenthesised, so that `x == (-1)` reads as meant). */
+export const cLiteral = (v: bigint): string => (v < 0n ? `(${v})` : `${v}`);

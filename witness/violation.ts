@@ -14,15 +14,15 @@
  * `reach_error()` call or the failing assert) in the last step.
  */
 import type { Term } from '../solver/formula.js';
-import { rename, varsOf } from '../solver/formula.js';
+import { rename } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
-import { showPos, type SourcePos } from '../frontend/diagnostics.js';
+import { InputError, showPos, type SourcePos } from '../frontend/diagnostics.js';
 import type { ReadableProgram } from '../frontend/index.js';
 import type { Program, Transition } from '../frontend/program.js';
 import { at, concretePath } from '../core/path.js';
 import type { TraceStep } from '../core/trace.js';
 import type { ReadWaypoint, Waypoint } from './format.js';
-import { firstPos, functionAt, lastPos, positionOf, samePos, scopeAt, scopeLocals } from './locations.js';
+import { cLiteral, firstPos, functionAt, lastPos, positionOf, readInScope, samePos, scopeAt } from './locations.js';
 
 type Functions = ReadableProgram['functions'];
 
@@ -32,9 +32,6 @@ function afterPos(p: Program, t: Transition): SourcePos {
 }
 
 const transitionsById = (p: Program): Map<number, Transition> => new Map(p.threads.flatMap((th) => th.transitions.map((t) => [t.id, t] as const)));
-
-/** A C literal for a value (a negative one parenthesised, so that `x == (-1)` reads as meant). */
-const literal = (v: bigint): string => (v < 0n ? `(${v})` : `${v}`);
 
 /** The waypoints of an error trace of `p`. */
 export function violationWaypoints(p: Program, functions: Functions, trace: readonly TraceStep[], fileName: string): Waypoint[] {
@@ -55,7 +52,7 @@ function chosenValues(p: Program, t: Transition, step: TraceStep, fn: string): s
   if (!t.steps.some((s) => /__VERIFIER_nondet_\w+\(\)/.test(s.text))) return '1';
   const visible = new Map([...scopeAt(p, t.thread, fn).names].map(([c, v]) => [v, c]));
   const written = new Set(t.writes);
-  const parts = step.values.filter(([v]) => written.has(v) && visible.has(v)).map(([v, x]) => `${visible.get(v)} == ${literal(x)}`);
+  const parts = step.values.filter(([v]) => written.has(v) && visible.has(v)).map(([v, x]) => `${visible.get(v)} == ${cLiteral(x)}`);
   return parts.length ? parts.join(' && ') : '1';
 }
 
@@ -108,16 +105,15 @@ export async function followViolation(rp: ReadableProgram, segments: readonly (r
   return { reason: undecided ? `the solver could not decide a path (${undecided})` : `no run follows the waypoints to the error (${paths.paths.length} path${paths.paths.length === 1 ? '' : 's'} of the program's transitions pass them, none with values that satisfy the constraints)` };
 }
 
-/** The constraint of a waypoint as a formula over V in its thread's scope, or why it cannot be read. */
+/** The constraint of a waypoint as a formula over V in its thread's scope, or why rely cannot read it. */
 function constraintAt(rp: ReadableProgram, thread: number, fn: string, w: ReadWaypoint): Term | string {
-  const p = rp.program;
-  const scope = scopeAt(p, thread, fn);
-  const locals = scopeLocals(p, scope);
-  for (const h of scope.hidden) locals.set(h, `<hidden>.${h}`);
-  const c = rp.condition(thread, locals, w.constraint!.text, w.constraint!.at);
-  const visible = new Set(scope.names.values());
-  const outside = [...varsOf(c)].find((v) => !visible.has(v));
-  return outside === undefined ? c : `${showPos(w.constraint!.at)}: the constraint names '${outside.replace(/^<hidden>\./, '')}', which rely cannot place at line ${w.location.line}`;
+  const { line, column } = w.location;
+  try {
+    return readInScope(rp, thread, fn, w.constraint!.text, w.constraint!.at, { file: rp.program.file, line, col: column ?? 1 });
+  } catch (e) {
+    if (e instanceof InputError && e.kind === 'unsupported') return e.message;
+    throw e;
+  }
 }
 
 /** The paths of transitions that pass the waypoints in order (at most MAX_PATHS), or why there is none. */
