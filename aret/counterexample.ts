@@ -7,7 +7,7 @@
 import type { SmtSolver } from '../solver/smt.js';
 import type { Program, Transition } from '../frontend/program.js';
 import { SolverUnknown } from '../core/errors.js';
-import { at, pathFormula, replayModel } from '../core/path.js';
+import { concretePath } from '../core/path.js';
 import type { TraceStep } from '../core/trace.js';
 import { isEnv, type AbsState } from './aret.js';
 
@@ -35,7 +35,6 @@ export async function concreteCounterexample(
   /** Only the paths that end with a thread's step into its error location (the likely ones, checked first anyway). */
   onlyErrorSteps = false,
 ): Promise<TraceStep[] | null> {
-  const names = [...p.vars.keys()];
   const tried = new Set<string>();
   // The path of the state at an error location first: it ends in the error.
   const paths = tuple.map((d) => mkPath(d).map(original));
@@ -48,12 +47,10 @@ export async function concreteCounterexample(
     const key = path.map((t) => t.id).join(',');
     if (tried.has(key)) continue;
     tried.add(key);
-    const vars = [...Array(path.length + 1).keys()].flatMap((m) => names.map((v) => at(v, m)));
-    const auxVars = path.flatMap((t, m) => t.aux.map((a) => at(a, m + 1)));
-    const r = await solver.model([pathFormula(p, path)], [...vars, ...auxVars]);
-    if (r.status === 'unknown') throw new SolverUnknown(r.reason);
-    if (r.status === 'unsat') continue;
-    return replayModel(p, path, (v) => r.model?.get(v) ?? 0n);
+    const r = await concretePath(p, path, solver);
+    if (r === null) continue;
+    if ('unknown' in r) throw new SolverUnknown(r.unknown);
+    return r;
   }
   return null;
 }

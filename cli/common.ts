@@ -1,5 +1,5 @@
 /** What every command shares: where output goes, exit codes, logging, and the frontend's options. */
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { pino, type Logger } from 'pino';
@@ -8,6 +8,15 @@ import type { FrontendOptions } from '../frontend/index.js';
 import type { DataModel } from '../frontend/types.js';
 import type { Program } from '../frontend/program.js';
 import { OptionError } from '../core/engine.js';
+
+/** The package version (package.json is one level up from cli/, two from dist/cli/). */
+export function version(): string {
+  for (const rel of ['../package.json', '../../package.json']) {
+    const url = new URL(rel, import.meta.url);
+    if (existsSync(url)) return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
+  }
+  return 'unknown';
+}
 
 export const EXIT = { ok: 0, errorFound: 1, badInput: 2, unknown: 3, internal: 4 } as const;
 

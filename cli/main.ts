@@ -2,14 +2,14 @@
  * The `rely` command line. Exit codes: 0 ok / no error found / SAFE, 1 error
  * reachable / UNSAFE, 2 bad input or usage, 3 UNKNOWN (verify), 4 internal error.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { pino } from 'pino';
 import { InputError } from '../frontend/diagnostics.js';
 import { benchCommand } from './bench.js';
-import { EXIT, type Io, type Session } from './common.js';
+import { EXIT, version, type Io, type Session } from './common.js';
 import { emitChcCommand, exploreCommand, parseCommand } from './inspect.js';
 import { svcompCommand } from './svcomp.js';
+import { validateWitnessCommand } from './witness.js';
 import { verifyCommand } from './verify.js';
 
 export { EXIT, type Io } from './common.js';
@@ -19,15 +19,6 @@ const processIo: Io = {
   err: (s) => process.stderr.write(s),
   errIsTty: process.stderr.isTTY === true,
 };
-
-/** The package version (package.json is one level up from cli/, two from dist/cli/). */
-function version(): string {
-  for (const rel of ['../package.json', '../../package.json']) {
-    const url = new URL(rel, import.meta.url);
-    if (existsSync(url)) return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
-  }
-  return 'unknown';
-}
 
 /** Runs the CLI on `argv` (without node and script); returns the exit code. */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
@@ -43,7 +34,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       'after',
       '\nExit codes: 0 no error found / SAFE, 1 error reachable / UNSAFE, 2 bad input or usage,\n3 UNKNOWN (verify), 4 internal error.',
     );
-  for (const command of [parseCommand, exploreCommand, verifyCommand, svcompCommand, benchCommand, emitChcCommand]) command(program, session);
+  for (const command of [parseCommand, exploreCommand, verifyCommand, svcompCommand, validateWitnessCommand, benchCommand, emitChcCommand]) command(program, session);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return session.code;

@@ -12,8 +12,9 @@ import { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { InputError } from '../frontend/diagnostics.js';
 import type { DataModel } from '../frontend/types.js';
-import { EXIT, type Session } from './common.js';
+import { EXIT, parseOutputPath, type Session } from './common.js';
 import { verifyFile, verifyOptions, type VerifyCli } from './verify.js';
+import { writeWitness } from './witness.js';
 
 /** The one property rely checks, as SV-COMP's property file states it (whitespace aside). */
 const UNREACH_CALL = /^CHECK\(\s*init\(\s*main\(\)\s*\)\s*,\s*LTL\(\s*G\s*!\s*call\(\s*(reach_error|__VERIFIER_error)\(\)\s*\)\s*\)\s*\)$/;
@@ -60,28 +61,35 @@ export function svcompCommand(program: Command, session: Session): void {
     .command('svcomp')
     .description('answer an SV-COMP verification task: rely verify, then Result: TRUE | FALSE(unreach-call) | UNKNOWN as the last line (exit 0 for any answer)')
     .argument('<task>', 'a task definition (.yml, format 2.0), or a C file with --prop')
-    .option('--prop <FILE.prp>', 'the property file when <task> is a C file (only unreach-call is checked)');
-  verifyOptions(cmd).action(async (arg: string, o: VerifyCli & { prop?: string }) => {
+    .option('--prop <FILE.prp>', 'the property file when <task> is a C file (only unreach-call is checked)')
+    .option('--witness <OUT.yml>', 'write an SV-COMP witness (YAML): for FALSE a violation witness (format 2.2: one waypoint per step of the trace, with its thread), for TRUE a correctness witness (format 2.0: location invariants from thread-modular model checking, none where it gives no exact fixpoint within --timeout); none for UNKNOWN. rely validate-witness reads it back', parseOutputPath);
+  verifyOptions(cmd).action(async (arg: string, o: VerifyCli & { prop?: string; witness?: string }) => {
     const task: Task = /\.ya?ml$/.test(arg) ? readTask(arg) : { file: arg, unsupported: o.prop ? propertyProblem(resolve(o.prop)) : undefined };
     // A data model given on the command line wins over the task's.
     const model = cmd.getOptionValueSource('dataModel') === 'cli' ? o.dataModel : (task.dataModel ?? o.dataModel);
     if (task.unsupported) {
       session.io.err(`rely: ${task.unsupported}\n`);
+      if (o.witness) session.io.err(`rely: no witness written to ${o.witness}: the result is UNKNOWN\n`);
       session.io.out('Result: UNKNOWN\n');
       session.code = EXIT.ok;
       return;
     }
-    let v;
+    const deadline = performance.now() + o.timeout * 1000; // the witness's fixpoint too stays within --timeout
+    let answer;
     try {
-      v = await verifyFile(task.file, { ...o, dataModel: model }, session);
+      answer = await verifyFile(task.file, { ...o, dataModel: model }, session);
     } catch (e) {
       // A program rely cannot read (an unsupported construct) gets no verdict: SV-COMP's UNKNOWN, with the located message.
       if (!(e instanceof InputError)) throw e;
-      session.io.err(`${e.message}\n`);
-      session.io.out('Result: UNKNOWN\n');
+      session.io.err(`${e.message}
+`);
+      session.io.out('Result: UNKNOWN
+');
       session.code = EXIT.ok;
       return;
     }
+    if (o.witness) writeWitness(o.witness, task.file, answer, { ...o, dataModel: model }, deadline, session);
+    const v = answer.verdict;
     session.io.out(`Result: ${v.verdict === 'safe' ? 'TRUE' : v.verdict === 'unsafe' ? 'FALSE(unreach-call)' : 'UNKNOWN'}\n`);
     session.code = EXIT.ok;
   });

@@ -59,7 +59,7 @@ with the set it joined (a thread, or a pair i▷j).
 Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.`;
 
 /** An engine's answer, with the program and options it ran on (what the output reports). */
-type Answer = Awaited<ReturnType<AnyEngine['run']>> & { engine: AnyEngine; options: Record<string, unknown>; p: Program };
+export type Answer = Awaited<ReturnType<AnyEngine['run']>> & { engine: AnyEngine; options: Record<string, unknown>; p: Program };
 
 /**
  * A program whose thread creation has no static bound. First a proof for any number
@@ -123,8 +123,8 @@ export function verifyOptions(cmd: Command): Command {
   return addCommon(cmd);
 }
 
-/** Verifies one file as `rely verify` does, prints the verdict, and returns it. */
-export async function verifyFile(file: string, o: VerifyCli, session: Session): Promise<Answer['verdict']> {
+/** Verifies one file as `rely verify` does, prints the verdict, and returns the answer (with the program it is about). */
+export async function verifyFile(file: string, o: VerifyCli, session: Session): Promise<Answer> {
   const { io } = session;
   const budget = new Budget({ deadline: performance.now() + o.timeout * 1000 }); // parsing included
   session.log = logger(o.logLevel, io);
@@ -160,7 +160,7 @@ export async function verifyFile(file: string, o: VerifyCli, session: Session): 
   } else if (o.proof) io.err(`rely: no proof written to ${o.proof}: ${used.certificate ? 'the verdict is not SAFE' : `the ${used.name} engine writes no SMT-LIB certificate`}\n`);
   const about = { engine: used.name, options: usedOptions, backend, proofFile };
   io.out(o.json ? JSON.stringify(verifyJson(p, used.report, v, about)) + '\n' : verifyText(p, used.report, v, about));
-  return v;
+  return answer;
 }
 
 export function verifyCommand(program: Command, session: Session): void {
@@ -170,7 +170,7 @@ export function verifyCommand(program: Command, session: Session): void {
     .argument('<file>', 'C source (.c) or preprocessed (.i) file')
     .addHelpText('after', AFTER);
   verifyOptions(cmd).action(async (file: string, o: VerifyCli) => {
-    const v = await verifyFile(file, o, session);
+    const { verdict: v } = await verifyFile(file, o, session);
     session.code = v.verdict === 'safe' ? EXIT.ok : v.verdict === 'unsafe' ? EXIT.errorFound : EXIT.unknown;
   });
 }

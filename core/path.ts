@@ -5,6 +5,7 @@
  * this way, the monolithic engine its unrolling of the product program.
  */
 import { and, isPrimed, rename, unprimed, type Term } from '../solver/formula.js';
+import type { SmtSolver } from '../solver/smt.js';
 import { fullFormula, type Program, type Transition } from '../frontend/program.js';
 import { ReplayFailed } from './errors.js';
 import { replay } from './replay.js';
@@ -44,4 +45,19 @@ export function replayModel(p: Program, path: readonly Transition[], value: (v: 
   const out = replay(p, { states, steps });
   if ('failure' in out) throw new ReplayFailed(`a counterexample from SMT does not replay: ${out.failure}`);
   return out.trace;
+}
+
+/**
+ * A run along `path` that also satisfies `extra` (formulas over the path's state
+ * copies, `at(v, m)`), from a model of `solver`, replayed by the interpreter: its
+ * trace, `null` when there is no such run, or the solver's reason when it could not say.
+ */
+export async function concretePath(p: Program, path: readonly Transition[], solver: SmtSolver, extra: readonly Term[] = []): Promise<TraceStep[] | null | { unknown: string }> {
+  const names = [...p.vars.keys()];
+  const vars = [...Array(path.length + 1).keys()].flatMap((m) => names.map((v) => at(v, m)));
+  const auxVars = path.flatMap((t, m) => t.aux.map((a) => at(a, m + 1)));
+  const r = await solver.model([pathFormula(p, path), ...extra], [...vars, ...auxVars]);
+  if (r.status === 'unknown') return { unknown: r.reason };
+  if (r.status === 'unsat') return null;
+  return replayModel(p, path, (v) => r.model?.get(v) ?? 0n);
 }

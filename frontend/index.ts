@@ -1,25 +1,46 @@
 /** Frontend entry: C file → `Program`. */
 import { readFileSync } from 'node:fs';
-import { InputError } from './diagnostics.js';
-import { lowerProgram, type LowerOptions } from './lower.js';
-import { parseC, type ParseOptions } from './parse.js';
+import { InputError, type SourcePos } from './diagnostics.js';
+import { conditionReader, lowerProgram, type LowerOptions } from './lower.js';
+import { parseC, parseExpression, type ParseOptions } from './parse.js';
+import type { Term } from '../solver/formula.js';
 import type { Program } from './program.js';
 
 export type FrontendOptions = ParseOptions & LowerOptions;
 
 /** Reads, preprocesses, parses and lowers a C file. Throws InputError on bad input. */
 export function loadProgram(file: string, opts: FrontendOptions = {}): Program {
-  let source: string;
+  return compileProgram(readSource(file), file, opts);
+}
+
+/** The file's text; InputError when it cannot be read. */
+function readSource(file: string): string {
   try {
-    source = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError({ file, line: 1, col: 1 }, code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : `cannot read file (${code ?? (e as Error).message})`);
   }
-  return compileProgram(source, file, opts);
 }
 
 /** Parses and lowers C source text. */
 export function compileProgram(source: string, file: string, opts: FrontendOptions = {}): Program {
   return lowerProgram(parseC(source, file, opts), opts);
+}
+
+/** A program with what reading a witness about it needs: where its functions start, and C conditions in a thread's scope. */
+export interface ReadableProgram {
+  readonly program: Program;
+  /** The functions defined in the file, by where their definitions start. */
+  readonly functions: readonly { readonly name: string; readonly pos: SourcePos }[];
+  /** `text` (which stands at `at`) as a formula in thread `thread`'s scope, where the C names `locals` denote IR variables. Throws InputError. */
+  condition(thread: number, locals: ReadonlyMap<string, string>, text: string, at: SourcePos): Term;
+}
+
+export function loadReadableProgram(file: string, opts: FrontendOptions = {}): ReadableProgram {
+  const tu = parseC(readSource(file), file, opts);
+  const program = lowerProgram(tu, opts);
+  const functions = tu.items.flatMap(({ item }) => (item.k === 'func' ? [{ name: item.def.decl.name!, pos: item.def.pos }] : []));
+  const read = conditionReader(tu, opts);
+  return { program, functions, condition: (thread, locals, text, at) => read(thread, locals, parseExpression(text, at)) };
 }

@@ -11,7 +11,7 @@ import type { ThreadBuilder } from './lower/builder.js';
 import { castType } from './lower/declared-types.js';
 import { commonType, literalType, promote } from './lower/integers.js';
 import type { Binding, FileScope, Instance } from './lower/file-scope.js';
-import { buildThread } from './lower/thread.js';
+import { buildThread, threadCondition } from './lower/thread.js';
 import { and, eq, mkVar, num, type Term } from '../solver/formula.js';
 import { applyDeclarator, baseType, convertConstant, longBits, showType, type CType, type DataModel, type IntType, type TypeEnv, INT } from './types.js';
 
@@ -388,6 +388,17 @@ export class Lowering implements FileScope {
       instanceBound: this.boundedLoops ? this.opts.maxInstances : undefined,
     };
   }
+}
+
+/**
+ * A lowering kept for reading conditions in a thread's scope after the program is
+ * built (threadCondition). It is a lowering of its own: a rejected condition may have
+ * declared a temporary, which must not become a variable of the program.
+ */
+export function conditionReader(tu: TranslationUnit, opts: LowerOptions = {}): (thread: number, locals: ReadonlyMap<string, string>, e: Expr) => Term {
+  const L = new Lowering(tu, opts);
+  L.lower();
+  return (thread, locals, e) => threadCondition(L, L.instances[thread], locals, e);
 }
 
 /** Lowers a parsed translation unit to the transition-system IR. */

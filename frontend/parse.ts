@@ -267,6 +267,27 @@ export function parseC(source: string, file: string, opts: ParseOptions = {}): T
   return { file, items, skippedSystemChunks: skipped, systemIncludes: pp.systemIncludes };
 }
 
+/**
+ * Parses one C expression (an invariant or a constraint read from a witness) with the
+ * grammar and AST of the program's own parser. Positions are those of the text, moved
+ * to start at `at` (where the text stands in the file it came from).
+ */
+export function parseExpression(text: string, at: SourcePos): Expr {
+  const pp = preprocess(text, at.file);
+  const moved = (p: SourcePos): SourcePos => ({ file: at.file, line: at.line + p.line - 1, col: p.line === 1 ? at.col + p.col - 1 : p.col });
+  const placed: Preprocessed = { ...pp, positions: pp.positions.map(moved) };
+  if (pp.text.trim() === '') fail(at, 'empty expression');
+  const grammar = grammarFor(BUILTIN_TYPEDEFS);
+  const m = grammar.match(pp.text, 'Expr');
+  if (m.failed()) {
+    const offset = m.getRightmostFailurePosition();
+    const found = /^\S+/.exec(pp.text.slice(offset))?.[0];
+    fail(positionAt(placed, offset), `syntax error in C expression: ${found ? `unexpected '${found}'` : 'unexpected end'}`);
+  }
+  current = { pp: placed, base: 0 };
+  return semanticsFor(grammar)(m).ast() as Expr;
+}
+
 // ---------------------------------------------------------------------------
 // Semantics: ohm parse tree → AST.
 

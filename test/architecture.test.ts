@@ -1,6 +1,6 @@
 /**
  * The import graph of the sources: no cycle between files, and imports between folders
- * only downward (cli → bench → engines → core/frontend → solver, README's
+ * only downward (cli → bench → witness → engines → core/frontend → solver, README's
  * Architecture). One engine uses another only through that engine's declared API
  * (its api.ts). A new import that breaks either fails here, naming the files.
  */
@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '..');
 
 /** Folders by layer, lowest first; a folder may import its own and lower layers. */
-const LAYERS: readonly (readonly string[])[] = [['solver'], ['frontend'], ['core'], ['horn'], ['explicit', 'monolithic', 'aret', 'bmc', 'thread-modular'], ['portfolio'], ['engines'], ['benchmarks'], ['cli']];
+const LAYERS: readonly (readonly string[])[] = [['solver'], ['frontend'], ['core'], ['horn'], ['explicit', 'monolithic', 'aret', 'bmc', 'thread-modular'], ['portfolio'], ['engines'], ['witness'], ['benchmarks'], ['cli']];
 const ENGINE_FOLDERS = new Set(LAYERS[4]);
 const layerOf = (folder: string): number => LAYERS.findIndex((l) => l.includes(folder));
 

@@ -4,7 +4,8 @@
  * as a value goes through a 0/1 temporary.
  */
 import type { Expr } from '../ast.js';
-import { eq, ge, gt, le, lt, num, type Term } from '../../solver/formula.js';
+import { FALSE, TRUE, and, eq, ge, gt, le, lt, not, num, or, type Term } from '../../solver/formula.js';
+import { unsupported } from '../diagnostics.js';
 import type { ThreadBuilder } from './builder.js';
 import { castType } from './declared-types.js';
 import { commonType, convertTo, exprType } from './integers.js';
@@ -77,4 +78,43 @@ export function boolValue(b: ThreadBuilder, e: Expr): Term {
     () => b.assign(tmp, num(0), e.pos, ''),
   );
   return b.read(tmp, e.pos);
+}
+
+/**
+ * A side-effect-free condition as one formula rather than as control flow. `&&`, `||`
+ * and `!` become and, or and not, as `branch` reads them; each comparison (or value
+ * compared with 0) is lowered by `branch` itself (C's conversions and `!=` included)
+ * and holds when a path of its edges to the true target has all its atoms hold. (One
+ * formula of the whole condition's paths would repeat what follows a failed operand
+ * of `||` once per way of failing it: exponential in the number of operands.)
+ * Anything that is not a pure condition (a call, an assignment, a value that needs a
+ * temporary) is unsupported here.
+ */
+export function conditionFormula(b: ThreadBuilder, e: Expr): Term {
+  if (e.k === 'binary' && (e.op === '&&' || e.op === '||')) {
+    const l = conditionFormula(b, e.left);
+    const r = conditionFormula(b, e.right);
+    return e.op === '&&' ? and(l, r) : or(l, r);
+  }
+  if (e.k === 'unary' && e.op === '!') return not(conditionFormula(b, e.arg));
+  const start = b.cur;
+  const t = b.cfg.newLoc();
+  const f = b.cfg.newLoc();
+  branch(b, e, t, f);
+  const memo = new Map<number, Term>([[t, TRUE], [f, FALSE]]);
+  const holds = (loc: number): Term => {
+    let h = memo.get(loc);
+    if (h === undefined) {
+      h = or(
+        ...b.cfg.out[loc].map((edge) => {
+          if (edge.action.kind === 'skip') return holds(edge.to);
+          if (edge.action.kind !== 'assume') return unsupported(e.pos, 'not a side-effect-free condition');
+          return and(edge.action.cond, holds(edge.to));
+        }),
+      );
+      memo.set(loc, h);
+    }
+    return h;
+  };
+  return holds(start);
 }

@@ -6,10 +6,12 @@
  * starts become guards on ghost globals. This module starts a thread's builder and
  * connects the modules that lower its statements, expressions and calls.
  */
-import { eq, mkVar, num } from '../../solver/formula.js';
+import { eq, mkVar, num, type Term } from '../../solver/formula.js';
+import type { Expr } from '../ast.js';
 import { unsupported } from '../diagnostics.js';
 import { ThreadBuilder, type Frame, type Recursion } from './builder.js';
 import { call } from './calls.js';
+import { conditionFormula } from './conditions.js';
 import { hoistDecl } from './declarations.js';
 import { paramsOf } from './declared-types.js';
 import { effect, rvalue } from './expressions.js';
@@ -48,4 +50,17 @@ export function buildThread(L: FileScope, inst: Instance): ThreadBuilder {
   b.scopes.pop();
   b.frames.pop();
   return b;
+}
+
+/**
+ * A side-effect-free condition (conditionFormula) read in the scope of thread `inst`
+ * where the C names `locals` denote the given IR variables; other names resolve at
+ * file scope, as in C. For invariants and constraints read back from a witness.
+ */
+export function threadCondition(L: FileScope, inst: Instance, locals: ReadonlyMap<string, string>, e: Expr): Term {
+  const b = new ThreadBuilder(L, inst, RECURSION);
+  b.prefixOpen = false; // a condition assigns nothing, not even an initial value
+  b.frames.push({ fn: inst.fn.decl.name!, prefix: inst.name, retLoc: b.preExit, labels: new Map() });
+  b.scopes.push(new Map([...locals].map(([cname, v]) => [cname, b.lookupVar(v)])));
+  return conditionFormula(b, e);
 }

@@ -1,0 +1,144 @@
+/**
+ * SV-COMP witnesses on the command line: `rely svcomp --witness OUT` writes one for
+ * its answer (witness/), and `rely validate-witness` reads one back — a violation
+ * witness is followed into a run the interpreter replays, a correctness witness's
+ * invariants are checked inductive by a fresh solver.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { Command, Option } from 'commander';
+import { InputError, UnboundedThreads } from '../frontend/diagnostics.js';
+import { loadReadableProgram, type ReadableProgram } from '../frontend/index.js';
+import { hasTemplates, type Program } from '../frontend/program.js';
+import type { DataModel } from '../frontend/types.js';
+import { solverOption } from '../core/options.js';
+import type { SmtSolver } from '../solver/smt.js';
+import { createSolver, type SolverChoice } from '../solver/select.js';
+import { threadModularViews } from '../explicit/api.js';
+import { correctnessYaml, readWitness, violationYaml, type Producer, type ReadInvariant, type ReadWaypoint } from '../witness/format.js';
+import { violationWaypoints, followViolation } from '../witness/violation.js';
+import { checkInvariants, invariantsFromViews } from '../witness/correctness.js';
+import { EXIT, addCommon, cliParser, frontendOptions, parseSeconds, version, type Common, type Session } from './common.js';
+import { traceText } from './report.js';
+import type { Answer } from './verify.js';
+
+/** The thread-modular fixpoint behind a correctness witness explores at most this many states. */
+const VIEW_STATES = 1_000_000;
+
+/** The program of `file` as the answer's engine lowered it, with calls inlined (where the witness's positions and scopes come from). */
+function readable(file: string, o: Common, p: Program): ReadableProgram {
+  return loadReadableProgram(file, { ...frontendOptions(o), maxInstances: p.instanceBound, templates: hasTemplates(p) || undefined });
+}
+
+/**
+ * `--witness OUT`: for FALSE a violation witness of the answer's trace, for TRUE a
+ * correctness witness whose invariants come from thread-modular model checking of the
+ * program (whatever engine decided: an exact fixpoint is an invariant), within
+ * `deadline`; for UNKNOWN none, and stderr says so.
+ */
+export function writeWitness(out: string, file: string, answer: Answer, o: Common, deadline: number, session: Session): void {
+  const { io } = session;
+  const v = answer.verdict;
+  if (v.verdict === 'unknown') return void io.err(`rely: no witness written to ${out}: the result is UNKNOWN\n`);
+  const rp = readable(file, o, answer.p);
+  // The input file as SV-COMP names it: relative to where rely runs.
+  const by: Producer = { version: version(), file: relative(process.cwd(), file) || file, dataModel: o.dataModel };
+  if (v.verdict === 'unsafe') {
+    const waypoints = violationWaypoints(answer.p, rp.functions, v.trace, by.file);
+    writeFileSync(out, violationYaml(waypoints, by));
+    return void io.err(`rely: wrote a violation witness (${waypoints.length} waypoints, format 2.2) to ${out}\n`);
+  }
+  const views = threadModularViews(rp.program, { maxStates: VIEW_STATES, deadline });
+  const invariants = views ? invariantsFromViews(rp.program, rp.functions, views, by.file) : [];
+  writeFileSync(out, correctnessYaml(invariants, by));
+  io.err(`rely: wrote a correctness witness (${invariants.length} location invariants, format 2.0) to ${out}\n`);
+  if (!views) io.err('rely: it has no invariants: thread-modular model checking found no exact fixpoint for this program within the time left (a bound mattered, an error is reachable in its abstraction, or threads are templates)\n');
+}
+
+interface ValidateCli extends Common {
+  witness: string;
+  solver: SolverChoice;
+  timeout: number;
+}
+
+const AFTER = `
+A violation witness (violation_sequence) is followed in rely's program: segment by
+segment, the thread its waypoint names (thread_id, format 2.2) takes a step that ends at
+the waypoint's line and column, the last one into its error at the target's; each
+constraint must hold right after its step. The path and the constraints go to the
+solver, and its run is replayed in the interpreter. Result: FALSE(unreach-call) only
+for a replayed run that reaches the error; else UNKNOWN with the reason (avoid,
+branching and function waypoints are not followed, so a witness that needs them is
+UNKNOWN, not refuted).
+
+A correctness witness (invariant_set) is checked Owicki–Gries style by a fresh solver:
+each invariant is placed at the locations of rely's transition system that start at its
+line and column (positions rely's own witnesses use; others are "not checked") and read
+as a C expression over the variables visible there; its obligations are initiation,
+each step of its thread into its location, and each step of every other thread
+(interference). Invariants with a failing obligation are dropped until the rest hold
+together: those are reported inductive. Result: TRUE only when the inductive
+invariants also rule out every step into an error location (a proof of the program as
+rely models it); else UNKNOWN. Mutex owners, thread start and join flags and other
+threads' locals cannot be named in C, so invariants that need them are not inductive.
+
+Programs that create threads without a bound are not read. A malformed witness is
+exit 2 with WITNESS:line:col; any answer is exit 0.`;
+
+export function validateWitnessCommand(program: Command, session: Session): void {
+  const cmd = program
+    .command('validate-witness')
+    .description('read an SV-COMP witness (YAML, format 2.x) for a C file back: replay a violation witness, check a correctness witness\'s invariants inductive; Result: FALSE(unreach-call) | TRUE | UNKNOWN last')
+    .argument('<file>', 'the C file the witness is about')
+    .requiredOption('--witness <W.yml>', 'the witness')
+    .addOption(new Option(solverOption.flags, solverOption.description).argParser(cliParser(solverOption.parse!)).default(solverOption.default))
+    .option('--timeout <S>', 'time limit in seconds of each solver query', parseSeconds, 60)
+    .addHelpText('after', AFTER);
+  addCommon(cmd).action(async (file: string, o: ValidateCli) => {
+    session.code = EXIT.ok;
+    let text: string;
+    try {
+      text = readFileSync(o.witness, 'utf8');
+    } catch (e) {
+      throw new InputError({ file: o.witness, line: 1, col: 1 }, `cannot read the witness (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    const w = readWitness(o.witness, text, file);
+    // The data model the witness states, unless the command line names one.
+    const dataModel: DataModel = cmd.getOptionValueSource('dataModel') === 'cli' ? o.dataModel : (w.dataModel ?? o.dataModel);
+    let rp: ReadableProgram;
+    try {
+      rp = loadReadableProgram(file, { ...frontendOptions(o), dataModel });
+    } catch (e) {
+      if (!(e instanceof UnboundedThreads)) throw e;
+      session.io.out(`not checked: ${e.detail} (validate-witness reads programs whose threads are created with constant bounds)\nResult: UNKNOWN\n`);
+      return;
+    }
+    const solver = createSolver(o.solver, { timeoutMs: o.timeout * 1000 });
+    try {
+      session.io.out(w.kind === 'violation' ? await validateViolation(rp, w.segments, solver) : await validateCorrectness(rp, w.invariants, solver));
+    } finally {
+      await solver.close();
+    }
+  });
+}
+
+async function validateViolation(rp: ReadableProgram, segments: readonly (readonly ReadWaypoint[])[], solver: SmtSolver): Promise<string> {
+  const r = await followViolation(rp, segments, solver);
+  if ('reason' in r) return `not confirmed: ${r.reason}\nResult: UNKNOWN\n`;
+  return `confirmed: a run that passes the ${segments.length} waypoints in order reaches the error, replayed in the interpreter:\n${traceText(r.trace)}\nResult: FALSE(unreach-call)\n`;
+}
+
+async function validateCorrectness(rp: ReadableProgram, invariants: readonly ReadInvariant[], solver: SmtSolver): Promise<string> {
+  const c = await checkInvariants(rp, invariants, solver);
+  const lines = c.invariants.map(({ invariant: inv, result: r }) => {
+    const where = `invariant at line ${inv.location.line}${inv.location.column ? `:${inv.location.column}` : ''}`;
+    if (r.status === 'inductive') return `${where}: inductive`;
+    if (r.status === 'not checked') return `${where}: not checked: ${r.reason}`;
+    return `${where}: not inductive: ${r.obligation} fails${r.round > 1 ? ` (once the invariants that failed before are dropped)` : ''}`;
+  });
+  const inductive = c.invariants.filter((x) => x.result.status === 'inductive').length;
+  const verdict = c.errorReachable
+    ? `not confirmed: the ${inductive} inductive invariant${inductive === 1 ? '' : 's'} do not rule out ${c.errorReachable}\nResult: UNKNOWN`
+    : `confirmed: the ${inductive} inductive invariant${inductive === 1 ? '' : 's'} rule out every step into an error location\nResult: TRUE`;
+  return [...lines, verdict].join('\n') + '\n';
+}

@@ -1,0 +1,167 @@
+/**
+ * Correctness witnesses: location invariants written from a proof, and read back and
+ * checked inductive by a fresh solver, Owicki–Gries style.
+ *
+ * Writing: the invariant of a place (thread, location) is what thread-modular model
+ * checking found the thread can see there (explicit/api.ts, an exact fixpoint that
+ * over-approximates the reachable states), projected onto the C variables visible at
+ * its position, as a disjunction of value tuples. Places at one position (a function
+ * run by several threads) share the disjunction of their tuples.
+ *
+ * Checking: each invariant is attached to the places at its line and column
+ * (locations.ts) and read in each place's thread scope. A place's assertion A(t, l)
+ * is the conjunction of its invariants (true without any). The obligations of an
+ * invariant I at (t, l), each one entailment for the solver:
+ *   - initiation: φ_init ∧ pc_t = l ⇒ I (for t's entry location);
+ *   - step tK: A(t, l₀) ∧ ρ_K ⇒ I' for each transition K of t from l₀ into l;
+ *   - interference tK: I ∧ pc_t = l ∧ A(u, l₀) ∧ ρ_K ⇒ I' for each transition K of
+ *     every other thread u (from l₀), which leaves t's locals alone.
+ * An invariant with a failing obligation is dropped and the rest re-checked (the
+ * obligations of the others may have leant on it) until all that remain hold: those
+ * are inductive together, so each holds in every reachable state. Then safety: no
+ * transition into an error location can fire under its thread's assertion.
+ */
+import { FALSE, and, eq, mkVar, num, prime, type Term } from '../solver/formula.js';
+import type { SmtSolver } from '../solver/smt.js';
+import { InputError } from '../frontend/diagnostics.js';
+import type { ReadableProgram } from '../frontend/index.js';
+import { fullFormula, type Program } from '../frontend/program.js';
+import { liveLocals } from '../frontend/dead-locals.js';
+import type { Obligation } from '../core/certificate.js';
+import type { ThreadViews } from '../explicit/api.js';
+import type { LocationInvariant, ReadInvariant } from './format.js';
+import { cLiteral, placesOf, readInScope, scopeAt, type Place } from './locations.js';
+
+type Functions = ReadableProgram['functions'];
+
+/** Beyond this many value tuples at a position the invariant is left out (a witness is read by people and tools). */
+const MAX_TUPLES = 2000;
+
+/** Value tuples in numeric order, for a stable and readable witness. */
+function byValues(a: readonly bigint[], b: readonly bigint[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  return 0;
+}
+
+/** The location invariants the views give, one per position that has visible variables. */
+export function invariantsFromViews(p: Program, functions: Functions, views: readonly ThreadViews[], fileName: string): LocationInvariant[] {
+  const byPos = new Map<string, { place: Place; names: Map<string, string> }[]>();
+  for (const place of placesOf(p, functions)) {
+    const k = `${place.pos.line}:${place.pos.col}`;
+    if (!byPos.has(k)) byPos.set(k, []);
+    // A local dead at the place has a value the explicit engines fix (frontend/dead-locals.ts), not one C gives it: left out.
+    const live = liveLocals(p, p.threads[place.thread]).get(place.pc) ?? new Set<string>();
+    const names = new Map([...scopeAt(p, place.thread, place.fn).names].filter(([, v]) => p.vars.get(v)!.owner === null || live.has(v)));
+    byPos.get(k)!.push({ place, names });
+  }
+  const out: LocationInvariant[] = [];
+  for (const group of byPos.values()) {
+    // The C names every place at the position can use.
+    const cnames = [...group[0].names.keys()].filter((c) => group.every((g) => g.names.has(c))).sort();
+    if (cnames.length === 0) continue;
+    const tuples = new Map<string, bigint[]>();
+    for (const { place, names } of group) {
+      const v = views.find((x) => x.thread === place.thread)!;
+      const slots = cnames.map((c) => v.names.indexOf(names.get(c)!));
+      if (slots.some((s) => s < 0)) continue;
+      for (const st of v.byPc.get(place.pc) ?? []) tuples.set(slots.map((s) => st[s]).join(','), slots.map((s) => st[s]));
+    }
+    if (tuples.size === 0 || tuples.size > MAX_TUPLES) continue; // no view: the place is unreachable, which "0" would say, but rely has not checked that
+    const conj = [...tuples.values()].sort(byValues).map((xs) => xs.map((x, i) => `${cnames[i]} == ${cLiteral(x)}`).join(' && '));
+    const value = conj.length === 1 ? conj[0] : conj.map((t) => (cnames.length > 1 ? `(${t})` : t)).join(' || ');
+    const { pos, fn } = group[0].place;
+    out.push({ type: 'location_invariant', location: { file_name: fileName, line: pos.line, column: pos.col, function: fn }, value, format: 'c_expression' });
+  }
+  return out;
+}
+
+/** The verdict on one invariant of a witness. */
+export type InvariantStatus =
+  | { readonly status: 'inductive' }
+  | { readonly status: 'not inductive'; readonly obligation: string; readonly round: number }
+  | { readonly status: 'not checked'; readonly reason: string };
+
+export interface InvariantCheck {
+  /** Per invariant of the witness, in order. */
+  readonly invariants: readonly { readonly invariant: ReadInvariant; readonly result: InvariantStatus }[];
+  /** The error transition whose firing the inductive invariants do not rule out, or undefined when they rule out every one. */
+  readonly errorReachable?: string;
+}
+
+/** An invariant read at each of its places. */
+interface Placed {
+  readonly index: number;
+  readonly at: readonly { readonly place: Place; readonly formula: Term }[];
+}
+
+/** Each invariant at its places, or why it is not checked. */
+function place(rp: ReadableProgram, invariants: readonly ReadInvariant[]): (Placed | string)[] {
+  const p = rp.program;
+  const places = placesOf(p, rp.functions);
+  return invariants.map((inv, index) => {
+    const here = places.filter((pl) => pl.pos.line === inv.location.line && (inv.location.column === undefined || pl.pos.col === inv.location.column));
+    if (here.length === 0) return `no location of rely's transition system at line ${inv.location.line}${inv.location.column ? `:${inv.location.column}` : ''}`;
+    try {
+      return { index, at: here.map((pl) => ({ place: pl, formula: readInScope(rp, pl.thread, pl.fn, inv.value.text, inv.value.at, pl.pos) })) };
+    } catch (e) {
+      // Not C (a syntax error, an unknown name) makes the witness malformed; C that rely does not read leaves the invariant unchecked.
+      if (e instanceof InputError && e.kind === 'unsupported') return e.message;
+      throw e;
+    }
+  });
+}
+
+const atPc = (p: Program, thread: number, pc: number): Term => eq(mkVar(p.threads[thread].pc), num(pc));
+
+/** The obligations of invariant `inv` given the assertions `A` of the invariants still in play. */
+function obligationsOf(p: Program, inv: Placed, A: (thread: number, pc: number) => Term): Obligation[] {
+  const out: Obligation[] = [];
+  for (const { place: pl, formula: I } of inv.at) {
+    const th = p.threads[pl.thread];
+    if (pl.pc === th.entryPc) out.push({ name: `initiation (${th.name})`, premise: and(p.init, atPc(p, th.index, pl.pc)), conclusion: I });
+    for (const t of th.transitions)
+      if (t.to === pl.pc) out.push({ name: `step t${t.id} of ${th.name}`, premise: and(A(th.index, t.from), fullFormula(p, t)), conclusion: prime(I) });
+    for (const u of p.threads)
+      if (u.index !== th.index)
+        for (const t of u.transitions)
+          out.push({ name: `interference of t${t.id} (${u.name}) with ${th.name}`, premise: and(I, atPc(p, th.index, pl.pc), A(u.index, t.from), fullFormula(p, t)), conclusion: prime(I) });
+  }
+  return out;
+}
+
+/** The first obligation the solver does not show valid, or undefined. */
+async function firstFailing(obligations: readonly Obligation[], solver: SmtSolver): Promise<string | undefined> {
+  for (const o of obligations) {
+    const r = await solver.entails(o.premise, o.conclusion);
+    if (r !== true) return r === 'unknown' ? `${o.name} (undecided)` : o.name;
+  }
+  return undefined;
+}
+
+/**
+ * Checks a correctness witness's invariants on `rp`'s program with `solver` (a fresh
+ * one): the inductive ones (the largest set whose obligations all hold) and whether
+ * they rule out every step into an error location.
+ */
+export async function checkInvariants(rp: ReadableProgram, invariants: readonly ReadInvariant[], solver: SmtSolver): Promise<InvariantCheck> {
+  const p = rp.program;
+  const placed = place(rp, invariants);
+  const results: InvariantStatus[] = placed.map((x) => (typeof x === 'string' ? { status: 'not checked', reason: x } : { status: 'inductive' }));
+  let active = placed.filter((x): x is Placed => typeof x !== 'string');
+  const A = (thread: number, pc: number): Term =>
+    and(...active.flatMap((inv) => inv.at.filter(({ place: pl }) => pl.thread === thread && pl.pc === pc).map(({ formula }) => formula)));
+  for (let round = 1; ; round++) {
+    const failed = new Map<Placed, string>();
+    for (const inv of active) {
+      const bad = await firstFailing(obligationsOf(p, inv, A), solver);
+      if (bad) failed.set(inv, bad);
+    }
+    if (failed.size === 0) break;
+    for (const [inv, obligation] of failed) results[inv.index] = { status: 'not inductive', obligation, round };
+    active = active.filter((inv) => !failed.has(inv));
+  }
+  const errorSteps: Obligation[] = p.threads.flatMap((th) =>
+    th.transitions.filter((t) => t.to === th.errorPc).map((t) => ({ name: `t${t.id} of ${th.name} into its error location`, premise: and(A(th.index, t.from), fullFormula(p, t)), conclusion: FALSE })),
+  );
+  return { invariants: invariants.map((invariant, k) => ({ invariant, result: results[k] })), errorReachable: await firstFailing(errorSteps, solver) };
+}

@@ -1,0 +1,118 @@
+/**
+ * Where a witness's locations are in rely's program, and which C names are visible
+ * there. A location of a thread (its pc) stands in the source at the statement the
+ * thread executes next from it: the first statement of its outgoing transitions (with
+ * large blocks, a block's first statement or condition). The writer names a location
+ * by that line and column, the reader finds the locations at a line and column by the
+ * same rule, so what one writes the other places. A location whose outgoing steps
+ * start at different places, and one without any (exit, error), has no position.
+ *
+ * C names: at a position in the thread's own function, its locals (the ones its top
+ * frame declares, not shadowed in an inner block) and the globals; in a function
+ * inlined once into the thread, that function's locals and the globals. A local rely
+ * cannot place (an inlined function's copies, a name declared twice) is hidden: an
+ * expression that uses it is not read.
+ */
+import type { Term } from '../solver/formula.js';
+import { varsOf } from '../solver/formula.js';
+import { InputError, showPos, type SourcePos } from '../frontend/diagnostics.js';
+import type { ReadableProgram } from '../frontend/index.js';
+import type { Program, Transition } from '../frontend/program.js';
+
+/** A thread's location with its position in the source and the function it is in. */
+export interface Place {
+  readonly thread: number;
+  readonly pc: number;
+  readonly pos: SourcePos;
+  readonly fn: string;
+}
+
+/** What a C expression may name at a place: C name → IR variable, and the names it may not use. */
+export interface Scope {
+  readonly names: ReadonlyMap<string, string>;
+  readonly hidden: ReadonlySet<string>;
+}
+
+type Functions = ReadableProgram['functions'];
+
+const before = (a: SourcePos, b: SourcePos): boolean => a.line < b.line || (a.line === b.line && a.col <= b.col);
+export const samePos = (a: SourcePos, b: { line: number; column?: number }): boolean => a.line === b.line && (b.column === undefined || a.col === b.column);
+
+/** The function whose definition starts last at or before `pos` (function bodies do not nest in C). */
+export function functionAt(functions: Functions, pos: SourcePos): string {
+  let best: Functions[number] | undefined;
+  for (const f of functions) if (f.pos.file === pos.file && before(f.pos, pos) && (!best || before(best.pos, f.pos))) best = f;
+  return best?.name ?? '';
+}
+
+/** The first statement of a transition: where the thread is before it. */
+export const firstPos = (t: Transition): SourcePos => t.steps[0]?.pos ?? t.pos;
+/** The last statement of a transition (into an error location: the error's own statement). */
+export const lastPos = (t: Transition): SourcePos => t.steps.at(-1)?.pos ?? t.pos;
+
+/** The position of thread `thread` at `pc`: where all its outgoing transitions start, if they agree. */
+export function positionOf(p: Program, thread: number, pc: number): SourcePos | undefined {
+  const out = p.threads[thread].transitions.filter((t) => t.from === pc && !t.stack);
+  const ps = out.map(firstPos);
+  return ps.length > 0 && ps.every((x) => x.line === ps[0].line && x.col === ps[0].col && x.file === ps[0].file) ? ps[0] : undefined;
+}
+
+/** Every thread location that has a position. */
+export function placesOf(p: Program, functions: Functions): Place[] {
+  return p.threads.flatMap((th) =>
+    th.locations.flatMap(({ pc }) => {
+      const pos = positionOf(p, th.index, pc);
+      return pos ? [{ thread: th.index, pc, pos, fn: functionAt(functions, pos) }] : [];
+    }),
+  );
+}
+
+const IDENT = /^[A-Za-z_]\w*$/;
+
+/** The C names visible in thread `thread` at a position in function `fn`. */
+export function scopeAt(p: Program, thread: number, fn: string): Scope {
+  const th = p.threads[thread];
+  const prefix = fn === th.fn ? th.name : `${th.name}.${fn}`;
+  const names = new Map<string, string>();
+  const hidden = new Set<string>();
+  // Another inline copy of fn in this thread: which one runs here is not known.
+  const copies = fn !== th.fn && th.locals.some((v) => v.startsWith(`${prefix}#`));
+  for (const v of th.locals) {
+    const info = p.vars.get(v)!;
+    if (info.role !== 'user' || !IDENT.test(info.cname)) continue;
+    const mine = v === `${prefix}.${info.cname}` || v.startsWith(`${prefix}.${info.cname}#`) || v.startsWith(`${prefix}#`);
+    if (!mine) continue;
+    // A name declared twice (an inner block shadows it), a mutex, an inline copy: hidden.
+    if (copies || info.mutex || v !== `${prefix}.${info.cname}` || names.has(info.cname)) hidden.add(info.cname);
+    else names.set(info.cname, v);
+  }
+  for (const c of hidden) names.delete(c);
+  for (const g of p.globals) {
+    const info = p.vars.get(g)!;
+    if (info.role !== 'user' || !IDENT.test(info.cname) || names.has(info.cname) || hidden.has(info.cname)) continue;
+    if (info.mutex) hidden.add(info.cname);
+    else names.set(info.cname, g);
+  }
+  return { names, hidden };
+}
+
+/**
+ * A C expression of a witness (`text`, standing at `at`) as a formula over V, read in
+ * thread `thread`'s scope at a position in function `fn`. InputError when it is not C;
+ * unsupported when it names a variable rely cannot place there.
+ */
+export function readInScope(rp: ReadableProgram, thread: number, fn: string, text: string, at: SourcePos, where: SourcePos): Term {
+  const p = rp.program;
+  const scope = scopeAt(p, thread, fn);
+  // The thread's visible locals; hidden names map to no variable of the program, so a use shows.
+  const locals = new Map([...scope.names].filter(([, v]) => p.vars.get(v)!.owner !== null));
+  for (const h of scope.hidden) locals.set(h, `<hidden>.${h}`);
+  const f = rp.condition(thread, locals, text, at);
+  const visible = new Set(scope.names.values());
+  const outside = [...varsOf(f)].find((v) => !visible.has(v));
+  if (outside !== undefined) throw new InputError(at, `'${outside.replace(/^<hidden>\./, '')}' is not a variable rely can place at ${showPos(where)}`, 'unsupported');
+  return f;
+}
+
+/** A C literal for a value (a negative one parenthesised, so that `x == (-1)` reads as meant). */
+export const cLiteral = (v: bigint): string => (v < 0n ? `(${v})` : `${v}`);

@@ -1,0 +1,138 @@
+/**
+ * Violation witnesses: an error trace as waypoints, and a witness followed back into a
+ * run that the interpreter replays.
+ *
+ * One segment per step of the trace, its waypoint passed by the thread that takes the
+ * step (`thread_id`: rely's thread index — main is 0, then the threads in the order
+ * the lowering creates them, each pthread_create of the program text once per
+ * iteration of an unrolled loop — so the numbering is stable for a program). The
+ * waypoint stands where the thread is after the step: the statement it executes next
+ * (locations.ts), or, after its last step, where that step started. It is an
+ * `assumption` whose constraint is "1", or, for a step that chose a nondeterministic
+ * value, the values of the C variables the step wrote (`x == 5`), evaluated right
+ * after the step. The last segment's `target` is the error's own statement (the
+ * `reach_error()` call or the failing assert) in the last step.
+ */
+import type { Term } from '../solver/formula.js';
+import { rename } from '../solver/formula.js';
+import type { SmtSolver } from '../solver/smt.js';
+import { InputError, showPos, type SourcePos } from '../frontend/diagnostics.js';
+import type { ReadableProgram } from '../frontend/index.js';
+import type { Program, Transition } from '../frontend/program.js';
+import { at, concretePath } from '../core/path.js';
+import type { TraceStep } from '../core/trace.js';
+import type { ReadWaypoint, Waypoint } from './format.js';
+import { cLiteral, firstPos, functionAt, lastPos, positionOf, readInScope, samePos, scopeAt } from './locations.js';
+
+type Functions = ReadableProgram['functions'];
+
+/** Where a thread stands after transition t, as the waypoint of its step names it. */
+function afterPos(p: Program, t: Transition): SourcePos {
+  return positionOf(p, t.thread, t.to) ?? firstPos(t);
+}
+
+const transitionsById = (p: Program): Map<number, Transition> => new Map(p.threads.flatMap((th) => th.transitions.map((t) => [t.id, t] as const)));
+
+/** The waypoints of an error trace of `p`. */
+export function violationWaypoints(p: Program, functions: Functions, trace: readonly TraceStep[], fileName: string): Waypoint[] {
+  const byId = transitionsById(p);
+  return trace.map((step, m) => {
+    const t = byId.get(step.transition)!;
+    const last = m === trace.length - 1;
+    const pos = last ? lastPos(t) : afterPos(p, t);
+    const fn = functionAt(functions, pos);
+    const location = { file_name: fileName, line: pos.line, column: pos.col, function: fn };
+    if (last) return { type: 'target', action: 'follow', location, thread_id: t.thread };
+    return { type: 'assumption', action: 'follow', location, constraint: { value: chosenValues(p, t, step, fn), format: 'c_expression' }, thread_id: t.thread };
+  });
+}
+
+/** `x == v && …` for the C variables visible at the waypoint that a step with a nondet choice wrote; "1" otherwise. */
+function chosenValues(p: Program, t: Transition, step: TraceStep, fn: string): string {
+  if (!t.steps.some((s) => /__VERIFIER_nondet_\w+\(\)/.test(s.text))) return '1';
+  const visible = new Map([...scopeAt(p, t.thread, fn).names].map(([c, v]) => [v, c]));
+  const written = new Set(t.writes);
+  const parts = step.values.filter(([v]) => written.has(v) && visible.has(v)).map(([v, x]) => `${visible.get(v)} == ${cLiteral(x)}`);
+  return parts.length ? parts.join(' && ') : '1';
+}
+
+/** What following a witness gave: a replayed trace, or why it does not confirm. */
+export type Followed = { readonly trace: TraceStep[] } | { readonly reason: string };
+
+/** At most this many ways to follow a witness are tried (a step whose `!=` split gives two transitions to one place doubles them). */
+const MAX_PATHS = 256;
+
+/**
+ * Follows a violation witness in `rp`'s program: segment by segment, the waypoint's
+ * thread takes a step from where it is that ends at the waypoint's location (and, for
+ * the last, `target`, one into its error location at that statement); the constraints
+ * hold right after their steps. Each such path with its constraints is one SMT query;
+ * a model is a run, which the interpreter replays (core/replay.ts) before it counts.
+ */
+export async function followViolation(rp: ReadableProgram, segments: readonly (readonly ReadWaypoint[])[], solver: SmtSolver): Promise<Followed> {
+  const p = rp.program;
+  const waypoints: ReadWaypoint[] = [];
+  for (const seg of segments) {
+    const avoid = seg.find((w) => w.action !== 'follow');
+    if (avoid) return { reason: `${showPos(avoid.at)}: '${avoid.action}' waypoints are not followed (rely follows one 'follow' waypoint per segment)` };
+    if (seg.length !== 1) return { reason: `${showPos(seg[0].at)}: a segment of ${seg.length} waypoints (rely follows one per segment)` };
+    waypoints.push(seg[0]);
+  }
+  const lastW = waypoints.at(-1);
+  if (!lastW || lastW.type !== 'target') return { reason: 'the witness does not end in a target waypoint' };
+  const odd = waypoints.find((w, k) => (k < waypoints.length - 1 ? w.type !== 'assumption' : false));
+  if (odd) return { reason: `${showPos(odd.at)}: '${odd.type}' waypoints are not followed (rely follows assumption and target waypoints)` };
+  const missing = waypoints.find((w) => w.threadId === undefined || w.threadId >= p.threads.length);
+  if (missing) return { reason: `${showPos(missing.at)}: ${missing.threadId === undefined ? 'no thread_id' : `no thread ${missing.threadId}`} (format 2.2 waypoints name their thread)` };
+
+  const paths = candidatePaths(p, waypoints);
+  if ('reason' in paths) return paths;
+  const constraints: Term[] = [];
+  for (const [m, w] of waypoints.entries()) {
+    if (!w.constraint) continue;
+    const fn = functionAt(rp.functions, { file: p.file, line: w.location.line, col: w.location.column ?? 1 });
+    const c = constraintAt(rp, w.threadId!, fn, w);
+    if (typeof c === 'string') return { reason: c };
+    constraints.push(rename(c, (v) => at(v, m + 1)));
+  }
+  let undecided: string | undefined;
+  for (const path of paths.paths) {
+    const r = await concretePath(p, path, solver, constraints);
+    if (r === null) continue;
+    if ('unknown' in r) undecided = r.unknown;
+    else return { trace: r };
+  }
+  return { reason: undecided ? `the solver could not decide a path (${undecided})` : `no run follows the waypoints to the error (${paths.paths.length} path${paths.paths.length === 1 ? '' : 's'} of the program's transitions pass them, none with values that satisfy the constraints)` };
+}
+
+/** The constraint of a waypoint as a formula over V in its thread's scope, or why rely cannot read it. */
+function constraintAt(rp: ReadableProgram, thread: number, fn: string, w: ReadWaypoint): Term | string {
+  const { line, column } = w.location;
+  try {
+    return readInScope(rp, thread, fn, w.constraint!.text, w.constraint!.at, { file: rp.program.file, line, col: column ?? 1 });
+  } catch (e) {
+    if (e instanceof InputError && e.kind === 'unsupported') return e.message;
+    throw e;
+  }
+}
+
+/** The paths of transitions that pass the waypoints in order (at most MAX_PATHS), or why there is none. */
+function candidatePaths(p: Program, waypoints: readonly ReadWaypoint[]): { paths: Transition[][] } | { reason: string } {
+  const paths: Transition[][] = [];
+  let stuck: string | undefined;
+  const walk = (k: number, pcs: number[], path: Transition[]): void => {
+    if (paths.length >= MAX_PATHS) return;
+    if (k === waypoints.length) return void paths.push(path);
+    const w = waypoints[k];
+    const th = p.threads[w.threadId!];
+    const final = k === waypoints.length - 1;
+    const steps = th.transitions.filter(
+      (t) => t.from === pcs[th.index] && (final ? t.to === th.errorPc && samePos(lastPos(t), w.location) : t.to !== th.errorPc && samePos(afterPos(p, t), w.location)),
+    );
+    if (steps.length === 0)
+      stuck ??= `${showPos(w.at)}: segment ${k + 1}: thread ${th.index} (${th.name}) has no step from where it is to ${final ? 'its error at ' : ''}line ${w.location.line}${w.location.column ? `:${w.location.column}` : ''}`;
+    for (const t of steps) walk(k + 1, pcs.map((pc, i) => (i === th.index ? t.to : pc)), [...path, t]);
+  };
+  walk(0, p.threads.map((th) => th.entryPc), []);
+  return paths.length ? { paths } : { reason: stuck ?? 'no path passes the waypoints' };
+}
