@@ -81,10 +81,8 @@ export function svcompCommand(program: Command, session: Session): void {
     } catch (e) {
       // A program rely cannot read (an unsupported construct) gets no verdict: SV-COMP's UNKNOWN, with the located message.
       if (!(e instanceof InputError)) throw e;
-      session.io.err(`${e.message}
-`);
-      session.io.out('Result: UNKNOWN
-');
+      session.io.err(`${e.message}\n`);
+      session.io.out('Result: UNKNOWN\n');
       session.code = EXIT.ok;
       return;
     }
