@@ -227,7 +227,7 @@ export function derefCells(b: ThreadBuilder, e: Expr, index: Expr | undefined, p
   for (const o of tg.objects)
     o.cells.forEach((c, i) => {
       if (c.type.bits !== type.bits || c.type.unsigned !== type.unsigned || c.type.bool !== type.bool)
-        unsupported(pos, `dereference of a ${showType(type)} pointer that may point to '${b.L.cname(c.name)}' of type ${showType(c.type)}`);
+        unsupported(pos, `dereference of a pointer to ${showType(type)} that may point to '${b.L.cname(c.name)}' of type ${showType(c.type)}`);
       elems.push({ k: 'var', name: c.name, type: c.type });
       addrs.push(o.base + BigInt(i));
     });
