@@ -11,7 +11,7 @@ import { PointsTo } from './points-to.js';
 import type { ThreadBuilder } from './lower/builder.js';
 import { castType } from './lower/declared-types.js';
 import { commonType, literalType, promote } from './lower/integers.js';
-import type { Binding, FileScope, Instance } from './lower/file-scope.js';
+import { leaves, type Binding, type FileScope, type Instance } from './lower/file-scope.js';
 import { buildThread } from './lower/thread.js';
 import { and, eq, mkVar, num, type Term } from '../solver/formula.js';
 import { applyDeclarator, baseType, convertConstant, longBits, showType, type CType, type DataModel, type IntType, type TypeEnv, INT } from './types.js';
@@ -182,7 +182,6 @@ export class Lowering implements FileScope {
     return this.pointerTypes.get(name);
   }
   registerArray(array: Binding & { k: 'array' }): Binding {
-    const leaves = (x: Binding): Binding[] => (x.k === 'array' ? x.elems.flatMap(leaves) : [x]);
     leaves(array).forEach((c, index) => c.k === 'var' && this.cells.set(c.name, { array, index }));
     return array;
   }

@@ -18,6 +18,11 @@ export type Binding =
   | { k: 'const'; value: bigint }
   | { k: 'null' };
 
+/** The variables of a binding, arrays flattened in order (C's layout of their cells). */
+export function leaves(x: Binding): Binding[] {
+  return x.k === 'array' ? x.elems.flatMap(leaves) : [x];
+}
+
 export interface Instance {
   index: number;
   name: string;

@@ -23,7 +23,7 @@ import { INT, showType, type CType } from '../types.js';
 import type { ThreadBuilder } from './builder.js';
 import { caseSplit } from './case-split.js';
 import { castType, returnTypeOf } from './declared-types.js';
-import type { Binding } from './file-scope.js';
+import { leaves, type Binding } from './file-scope.js';
 
 /** A pointer's value: its term, and where it may come from (for the points-to analysis). */
 export interface PtrValue {
@@ -329,11 +329,6 @@ function cellCount(t: CType): number {
   return t.k === 'array' ? (t.size ?? 0) * cellCount(t.of) : 1;
 }
 
-/** The variables of a binding, arrays flattened in order. */
-function leaves(x: Binding): Binding[] {
-  return x.k === 'array' ? x.elems.flatMap(leaves) : [x];
-}
-
 /**
  * The address of a variable or array (or of the cell, or row, x is in): its object,
  * numbered by the analysis. A local whose address is taken becomes a global (lower.ts);
@@ -350,9 +345,10 @@ function objectAddress(b: ThreadBuilder, x: Binding, pos: SourcePos): PtrValue {
     return { name: c.name, type: c.type };
   });
   const local = !b.L.isGlobal(first.name);
-  if (local && b.inst.replicated)
+  // A thread argument `&x` may be another thread's local (shareWithThread made it a global).
+  if (local && b.inst.replicated && b.locals.includes(first.name))
     unsupported(pos, `the address of local '${b.L.cname(first.name)}' of a thread created in a loop without constant bounds (its instances would share it)`);
-  if (local && b.keptLocals.has(first.name)) unsupported(pos, `the address of local '${b.L.cname(first.name)}' of a function kept as a call`);
+  if (b.keptLocals.has(first.name)) unsupported(pos, `the address of local '${b.L.cname(first.name)}' of a function kept as a call`);
   const o = b.L.pointers.address(cells, local);
   return { term: num(o.base + BigInt(inArray?.index ?? 0)), from: objectSource(o.key) };
 }
