@@ -14,7 +14,7 @@ import { commonType, literalType, promote } from './lower/integers.js';
 import { leaves, type Binding, type FileScope, type Instance } from './lower/file-scope.js';
 import { buildThread } from './lower/thread.js';
 import { and, eq, mkVar, num, type Term } from '../solver/formula.js';
-import { applyDeclarator, baseType, convertConstant, longBits, showType, type CType, type DataModel, type IntType, type TypeEnv, INT } from './types.js';
+import { applyDeclarator, baseType, convertConstant, longBits, showType, type CType, type DataModel, type IntType, type TypeEnv, INT, unmodelledPointer } from './types.js';
 
 export interface LowerOptions {
   /** Fold thread-local steps into large blocks (default true); false gives one transition per statement. */
@@ -321,8 +321,8 @@ export class Lowering implements FileScope {
   }
 
   private globalVar(irName: string, cname: string, type: CType, init: Expr | undefined, declPos: SourcePos, usePos: SourcePos): Binding {
-    if (type.k === 'ptr' && (type.to.k === 'ptr' || type.to.k === 'func'))
-      return unsupported(usePos, `global '${cname}' of type ${showType(type)} (${type.to.k === 'ptr' ? 'pointers to pointers' : 'function pointers'} are not modelled)`);
+    const unmodelled = unmodelledPointer(type);
+    if (unmodelled) return unsupported(usePos, `global '${cname}' of type ${showType(type)} (${unmodelled} are not modelled)`);
     switch (type.k) {
       case 'int':
       case 'mutex':

@@ -9,7 +9,7 @@ import type { Expr, Stmt } from '../ast.js';
 import { Cfg, actionVars, type Action } from '../cfg.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
 import { FALSE, TRUE, add, eq, ge, gt, le, lt, mkVar, num, show, type Term } from '../../solver/formula.js';
-import { convertConstant, INT, showType, type CType, type IntType } from '../types.js';
+import { convertConstant, INT, showType, unmodelledPointer, type CType, type IntType } from '../types.js';
 import { conversion, conversionRange } from './conversion.js';
 import type { CallExpr } from './ast-queries.js';
 import type { Binding, FileScope, Instance } from './file-scope.js';
@@ -292,8 +292,8 @@ export class ThreadBuilder {
 
   /** Creates the IR variables for a local declaration of the given type (a local whose address escapes is a global: ../points-to.ts). */
   declareLocal(cname: string, type: CType, pos: SourcePos, temp = false): Binding {
-    if (type.k === 'ptr' && (type.to.k === 'ptr' || type.to.k === 'func'))
-      return unsupported(pos, `'${cname}': ${type.to.k === 'ptr' ? 'pointers to pointers' : 'function pointers'} are not modelled`);
+    const unmodelled = unmodelledPointer(type);
+    if (unmodelled) return unsupported(pos, `'${cname}': ${unmodelled} are not modelled`);
     switch (type.k) {
       case 'int':
       case 'mutex':
