@@ -7,13 +7,14 @@ import type { Declaration, Declarator, Expr, FunctionDef, InitDeclarator, Specif
 import { buildTransitions } from './blocks.js';
 import { fail, unsupported, type SourcePos, type Warning } from './diagnostics.js';
 import { errorFormula, type Program, type Thread, type Transition, type VarInfo } from './program.js';
+import { PointsTo } from './points-to.js';
 import type { ThreadBuilder } from './lower/builder.js';
 import { castType } from './lower/declared-types.js';
 import { commonType, literalType, promote } from './lower/integers.js';
-import type { Binding, FileScope, Instance } from './lower/file-scope.js';
+import { leaves, type Binding, type FileScope, type Instance } from './lower/file-scope.js';
 import { buildThread, threadCondition } from './lower/thread.js';
 import { and, eq, mkVar, num, type Term } from '../solver/formula.js';
-import { applyDeclarator, baseType, convertConstant, longBits, showType, type CType, type DataModel, type IntType, type TypeEnv, INT } from './types.js';
+import { applyDeclarator, baseType, convertConstant, longBits, showType, type CType, type DataModel, type IntType, type TypeEnv, INT, unmodelledPointer } from './types.js';
 
 export interface LowerOptions {
   /** Fold thread-local steps into large blocks (default true); false gives one transition per statement. */
@@ -84,6 +85,9 @@ export class Lowering implements FileScope {
   readonly vars = new Map<string, VarInfo>();
   /** The C type of each integer variable (ghosts and pcs have none). */
   private readonly intTypes = new Map<string, IntType>();
+  private readonly pointerTypes = new Map<string, CType>();
+  private readonly cells = new Map<string, { array: Binding; index: number }>();
+  readonly pointers: PointsTo;
   readonly globals: string[] = [];
   readonly globalInit = new Map<string, bigint>();
   readonly instances: Instance[] = [];
@@ -92,10 +96,13 @@ export class Lowering implements FileScope {
   private halt?: string;
   readonly typeEnv: TypeEnv;
 
+  /** `analysis`: the points-to analysis of a first run over the same program (lowerProgram). */
   constructor(
     readonly tu: TranslationUnit,
     private readonly opts: LowerOptions,
+    analysis?: PointsTo,
   ) {
+    this.pointers = new PointsTo(analysis);
     this.typeEnv = { typedef: (n) => this.typedefs.get(n), constant: (e) => this.constant(e), longBits: longBits(opts.dataModel) };
     for (const { item } of tu.items) {
       if (item.k === 'func') {
@@ -171,6 +178,16 @@ export class Lowering implements FileScope {
   varType(name: string): IntType | undefined {
     return this.intTypes.get(name);
   }
+  pointerVarType(name: string): CType | undefined {
+    return this.pointerTypes.get(name);
+  }
+  registerArray(array: Binding & { k: 'array' }): Binding {
+    leaves(array).forEach((c, index) => c.k === 'var' && this.cells.set(c.name, { array, index }));
+    return array;
+  }
+  cellOf(name: string): { array: Binding; index: number } | undefined {
+    return this.cells.get(name);
+  }
   cname(name: string): string {
     return this.vars.get(name)?.cname ?? name;
   }
@@ -238,8 +255,17 @@ export class Lowering implements FileScope {
     if (info.owner === null) this.globals.push(info.name);
   }
 
+  /** What a variable's C type says of its values; a pointer holds 0 or an address (../points-to.ts). */
+  private info(name: string, type: CType): Pick<VarInfo, 'unsigned' | 'bool' | 'range' | 'mutex'> {
+    if (type.k !== 'ptr') return intInfo(type);
+    this.pointerTypes.set(name, type);
+    this.pointers.used = true;
+    return { unsigned: false, bool: false, range: this.pointers.range(name) };
+  }
+
+  /** A local of thread `owner`, or a global if its address escapes (the points-to analysis says so). */
   addLocal(name: string, owner: number, type: CType, cname: string, pos: SourcePos, temp = false): void {
-    this.addVar({ name, owner, role: temp ? 'temp' : 'user', ...intInfo(type), cname, pos });
+    this.addVar({ name, owner: this.pointers.promoted(name) ? null : owner, role: temp ? 'temp' : 'user', ...this.info(name, type), cname, pos });
     if (type.k === 'int') this.intTypes.set(name, type);
   }
 
@@ -258,6 +284,18 @@ export class Lowering implements FileScope {
     return this.halt;
   }
 
+  /**
+   * File-scope pointers initialized with an address (`int *p = &x;`): main stores them
+   * first, before any visible step, so they become initial values (builder.ts).
+   */
+  pointerInitializers(): { name: string; init: Expr }[] {
+    return [...this.globalDecls].flatMap(([name, d]) => {
+      const init = d.item.init?.k === 'init' ? d.item.init.items[0] : d.item.init;
+      const pointer = applyDeclarator(baseType(d.spec, this.typeEnv), d.item.decl, this.typeEnv).k === 'ptr';
+      return pointer && init && this.constant(init) !== 0n ? [{ name, init }] : [];
+    });
+  }
+
   /** The binding of a file-scope variable, created on first use. */
   global(name: string, pos: SourcePos): Binding | undefined {
     const hit = this.globalBindings.get(name);
@@ -272,6 +310,7 @@ export class Lowering implements FileScope {
 
   /** `static` locals live for the whole run: they are globals named after their function. */
   staticLocal(fn: string, name: string, type: CType, init: Expr | undefined, pos: SourcePos): Binding {
+    if (type.k === 'ptr' && init && this.constant(init) !== 0n) unsupported(pos, `static local pointer '${name}' with an initializer other than NULL`);
     const key = `${fn}::${name}@${pos.line}:${pos.col}`;
     let b = this.globalBindings.get(key);
     if (!b) {
@@ -282,16 +321,17 @@ export class Lowering implements FileScope {
   }
 
   private globalVar(irName: string, cname: string, type: CType, init: Expr | undefined, declPos: SourcePos, usePos: SourcePos): Binding {
+    const unmodelled = unmodelledPointer(type);
+    if (unmodelled) return unsupported(usePos, `global '${cname}' of type ${showType(type)} (${unmodelled} are not modelled)`);
     switch (type.k) {
       case 'int':
-      case 'mutex': {
+      case 'mutex':
+      case 'ptr': {
         let v = 0n;
-        if (init && type.k === 'int') {
-          const e = init.k === 'init' ? init.items[0] : init;
-          v = e ? (this.constant(e) ?? fail(e.pos, `initializer of global '${cname}' is not a constant`)) : 0n;
-          v = convertConstant(v, type);
-        }
-        this.addVar({ name: irName, owner: null, role: 'user', ...intInfo(type), cname, pos: declPos });
+        const e = init?.k === 'init' ? init.items[0] : init;
+        if (e && type.k === 'int') v = convertConstant(this.constant(e) ?? fail(e.pos, `initializer of global '${cname}' is not a constant`), type);
+        // A pointer starts NULL; main stores an address initializer before anything else (pointerInitializers).
+        this.addVar({ name: irName, owner: null, role: 'user', ...this.info(irName, type), cname, pos: declPos });
         if (type.k === 'int') this.intTypes.set(irName, type);
         this.globalInit.set(irName, v);
         return { k: 'var', name: irName, type };
@@ -305,7 +345,7 @@ export class Lowering implements FileScope {
         const elems = Array.from({ length: type.size }, (_, i) =>
           this.globalVar(`${irName}[${i}]`, `${cname}[${i}]`, type.of, items[i], declPos, usePos),
         );
-        return { k: 'array', elems, type };
+        return this.registerArray({ k: 'array', elems, type });
       }
       default:
         return unsupported(usePos, `global '${cname}' of type ${showType(type)}`);
@@ -325,7 +365,8 @@ export class Lowering implements FileScope {
 
   // ---- the whole program
 
-  lower(): Program {
+  /** Every thread's CFG: main, and each thread it creates (which may create more). */
+  buildThreads(): ThreadBuilder[] {
     const main = this.functions.get('main') ?? fail({ file: this.tu.file, line: 1, col: 1 }, "no 'main' function");
     const root = this.newInstance(main, { k: 'null' }, true, [], main.pos);
     root.name = 'main';
@@ -333,6 +374,11 @@ export class Lowering implements FileScope {
     for (let i = 0; i < this.instances.length; i++) {
       builders.push(buildThread(this, this.instances[i]));
     }
+    return builders;
+  }
+
+  /** The program from the threads' CFGs: large-block transitions, φ_init, φ_err. */
+  assemble(builders: ThreadBuilder[]): Program {
     const threads: Thread[] = [];
     const init: Term[] = [];
     let id = 0;
@@ -391,17 +437,29 @@ export class Lowering implements FileScope {
 }
 
 /**
+ * The lowering that built the program, and the program. A program with run-time
+ * pointers is lowered twice: the first run gathers the points-to analysis
+ * (points-to.ts), which the second reads.
+ */
+function lowering(tu: TranslationUnit, opts: LowerOptions): { L: Lowering; program: Program } {
+  const first = new Lowering(tu, opts);
+  const builders = first.buildThreads();
+  if (!first.pointers.used) return { L: first, program: first.assemble(builders) };
+  const second = new Lowering(tu, opts, first.pointers);
+  return { L: second, program: second.assemble(second.buildThreads()) };
+}
+
+/**
  * A lowering kept for reading conditions in a thread's scope after the program is
  * built (threadCondition). It is a lowering of its own: a rejected condition may have
  * declared a temporary, which must not become a variable of the program.
  */
 export function conditionReader(tu: TranslationUnit, opts: LowerOptions = {}): (thread: number, locals: ReadonlyMap<string, string>, e: Expr) => Term {
-  const L = new Lowering(tu, opts);
-  L.lower();
+  const { L } = lowering(tu, opts);
   return (thread, locals, e) => threadCondition(L, L.instances[thread], locals, e);
 }
 
 /** Lowers a parsed translation unit to the transition-system IR. */
 export function lowerProgram(tu: TranslationUnit, opts: LowerOptions = {}): Program {
-  return new Lowering(tu, opts).lower();
+  return lowering(tu, opts).program;
 }

@@ -104,6 +104,12 @@ export function applyDeclarator(base: CType, decl: Declarator, env: TypeEnv): CT
 }
 
 
+/** What kind of pointer rely does not model, if t is one: a pointer is an address of an integer cell (points-to.ts). */
+export function unmodelledPointer(t: CType): string | undefined {
+  if (t.k !== 'ptr') return undefined;
+  return t.to.k === 'ptr' ? 'pointers to pointers' : t.to.k === 'func' ? 'function pointers' : undefined;
+}
+
 export function showType(t: CType): string {
   switch (t.k) {
     case 'int':

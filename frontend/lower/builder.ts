@@ -9,7 +9,7 @@ import type { Expr, Stmt } from '../ast.js';
 import { Cfg, actionVars, type Action } from '../cfg.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
 import { FALSE, TRUE, add, eq, ge, gt, le, lt, mkVar, num, show, type Term } from '../../solver/formula.js';
-import { convertConstant, INT, showType, type CType, type IntType } from '../types.js';
+import { convertConstant, INT, showType, unmodelledPointer, type CType, type IntType } from '../types.js';
 import { conversion, conversionRange } from './conversion.js';
 import type { CallExpr } from './ast-queries.js';
 import type { Binding, FileScope, Instance } from './file-scope.js';
@@ -29,6 +29,8 @@ export interface Frame {
   retVar?: string;
   retLoc: number;
   labels: Map<string, { loc: number; defined: boolean; pos: SourcePos }>;
+  /** A function kept as a call: its locals live in stack frames, so they have no address. */
+  kept?: boolean;
 }
 
 /**
@@ -73,6 +75,8 @@ export class ThreadBuilder {
   liveTemps: string[] = [];
   /** How often each function was inlined, so that each call site gets its own locals. */
   readonly inlineCount = new Map<string, number>();
+  /** Locals declared inside a kept call's body (pointers.ts gives them no address). */
+  readonly keptLocals = new Set<string>();
   /** Functions already lowered for kept calls in this thread. */
   readonly procs = new Map<string, Proc>();
   /** Open atomic sections (kept calls cannot be inside one). */
@@ -171,9 +175,10 @@ export class ThreadBuilder {
       this.L.globalInit.set(target.name, convertConstant(value.value, target.type));
       return;
     }
-    if (target.k === 'null' || target.k === 'alias') unsupported(pos, 'assignment to a pointer (only &variable arguments of called functions are modelled)');
+    if (target.k === 'null' || target.k === 'alias') unsupported(pos, 'assignment to a pointer parameter bound to its argument');
     if (target.k !== 'var' || target.type.k !== 'int') {
-      if (target.k === 'var' && target.type.k === 'mutex') {
+      // A pointer holds an address (pointers.ts), a mutex its owner: no conversion.
+      if (target.k === 'var' && (target.type.k === 'mutex' || target.type.k === 'ptr')) {
         this.emit({ kind: 'assign', target: target.name, value }, pos, text ?? `${target.name} = ${show(value)}`);
         return;
       }
@@ -263,9 +268,9 @@ export class ThreadBuilder {
     return this.L.global(name, pos) ?? fail(pos, `undeclared identifier '${name}'`);
   }
 
-  /** The binding of an integer IR variable known by name (a frame's result variable). */
+  /** The binding of an integer or pointer IR variable known by name (a frame's result variable). */
   lookupVar(name: string): Binding {
-    return { k: 'var', name, type: this.L.varType(name) ?? INT };
+    return { k: 'var', name, type: this.L.varType(name) ?? this.L.pointerVarType(name) ?? INT };
   }
 
   frame(): Frame {
@@ -285,16 +290,20 @@ export class ThreadBuilder {
     Object.assign(this, saved);
   }
 
-  /** Creates the IR variables for a local declaration of the given type. */
+  /** Creates the IR variables for a local declaration of the given type (a local whose address escapes is a global: ../points-to.ts). */
   declareLocal(cname: string, type: CType, pos: SourcePos, temp = false): Binding {
+    const unmodelled = unmodelledPointer(type);
+    if (unmodelled) return unsupported(pos, `'${cname}': ${unmodelled} are not modelled`);
     switch (type.k) {
       case 'int':
-      case 'mutex': {
+      case 'mutex':
+      case 'ptr': {
         const base = `${this.frame().prefix}.${cname}`;
         let name = base;
         for (let k = 2; this.L.hasVar(name); k++) name = `${base}#${k}`;
         this.L.addLocal(name, this.inst.index, type, cname, pos, temp);
-        this.locals.push(name);
+        if (!this.L.isGlobal(name)) this.locals.push(name);
+        if (this.frames.some((f) => f.kept)) this.keptLocals.add(name);
         return { k: 'var', name, type };
       }
       case 'thread':
@@ -303,10 +312,8 @@ export class ThreadBuilder {
         if (type.size === undefined) return unsupported(pos, `array '${cname}' without a constant size`);
         if (type.size > 4096) return unsupported(pos, `array '${cname}' with ${type.size} elements (at most 4096)`);
         const elems = Array.from({ length: type.size }, (_, i) => this.declareLocal(`${cname}[${i}]`, type.of, pos));
-        return { k: 'array', elems, type };
+        return this.L.registerArray({ k: 'array', elems, type });
       }
-      case 'ptr':
-        return { k: 'null' };
       default:
         return unsupported(pos, `local variable '${cname}' of type ${showType(type)}`);
     }

@@ -13,6 +13,7 @@ import type { ThreadBuilder } from './builder.js';
 import { branch } from './conditions.js';
 import type { Binding } from './file-scope.js';
 import { lvalue } from './places.js';
+import { shareWithThread } from './pointers.js';
 import { nondetType } from './integers.js';
 import type { IntType } from '../types.js';
 
@@ -63,6 +64,8 @@ const BUILTINS: Builtin[] = [
   { name: 'pthread_mutex_lock', doc: 'waits until the mutex is free, then owns it (returns 0)', lower: mutexLock },
   { name: 'pthread_mutex_unlock', doc: 'frees the mutex (returns 0)', lower: mutexRelease },
   { name: 'pthread_mutex_init', doc: 'frees the mutex (returns 0)', lower: mutexRelease },
+  // The heap.
+  { name: /^(malloc|calloc|realloc|free|alloca|__builtin_alloca)$/, doc: 'the heap is not modelled (unsupported)', unlessDefined: true, lower: heap },
   // No effect on what is verified (returning 0 when used).
   { name: 'printf', doc: 'output', unlessDefined: true, lower: noEffect },
   { name: 'puts', doc: 'output', unlessDefined: true, lower: noEffect },
@@ -143,6 +146,10 @@ function assumeOrHalt(b: ThreadBuilder, { e }: BuiltinCall): undefined {
   return undefined;
 }
 
+function heap(_b: ThreadBuilder, { e, name }: BuiltinCall): never {
+  return unsupported(e.pos, `${name}: dynamic memory (the heap) is not modelled; only pointers to variables and arrays are`);
+}
+
 function noEffect(_b: ThreadBuilder, { wantValue }: BuiltinCall): Term | undefined {
   return wantValue ? num(0) : undefined;
 }
@@ -209,18 +216,21 @@ function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
   return num(0);
 }
 
-/** What the thread function's parameter denotes: a constant, NULL, or a global through its address. */
+/**
+ * What the thread function's parameter denotes: a constant, NULL, or a variable or
+ * array through its address (an alias, fixed when the thread is created: the
+ * instances of a thread created in a loop without constant bounds share it). A local
+ * passed so becomes a global, since the new thread reads and writes it.
+ */
 function threadArg(b: ThreadBuilder, e: Expr): Binding {
   const a = stripCasts(e);
-  if (a.k === 'unary' && a.op === '&') {
-    const target = lvalue(b, a.arg);
-    if (target.k === 'var' && !b.L.isGlobal(target.name))
-      unsupported(e.pos, `passing the address of local '${b.L.cname(target.name)}' to a thread (make it a global)`);
-    return { k: 'alias', target };
-  }
   const c = b.L.constant(a) ?? constantBinding(b, a);
-  if (c === undefined) return unsupported(e.pos, 'thread argument must be a constant, NULL, or &global');
-  return c === 0n && isNullish(e) ? { k: 'null' } : { k: 'const', value: c };
+  if (c !== undefined) return c === 0n && isNullish(e) ? { k: 'null' } : { k: 'const', value: c };
+  const x = a.k === 'id' ? b.lookup(a.name, a.pos) : undefined;
+  const target = a.k === 'unary' && a.op === '&' ? lvalue(b, a.arg) : x?.k === 'alias' ? x.target : x?.k === 'array' ? x : undefined;
+  if (!target) return unsupported(e.pos, 'thread argument must be a constant, NULL, &variable or an array (not a pointer computed at run time)');
+  shareWithThread(b, target);
+  return { k: 'alias', target };
 }
 
 /** The value of an identifier bound to a constant (an unrolled loop's variable). */

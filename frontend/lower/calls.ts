@@ -14,6 +14,7 @@ import { builtin } from './builtins.js';
 import { paramsOf, returnTypeOf, type ParamInfo } from './declared-types.js';
 import type { Binding } from './file-scope.js';
 import { lvalue } from './places.js';
+import { pointerValue, storePointer, type PtrValue } from './pointers.js';
 import { convertTo } from './integers.js';
 
 /** Lowers a call: a builtin, else a function of the program (inlined or kept), else an error. */
@@ -47,8 +48,11 @@ function inline(b: ThreadBuilder, name: string, e: CallExpr, wantValue: boolean)
   const params = paramsOf(b.L.typeEnv, fn);
   checkArity(name, params, e);
   // Arguments are evaluated in the caller's scope.
-  const bindings = params.map((p, i) => argumentBinding(b, name, p, e.args[i]));
-  const values = params.map((p, i) => (bindings[i].k === 'const' && p.type.k === 'int' ? b.rvalue(e.args[i]) : undefined));
+  const bindings = params.map((p, i) => argumentBinding(b, fn, p, e.args[i]));
+  const values = params.map((p, i) => {
+    const x = bindings[i];
+    return x === RUNTIME ? pointerValue(b, e.args[i]) : x.k === 'const' && p.type.k === 'int' ? b.rvalue(e.args[i]) : undefined;
+  });
   const atomic = name.startsWith('__VERIFIER_atomic_');
   if (atomic) {
     b.emit({ kind: 'atomicBegin' }, e.pos, `${name}(…) {`);
@@ -62,7 +66,7 @@ function inline(b: ThreadBuilder, name: string, e: CallExpr, wantValue: boolean)
   const frame: Frame = { fn: name, prefix, retLoc, labels: new Map() };
   const savedTemps = b.liveTemps;
   b.inFrame(frame, () => {
-    if (retType.k === 'int' && wantValue) frame.retVar = (b.declareLocal('return', retType, e.pos) as { name: string }).name;
+    if ((retType.k === 'int' || retType.k === 'ptr') && wantValue) frame.retVar = (b.declareLocal('return', retType, e.pos) as { name: string }).name;
     const firstLocal = b.locals.length;
     params.forEach((p, i) => bindParam(b, fn, p, values[i], bindings[i], e));
     b.stmt(fn.body);
@@ -80,41 +84,63 @@ function inline(b: ThreadBuilder, name: string, e: CallExpr, wantValue: boolean)
   return frame.retVar ? mkVar(frame.retVar) : undefined;
 }
 
+/** A pointer parameter that is a variable of the callee, holding its argument's value. */
+const RUNTIME = 'runtime';
+
 /**
- * What a pointer or array parameter denotes: the `&variable`, array or pointer passed.
- * Other parameters get a placeholder constant here; the values of int arguments are
- * evaluated after all of these.
+ * What a pointer or array parameter denotes: the `&variable`, array or pointer passed,
+ * as an alias (no variable, no address: places.ts reads through it), or RUNTIME — a
+ * pointer variable of the callee, for a parameter the body assigns or whose argument
+ * is a pointer value (pointers.ts). Other parameters get a placeholder constant here;
+ * the values of int arguments are evaluated after all of these.
  */
-function argumentBinding(b: ThreadBuilder, callee: string, p: ParamInfo, a: Expr): Binding {
+function argumentBinding(b: ThreadBuilder, fn: FunctionDef, p: ParamInfo, a: Expr): Binding | typeof RUNTIME {
   if (p.type.k === 'ptr' || p.type.k === 'array') {
+    if (p.name && (assigns(fn.body, p.name) || takesAddress(fn.body, p.name))) return RUNTIME;
     const s = stripCasts(a);
-    if (s.k === 'unary' && s.op === '&') return { k: 'alias', target: lvalue(b, s.arg) };
+    if (s.k === 'unary' && s.op === '&' && staticLvalue(b, s.arg)) return { k: 'alias', target: lvalue(b, s.arg) };
     if (s.k === 'id') {
       const x = b.lookup(s.name, s.pos);
       if (x.k === 'alias' || x.k === 'null') return x;
       if (x.k === 'array') return { k: 'alias', target: x };
     }
     if (b.L.constant(s) === 0n) return { k: 'null' };
-    return unsupported(a.pos, `pointer argument to '${callee}' must be &variable`);
+    return RUNTIME;
   }
   if (p.type.k === 'thread' || p.type.k === 'mutex') return unsupported(a.pos, `${showType(p.type)} parameter passed by value`);
   return { k: 'const', value: 0n };
 }
 
+/** An lvalue that denotes one binding known now: a variable, or an array cell at a constant index. */
+function staticLvalue(b: ThreadBuilder, e: Expr): boolean {
+  if (e.k === 'id') {
+    const x = b.lookup(e.name, e.pos);
+    return x.k !== 'var' || x.type.k !== 'ptr';
+  }
+  if (e.k === 'index') return staticLvalue(b, e.base) && (b.L.constant(e.index) !== undefined || (e.index.k === 'id' && b.lookup(e.index.name, e.index.pos).k === 'const'));
+  return false;
+}
+
 /**
  * Binds a parameter in the callee's frame. An int parameter the body never assigns nor
  * takes the address of, given a constant, is bound to the constant itself (no variable,
- * no state); another int parameter gets a local; the rest denote their argument binding.
+ * no state); another int parameter, or a RUNTIME pointer, gets a local; the rest denote
+ * their argument binding.
  */
-function bindParam(b: ThreadBuilder, fn: FunctionDef, p: ParamInfo, v: Term | undefined, arg: Binding, e: CallExpr): void {
+function bindParam(b: ThreadBuilder, fn: FunctionDef, p: ParamInfo, v: Term | PtrValue | undefined, arg: Binding | typeof RUNTIME, e: CallExpr): void {
   if (!p.name) return;
-  if (v?.kind === 'int' && !assigns(fn.body, p.name) && !takesAddress(fn.body, p.name)) {
+  if (v !== undefined && 'from' in v) {
+    // An array parameter is a pointer (C11 6.7.6.3).
+    const x = b.declareLocal(p.name, p.type.k === 'array' ? { k: 'ptr', to: p.type.of } : p.type, p.pos);
+    b.bind(p.name, x);
+    storePointer(b, x, v, e.pos);
+  } else if (v?.kind === 'int' && !assigns(fn.body, p.name) && !takesAddress(fn.body, p.name)) {
     b.bind(p.name, { k: 'const', value: convertConstant(v.value, p.type) });
   } else if (v !== undefined) {
     const x = b.declareLocal(p.name, p.type, p.pos);
     b.bind(p.name, x);
     b.assign(x, v, e.pos, `${p.name} = ${show(v)}`);
-  } else b.bind(p.name, arg);
+  } else if (arg !== RUNTIME) b.bind(p.name, arg);
 }
 
 // ---- kept calls
@@ -156,7 +182,7 @@ function lowerProc(b: ThreadBuilder, name: string, fn: FunctionDef): Proc {
   const retLoc = b.cfg.newLoc(fn.pos);
   const proc: Proc = { entry, params: [] };
   b.procs.set(name, proc); // before the body, so that recursive calls find it
-  const frame: Frame = { fn: name, prefix: `${b.inst.name}.${name}`, retLoc, labels: new Map() };
+  const frame: Frame = { fn: name, prefix: `${b.inst.name}.${name}`, retLoc, labels: new Map(), kept: true };
   const cur = b.cur;
   b.inFrame(frame, () => {
     const retType = returnTypeOf(b.L.typeEnv, fn);

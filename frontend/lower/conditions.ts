@@ -9,6 +9,7 @@ import { unsupported } from '../diagnostics.js';
 import type { ThreadBuilder } from './builder.js';
 import { castType } from './declared-types.js';
 import { commonType, convertTo, exprType } from './integers.js';
+import { comparedPointers, pointee, pointerValue } from './pointers.js';
 import { BOOL } from '../types.js';
 
 type Rel = (a: Term, b: Term) => [Term[], Term[]];
@@ -42,14 +43,16 @@ export function branch(b: ThreadBuilder, e: Expr, t: number, f: number, blocking
   const rel = e.k === 'binary' ? REL[e.op] : undefined;
   let yes: Term[];
   let no: Term[];
-  if (e.k === 'binary' && rel) {
+  if (e.k === 'binary' && rel && (pointee(b, e.left) || pointee(b, e.right))) {
+    [yes, no] = rel(...comparedPointers(b, e.left, e.right, e.op, e.pos));
+  } else if (e.k === 'binary' && rel) {
     // Both sides convert to their common type: `u > -1` compares u with UINT_MAX.
     const t = commonType(exprType(b, e.left), exprType(b, e.right));
     const l = convertTo(b, b.rvalue(e.left), t, e.pos);
     const r = convertTo(b, b.rvalue(e.right), t, e.pos);
     [yes, no] = rel(l, r);
   } else {
-    const v = b.rvalue(e);
+    const v = pointee(b, e) ? pointerValue(b, e).term : b.rvalue(e);
     [yes, no] = REL['!='](v, num(0));
   }
   const from = b.cur;

@@ -8,7 +8,6 @@ import type { Declaration, Expr } from '../ast.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
 import { num } from '../../solver/formula.js';
 import { convertConstant, type CType } from '../types.js';
-import { stripCasts } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
 import { declaredType } from './declared-types.js';
 import { assignExpr } from './expressions.js';
@@ -39,6 +38,10 @@ export function declaration(b: ThreadBuilder, d: Declaration, pos: SourcePos): v
     const at = item.decl.pos;
     if (item.init) initialize(b, x, item.init, at, name);
     else if (x.k === 'var' && t.k === 'int') b.emit({ kind: 'havoc', target: x.name, lo: t.lo, hi: t.hi }, at, `${name} = <uninitialized>`);
+    else if (x.k === 'var' && t.k === 'ptr') {
+      const [lo, hi] = b.L.pointers.range(x.name) ?? [];
+      b.emit({ kind: 'havoc', target: x.name, lo, hi }, at, `${name} = <uninitialized>`);
+    }
     else if (x.k === 'array')
       for (const e of x.elems)
         if (e.k === 'var' && e.type.k === 'int') b.emit({ kind: 'havoc', target: e.name, lo: e.type.lo, hi: e.type.hi }, at, `${b.L.cname(e.name)} = <uninitialized>`);
@@ -56,10 +59,6 @@ function initialize(b: ThreadBuilder, x: Binding, init: Expr, pos: SourcePos, na
     return;
   }
   if (x.k === 'handle') return;
-  if (x.k === 'null') {
-    if (b.L.constant(stripCasts(init)) === 0n) return;
-    unsupported(init.pos, `pointer variable '${name}' (only &variable arguments of called functions are modelled)`);
-  }
   const e = init.k === 'init' ? (init.items[0] ?? { k: 'num' as const, value: 0n, pos }) : init;
   assignExpr(b, x, e, pos);
 }
@@ -86,7 +85,12 @@ export function hoistDecl(b: ThreadBuilder, d: Declaration): boolean {
   for (const [name, t, v, pos] of plans) {
     const x = b.declareLocal(name, t, pos);
     b.bind(name, x);
-    if (v !== undefined && x.k === 'var') b.initValues.set(x.name, v);
+    if (x.k !== 'var') continue;
+    // A local whose address escapes is a global (../points-to.ts): a global's initial value, or a havoc where C leaves it indeterminate.
+    if (!b.L.isGlobal(x.name)) {
+      if (v !== undefined) b.initValues.set(x.name, v);
+    } else if (v !== undefined) b.L.globalInit.set(x.name, v);
+    else b.emit({ kind: 'havoc', target: x.name }, pos, `${name} = <uninitialized>`);
   }
   return true;
 }

@@ -14,7 +14,8 @@ import { nondetRange } from './builtins.js';
 import { boolValue, branch, REL } from './conditions.js';
 import { castType } from './declared-types.js';
 import type { Binding } from './file-scope.js';
-import { atPlace, lvalue, place, readPlace, type Place } from './places.js';
+import { atPlace, place, readPlace, type Place } from './places.js';
+import { pointee, pointerAsInteger, pointerDifference, pointerUpdate, pointerValue, storePointer } from './pointers.js';
 import { commonType, convertTo, exprType } from './integers.js';
 import { wraps } from './conversion.js';
 
@@ -28,6 +29,7 @@ const ARITH: Record<string, (a: Term, b: Term, pos: SourcePos) => Term> = {
 
 /** Evaluates an expression for its side effects only. */
 export function effect(b: ThreadBuilder, e: Expr): void {
+  if ((e.k === 'assign' || e.k === 'incdec') && pointee(b, e.target)) return pointerUpdate(b, e);
   switch (e.k) {
     case 'assign':
       assignment(b, e);
@@ -52,6 +54,9 @@ export function effect(b: ThreadBuilder, e: Expr): void {
     case 'other':
       if (e.what === 'sizeof') return; // no side effects
       break;
+    case 'id':
+      if (pointee(b, e)) return; // a pointer's value, unused
+      break;
     case 'cond':
       b.diamond(
         (t, f) => branch(b, e.test, t, f),
@@ -66,6 +71,7 @@ export function effect(b: ThreadBuilder, e: Expr): void {
 
 /** Value of an expression as a term, emitting the edges of its side effects first. */
 export function rvalue(b: ThreadBuilder, e: Expr): Term {
+  if (pointee(b, e)) return pointerAsInteger(b, e);
   switch (e.k) {
     case 'num':
       return num(e.value);
@@ -80,6 +86,7 @@ export function rvalue(b: ThreadBuilder, e: Expr): Term {
       return unary(b, e);
     case 'binary': {
       if (REL[e.op] || e.op === '&&' || e.op === '||') return boolValue(b, e);
+      if (e.op === '-' && pointee(b, e.left) && pointee(b, e.right)) return pointerDifference(b, e.left, e.right, e.pos);
       const arith = ARITH[e.op] ?? unsupported(e.pos, `operator '${e.op}' (bit operations and shifts are not modelled)`);
       const t = exprType(b, e);
       if (!wraps(t)) return arith(rvalue(b, e.left), rvalue(b, e.right), e.pos);
@@ -128,9 +135,9 @@ function unary(b: ThreadBuilder, e: Extract<Expr, { k: 'unary' }>): Term {
     case '!':
       return boolValue(b, e);
     case '*':
-      return b.read(lvalue(b, e), e.pos);
+      return readPlace(b, place(b, e), e.pos);
     case '&':
-      return unsupported(e.pos, "address-of ('&') outside a function argument");
+      return pointerAsInteger(b, e);
     case '~':
       return unsupported(e.pos, "bitwise complement ('~')");
   }
@@ -205,6 +212,7 @@ function assignment(b: ThreadBuilder, e: Extract<Expr, { k: 'assign' }>): Place 
 
 /** `target = e`, with a nondet call assigned directly and conditions stored as 0/1. */
 export function assignExpr(b: ThreadBuilder, target: Binding, e: Expr, pos: SourcePos): void {
+  if (target.k === 'var' && target.type.k === 'ptr') return storePointer(b, target, pointerValue(b, e), pos);
   const nondet = nondetRange(b, e);
   if (nondet && target.k === 'var' && target.type.k === 'int') {
     const t = target.type;

@@ -6,6 +6,7 @@
  */
 import type { Expr, FunctionDef } from '../ast.js';
 import type { SourcePos } from '../diagnostics.js';
+import type { PointsTo } from '../points-to.js';
 import type { CType, IntType, TypeEnv } from '../types.js';
 
 /** What an identifier denotes while lowering. */
@@ -16,6 +17,11 @@ export type Binding =
   | { k: 'alias'; target: Binding }
   | { k: 'const'; value: bigint }
   | { k: 'null' };
+
+/** The variables of a binding, arrays flattened in order (C's layout of their cells). */
+export function leaves(x: Binding): Binding[] {
+  return x.k === 'array' ? x.elems.flatMap(leaves) : [x];
+}
 
 export interface Instance {
   index: number;
@@ -69,4 +75,14 @@ export interface FileScope {
   newInstance(fn: FunctionDef, arg: Binding, startedAtInit: boolean, chain: string[], pos: SourcePos, replicated?: boolean): Instance;
   /** LowerOptions.templates. */
   readonly templates: boolean;
+  /** The address space and points-to analysis (../points-to.ts). */
+  readonly pointers: PointsTo;
+  /** The type of a pointer variable of the program. */
+  pointerVarType(name: string): CType | undefined;
+  /** Records an array's cells (pointers.ts finds the array a cell is in); returns it. */
+  registerArray(array: Binding & { k: 'array' }): Binding;
+  /** File-scope pointers initialized with an address, which main stores first. */
+  pointerInitializers(): { name: string; init: Expr }[];
+  /** The outermost array a variable is a cell of, and its index there (arrays flattened). */
+  cellOf(name: string): { array: Binding; index: number } | undefined;
 }

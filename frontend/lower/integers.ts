@@ -13,6 +13,7 @@ import type { ThreadBuilder } from './builder.js';
 import { castType, returnTypeOf } from './declared-types.js';
 import { conversion, wraps } from './conversion.js';
 import type { Binding } from './file-scope.js';
+import { exprCType } from './pointers.js';
 
 /** The integer types `__VERIFIER_nondet_<kind>()` returns (long ones per the data model). */
 export function nondetType(kind: string, longBits: number): IntType {
@@ -73,20 +74,10 @@ export function exprType(b: ThreadBuilder, e: Expr): IntType {
       if (b.L.enumConstant(e.name) !== undefined && !b.scopes.some((s) => s.has(e.name))) return INT;
       return bindingType(b.lookup(e.name, e.pos));
     }
-    case 'index': {
-      let base: Expr = e;
-      let depth = 0;
-      while (base.k === 'index') {
-        base = base.base;
-        depth++;
-      }
-      if (base.k !== 'id') return INT;
-      const found = b.lookup(base.name, base.pos);
-      let t: CType | undefined = found.k === 'array' ? found.type : undefined;
-      for (; t && depth > 0; depth--) t = t.k === 'array' ? t.of : undefined;
-      return t ? asInt(t) : INT;
-    }
+    case 'index':
+      return asInt(exprCType(b, e) ?? INT);
     case 'unary':
+      if (e.op === '*') return asInt(exprCType(b, e) ?? INT);
       return e.op === '!' ? INT : promote(exprType(b, e.arg));
     case 'binary':
       if (['+', '-', '*', '/', '%'].includes(e.op)) return commonType(exprType(b, e.left), exprType(b, e.right));

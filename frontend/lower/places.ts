@@ -1,17 +1,24 @@
 /**
- * Lvalues: what an assignable expression denotes — a variable, an array cell, or the
- * target of a `&variable` argument seen through its parameter. An array index known
- * only at run time becomes a case split over the cells, with an out-of-bounds error.
+ * Lvalues: what an assignable expression denotes — a variable, an array cell, the
+ * target of a `&variable` argument seen through its parameter, or a cell a pointer
+ * points to. An array index known only at run time, and a dereference of a pointer,
+ * become case splits over the cells, with an out-of-bounds or invalid-pointer error.
  */
 import type { Expr } from '../ast.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
-import { eq, ge, lt, num, type Term } from '../../solver/formula.js';
+import type { Term } from '../../solver/formula.js';
 import { stripCasts } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
+import { caseSplit } from './case-split.js';
 import type { Binding } from './file-scope.js';
+import { derefCells, exprCType } from './pointers.js';
 
-/** An lvalue: a fixed binding, or an array cell chosen by a run-time index. */
-export type Place = { k: 'static'; b: Binding } | { k: 'dynamic'; elems: Binding[]; index: Term; pos: SourcePos };
+/** An lvalue: a fixed binding, or one of some cells chosen at run time by the value of `index` (each cell's is in `addrs`). */
+export type Place =
+  | { k: 'static'; b: Binding }
+  | { k: 'dynamic'; elems: Binding[]; addrs: readonly bigint[]; index: Term; pos: SourcePos; miss: string };
+
+const INVALID_DEREF = 'invalid dereference: a null, dangling or out-of-bounds pointer (undefined behaviour)';
 
 /** The binding an lvalue expression denotes. */
 export function lvalue(b: ThreadBuilder, e: Expr): Binding {
@@ -20,10 +27,8 @@ export function lvalue(b: ThreadBuilder, e: Expr): Binding {
       return b.lookup(e.name, e.pos);
     case 'unary':
       if (e.op === '*') {
-        const p = lvalue(b, stripCasts(e.arg));
-        if (p.k === 'alias') return p.target;
-        if (p.k === 'null') return fail(e.pos, 'dereference of a null pointer');
-        return unsupported(e.pos, 'dereference of a pointer that is not a &variable argument');
+        const p = place(b, e);
+        return p.k === 'static' ? p.b : unsupported(e.pos, 'a dereference of a pointer here (only reads and writes through it are modelled)');
       }
       break;
     case 'index': {
@@ -38,47 +43,44 @@ export function lvalue(b: ThreadBuilder, e: Expr): Binding {
   return fail(e.pos, 'expression is not assignable');
 }
 
+/** Whether e names a parameter bound to its `&variable` argument (an alias: no pointer variable). */
+function aliasOf(b: ThreadBuilder, e: Expr): Binding | undefined {
+  const s = stripCasts(e);
+  const x = s.k === 'id' ? b.lookup(s.name, s.pos) : undefined;
+  return x?.k === 'alias' ? x.target : undefined;
+}
+
 /**
- * Where an lvalue expression points: one binding, or an array cell chosen by an
- * index only known at run time.
+ * Where an lvalue expression points: one binding, or a cell chosen at run time (an
+ * array index, a pointer).
  */
 export function place(b: ThreadBuilder, e: Expr): Place {
+  if (e.k === 'unary' && e.op === '*') {
+    const target = aliasOf(b, e.arg);
+    if (target) return { k: 'static', b: target };
+    return { k: 'dynamic', ...derefCells(b, e.arg, undefined, e.pos), pos: e.pos, miss: INVALID_DEREF };
+  }
   if (e.k !== 'index') return { k: 'static', b: lvalue(b, e) };
+  if (!aliasOf(b, e.base) && exprCType(b, e.base)?.k === 'ptr') return { k: 'dynamic', ...derefCells(b, e.base, e.index, e.pos), pos: e.pos, miss: INVALID_DEREF };
   const base = lvalue(b, e.base);
   const arr = base.k === 'alias' ? base.target : base;
   if (arr.k !== 'array') return unsupported(e.pos, 'indexing something that is not an array');
   const i = b.rvalue(e.index);
-  if (i.kind !== 'int') return { k: 'dynamic', elems: arr.elems, index: i, pos: e.pos };
+  const n = arr.elems.length;
+  if (i.kind !== 'int') return { k: 'dynamic', elems: arr.elems, addrs: arr.elems.map((_, k) => BigInt(k)), index: i, pos: e.pos, miss: `array index out of bounds [0, ${n})` };
   const k = Number(i.value);
-  if (k < 0 || k >= arr.elems.length) return fail(e.index.pos, `array index ${i.value} out of bounds [0, ${arr.elems.length})`);
+  if (k < 0 || k >= n) return fail(e.index.pos, `array index ${i.value} out of bounds [0, ${n})`);
   return { k: 'static', b: arr.elems[k] };
 }
 
 /**
- * Runs `fn` on the cell a place denotes. A run-time index becomes a case split
- * (index = k for each cell); an index out of bounds is undefined behaviour and
- * reaches the error location.
+ * Runs `fn` on the cell a place denotes. A cell chosen at run time becomes a case
+ * split (index = the cell's address for each cell); any other index is undefined
+ * behaviour and reaches the error location.
  */
 export function atPlace(b: ThreadBuilder, p: Place, fn: (cell: Binding) => void): void {
   if (p.k === 'static') return fn(p.b);
-  const from = b.cur;
-  const join = b.cfg.newLoc(p.pos);
-  p.elems.forEach((cell, k) => {
-    const loc = b.cfg.newLoc(p.pos);
-    b.cur = from;
-    b.assume(eq(p.index, num(k)), loc, p.pos, false);
-    b.cur = loc;
-    fn(cell);
-    b.goto(join, p.pos, '');
-  });
-  const oob = b.cfg.newLoc(p.pos);
-  for (const c of [lt(p.index, num(0)), ge(p.index, num(p.elems.length))]) {
-    b.cur = from;
-    b.assume(c, oob, p.pos, false);
-  }
-  b.cur = oob;
-  b.goto(b.err, p.pos, `array index out of bounds [0, ${p.elems.length})`);
-  b.cur = join;
+  caseSplit(b, p.index, p.addrs.map((a) => [a, a] as const), (k) => fn(p.elems[k]), p.pos, p.miss);
 }
 
 export function readPlace(b: ThreadBuilder, p: Place, pos: SourcePos): Term {

@@ -33,7 +33,10 @@ export function buildThread(L: FileScope, inst: Instance): ThreadBuilder {
   b.frames.push(frame);
   b.scopes.push(new Map());
   const params = paramsOf(L.typeEnv, fn);
-  if (inst.index === 0) params.forEach((p) => p.name && b.bind(p.name, { k: 'null' }));
+  if (inst.index === 0) {
+    params.forEach((p) => p.name && b.bind(p.name, { k: 'null' }));
+    for (const { name, init } of L.pointerInitializers()) b.effect({ k: 'assign', op: '=', target: { k: 'id', name, pos: init.pos }, value: init, pos: init.pos });
+  }
   else {
     if (params.length > 1) unsupported(pos, `thread function '${frame.fn}' takes ${params.length} parameters (pthread_create passes one)`);
     if (params[0]?.name) b.bind(params[0].name, inst.arg);

@@ -1,0 +1,381 @@
+/**
+ * Pointer values at run time, over the address space of ../points-to.ts: a pointer is
+ * one integer variable holding 0 (NULL) or an address, `&x`, `a`, `&a[i]` are
+ * constants (plus the index), `p + k`, `p++`, `p - q`, `p == q`, `!p` are integer
+ * arithmetic and comparisons, and `*p`, `p[i]` are case splits over the cells the
+ * analysis says p may point to (places.ts). Undefined behaviour reaches the error
+ * location, as an array index out of bounds does: a dereference of NULL, of a
+ * one-past-the-end or otherwise invalid address, and pointer arithmetic that leaves
+ * its object. What the address space cannot answer exactly is a located
+ * `unsupported:` (an integer cast to a pointer that is dereferenced or compared with an
+ * address, an address used as an integer, `p - q` or `p < q` across objects, pointers
+ * stored in memory).
+ *
+ * A pointer parameter of an inlined function given `&x` keeps its older, cheaper form:
+ * an alias of x (Binding 'alias', no variable at all); only where such an alias is used
+ * as a value does x get an address.
+ */
+import type { Expr } from '../ast.js';
+import { fail, unsupported, type SourcePos } from '../diagnostics.js';
+import { INT_SOURCES, NULL_SOURCES, objectSource, variableSource, type Sources, type Targets } from '../points-to.js';
+import { add, eq, gt, lt, mkVar, mul, neg, num, sub, varsOf, type Term } from '../../solver/formula.js';
+import { INT, showType, type CType } from '../types.js';
+import type { ThreadBuilder } from './builder.js';
+import { caseSplit } from './case-split.js';
+import { castType, returnTypeOf } from './declared-types.js';
+import { leaves, type Binding } from './file-scope.js';
+
+/** A pointer's value: its term, and where it may come from (for the points-to analysis). */
+export interface PtrValue {
+  term: Term;
+  from: Sources;
+}
+
+const NULL_VALUE: PtrValue = { term: num(0), from: NULL_SOURCES };
+const VOID: CType = { k: 'void' };
+
+// ---- static types
+
+const elemOf = (t: CType | undefined): CType | undefined => (t?.k === 'array' ? t.of : t?.k === 'ptr' ? t.to : undefined);
+const isPointer = (t: CType | undefined): boolean => t?.k === 'ptr' || t?.k === 'array';
+
+/** The C type a binding denotes: an alias is a pointer to its target (to its first cell, for an array). */
+function bindingType(x: Binding): CType | undefined {
+  switch (x.k) {
+    case 'var':
+    case 'array':
+      return x.type;
+    case 'alias':
+      return { k: 'ptr', to: (x.target.k === 'array' ? elemOf(x.target.type) : bindingType(x.target)) ?? INT };
+    case 'null':
+      return { k: 'ptr', to: VOID };
+    case 'handle':
+      return { k: 'thread' };
+    case 'const':
+      return undefined;
+  }
+}
+
+/** The C type of an expression where pointers and arrays matter; undefined for most integer expressions. */
+export function exprCType(b: ThreadBuilder, e: Expr): CType | undefined {
+  switch (e.k) {
+    case 'id':
+      if (b.L.enumConstant(e.name) !== undefined && !b.scopes.some((s) => s.has(e.name))) return undefined;
+      return bindingType(b.lookup(e.name, e.pos));
+    case 'unary':
+      if (e.op === '&') return { k: 'ptr', to: exprCType(b, e.arg) ?? INT };
+      return e.op === '*' ? elemOf(exprCType(b, e.arg)) : undefined;
+    case 'index':
+      return elemOf(exprCType(b, e.base));
+    case 'binary': {
+      const l = exprCType(b, e.left);
+      if (e.op === '+') return isPointer(l) ? l : isPointer(exprCType(b, e.right)) ? exprCType(b, e.right) : undefined;
+      return e.op === '-' && isPointer(l) && !isPointer(exprCType(b, e.right)) ? l : undefined;
+    }
+    case 'cast':
+      return castType(b.L.typeEnv, e);
+    case 'cond': {
+      const t = exprCType(b, e.then);
+      return isPointer(t) ? t : exprCType(b, e.else);
+    }
+    case 'assign':
+    case 'incdec':
+      return exprCType(b, e.target);
+    case 'comma':
+      return exprCType(b, e.exprs[e.exprs.length - 1]);
+    case 'call': {
+      const def = e.callee.k === 'id' ? b.L.functionDef(e.callee.name) : undefined;
+      return def && returnTypeOf(b.L.typeEnv, def);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** What e points to, when e is a pointer (or an array, which decays to one); undefined otherwise. */
+export function pointee(b: ThreadBuilder, e: Expr): CType | undefined {
+  const t = exprCType(b, e);
+  return isPointer(t) ? elemOf(t) : undefined;
+}
+
+// ---- values
+
+/** The value of a pointer expression (emitting its side effects first). */
+export function pointerValue(b: ThreadBuilder, e: Expr): PtrValue {
+  switch (e.k) {
+    case 'id':
+      if (b.L.enumConstant(e.name) !== undefined && !b.scopes.some((s) => s.has(e.name))) break;
+      return bindingValue(b, b.lookup(e.name, e.pos), e.pos);
+    case 'unary':
+      if (e.op === '&') return addressOf(b, e.arg);
+      break;
+    case 'index':
+      // A row of a multi-dimensional array decays to its address.
+      if (exprCType(b, e)?.k === 'array') return addressOf(b, e);
+      break;
+    case 'binary': {
+      if ((e.op === '+' || e.op === '-') && pointee(b, e.left)) {
+        const p = pointerValue(b, e.left);
+        const k = b.rvalue(e.right);
+        return offset(b, p, e.op === '+' ? k : neg(k), e.pos);
+      }
+      if (e.op === '+' && pointee(b, e.right)) {
+        const k = b.rvalue(e.left);
+        return offset(b, pointerValue(b, e.right), k, e.pos);
+      }
+      break;
+    }
+    case 'cast':
+      return pointee(b, e.arg) ? pointerValue(b, e.arg) : integerAsPointer(b, e.arg);
+    case 'cond':
+      return conditional(b, e);
+    case 'assign':
+      pointerUpdate(b, e);
+      return variableValue(pointerVariable(b, e.target));
+    case 'incdec': {
+      const x = pointerVariable(b, e.target);
+      if (e.prefix) {
+        pointerUpdate(b, e);
+        return variableValue(x);
+      }
+      const old = b.fresh('old');
+      b.assign(old, mkVar(x.name), e.pos, '');
+      pointerUpdate(b, e);
+      return { term: b.read(old, e.pos), from: variableSource(x.name) };
+    }
+    case 'comma':
+      e.exprs.slice(0, -1).forEach((x) => b.effect(x));
+      return pointerValue(b, e.exprs[e.exprs.length - 1]);
+    case 'call': {
+      const r = b.call(e, true);
+      // An inlined function's pointer result is its result variable.
+      if (r?.kind === 'var') return { term: r, from: variableSource(r.name) };
+      return fail(e.pos, 'the call returns no pointer');
+    }
+  }
+  if (!isPointer(exprCType(b, e))) return integerAsPointer(b, e);
+  return unsupported(e.pos, 'this pointer expression');
+}
+
+/** `p = e`, `p += k`, `p -= k`, `p++`, `p--` for a pointer variable p. */
+export function pointerUpdate(b: ThreadBuilder, e: Extract<Expr, { k: 'assign' | 'incdec' }>): void {
+  const x = pointerVariable(b, e.target);
+  if (e.k === 'incdec') return storePointer(b, x, offset(b, variableValue(x), num(e.op === '++' ? 1 : -1), e.pos), e.pos);
+  if (e.op === '=') return storePointer(b, x, pointerValue(b, e.value), e.pos);
+  if (e.op !== '+=' && e.op !== '-=') return unsupported(e.pos, `operator '${e.op}' on a pointer`);
+  const k = b.rvalue(e.value);
+  storePointer(b, x, offset(b, variableValue(x), e.op === '+=' ? k : neg(k), e.pos), e.pos);
+}
+
+/** Stores a pointer value into a pointer variable, recording the flow for the analysis. */
+export function storePointer(b: ThreadBuilder, x: Binding, v: PtrValue, pos: SourcePos): void {
+  if (x.k !== 'var' || x.type.k !== 'ptr') return unsupported(pos, 'a pointer stored here');
+  b.L.pointers.flow(x.name, v.from);
+  b.assign(x, v.term, pos);
+}
+
+/** The value of a pointer expression used as an integer (cast or stored to an integer type): only without addresses. */
+export function pointerAsInteger(b: ThreadBuilder, e: Expr): Term {
+  const v = pointerValue(b, e);
+  if (targetsOf(b, v).objects.length)
+    unsupported(e.pos, 'an address used as an integer (addresses are not modelled as numbers; only pointers to objects are)');
+  return v.term;
+}
+
+/** The two sides of a comparison of pointers. */
+export function comparedPointers(b: ThreadBuilder, left: Expr, right: Expr, op: string, pos: SourcePos): [Term, Term] {
+  const l = pointerValue(b, left);
+  const r = pointerValue(b, right);
+  const [a, c] = [targetsOf(b, l), targetsOf(b, r)];
+  if (op !== '==' && op !== '!=') sameObject(a, c, pos, `comparison '${op}' of pointers`);
+  else if ((a.int && c.objects.length) || (c.int && a.objects.length))
+    unsupported(pos, 'comparison of an integer cast to a pointer with the address of an object');
+  return [l.term, r.term];
+}
+
+/** `p - q`, for pointers into the same object. */
+export function pointerDifference(b: ThreadBuilder, left: Expr, right: Expr, pos: SourcePos): Term {
+  const l = pointerValue(b, left);
+  const r = pointerValue(b, right);
+  sameObject(targetsOf(b, l), targetsOf(b, r), pos, 'difference of pointers');
+  return sub(l.term, r.term);
+}
+
+/** C defines `p - q` and `p < q` only within one object; rely answers them only when the analysis sees one. */
+function sameObject(a: Targets, c: Targets, pos: SourcePos, what: string): void {
+  if (a.int || c.int || new Set([...a.objects, ...c.objects]).size > 1) unsupported(pos, `${what} that may point into different objects`);
+}
+
+/** What a pointer value may point to (nothing is known yet in the analysis' own run). */
+const targetsOf = (b: ThreadBuilder, v: PtrValue): Targets => b.L.pointers.targets(v.from);
+
+/**
+ * The cells `*e` (or `e[index]`) may denote, with their addresses, and the address
+ * itself: places.ts splits on it. NULL and any other address reach the error.
+ */
+export function derefCells(b: ThreadBuilder, e: Expr, index: Expr | undefined, pos: SourcePos): { elems: Binding[]; addrs: bigint[]; index: Term } {
+  const type = pointee(b, e) ?? VOID;
+  let p = pointerValue(b, e);
+  if (index) p = offset(b, p, b.rvalue(index), pos);
+  if (type.k === 'void') return fail(pos, 'dereference of a void pointer');
+  if (type.k !== 'int') return unsupported(pos, `dereference of a pointer to ${showType(type)} (only pointers to integers are modelled)`);
+  const at = local(b, p.term, pos);
+  const tg = targetsOf(b, p);
+  if (tg.int) unsupported(pos, 'dereference of a pointer that may hold an integer cast to a pointer');
+  const elems: Binding[] = [];
+  const addrs: bigint[] = [];
+  for (const o of tg.objects)
+    o.cells.forEach((c, i) => {
+      if (c.type.bits !== type.bits || c.type.unsigned !== type.unsigned || c.type.bool !== type.bool)
+        unsupported(pos, `dereference of a pointer to ${showType(type)} that may point to '${b.L.cname(c.name)}' of type ${showType(c.type)}`);
+      elems.push({ k: 'var', name: c.name, type: c.type });
+      addrs.push(o.base + BigInt(i));
+    });
+  return { elems, addrs, index: at };
+}
+
+/** Locals of a thread that other threads reach through a thread argument `&x` become globals (lower.ts). */
+export function shareWithThread(b: ThreadBuilder, target: Binding): void {
+  const names = leaves(target).flatMap((c) => (c.k === 'var' && !b.L.isGlobal(c.name) ? [c.name] : []));
+  if (names.length) b.L.pointers.promote(names);
+}
+
+// ---- addresses
+
+function bindingValue(b: ThreadBuilder, x: Binding, pos: SourcePos): PtrValue {
+  switch (x.k) {
+    case 'var':
+      if (x.type.k === 'ptr') return variableValue(x);
+      return { term: b.read(x, pos), from: INT_SOURCES };
+    case 'alias':
+      return objectAddress(b, x.target, pos);
+    case 'array':
+      return objectAddress(b, x, pos);
+    case 'null':
+      return NULL_VALUE;
+    case 'const':
+      return x.value === 0n ? NULL_VALUE : { term: num(x.value), from: INT_SOURCES };
+    case 'handle':
+      return unsupported(pos, 'pthread_t values other than in pthread_create/pthread_join');
+  }
+}
+
+const variableValue = (x: Binding & { k: 'var' }): PtrValue => ({ term: mkVar(x.name), from: variableSource(x.name) });
+
+/** The pointer variable an assignment writes: pointers stored elsewhere (in arrays, through pointers) are not modelled. */
+function pointerVariable(b: ThreadBuilder, e: Expr): Binding & { k: 'var' } {
+  const x = e.k === 'id' ? b.lookup(e.name, e.pos) : undefined;
+  if (x?.k === 'var' && x.type.k === 'ptr') return x;
+  if (x) return unsupported(e.pos, `assignment to '${e.k === 'id' ? e.name : ''}', a parameter bound to its argument`);
+  return unsupported(e.pos, 'a pointer stored in memory (pointers to pointers, arrays of pointers)');
+}
+
+/** An integer used as a pointer: 0 is NULL; any other value is "an integer cast to a pointer". */
+function integerAsPointer(b: ThreadBuilder, e: Expr): PtrValue {
+  if (b.L.constant(e) === 0n) return NULL_VALUE;
+  return { term: b.rvalue(e), from: INT_SOURCES };
+}
+
+/** `c ? p : q`: the value through a temporary, from both sides. */
+function conditional(b: ThreadBuilder, e: Extract<Expr, { k: 'cond' }>): PtrValue {
+  const tmp = b.fresh('cond');
+  const from = new Set<string>();
+  const arm = (x: Expr) => (): void => {
+    const v = pointerValue(b, x);
+    v.from.forEach((s) => from.add(s));
+    b.assign(tmp, v.term, e.pos, '');
+  };
+  b.diamond(
+    (t, f) => {
+      const c = b.rvalue(e.test);
+      const start = b.cur;
+      for (const [cond, to] of [[lt(c, num(0)), t], [gt(c, num(0)), t], [eq(c, num(0)), f]] as const) {
+        b.cur = start;
+        b.assume(cond, to, e.pos, false);
+      }
+    },
+    e.pos,
+    arm(e.then),
+    arm(e.else),
+  );
+  return { term: b.read(tmp, e.pos), from };
+}
+
+/** `&lv`: the address of a variable, of an array cell (`&a[i]`, `&p[i]`), or `&*p`. */
+function addressOf(b: ThreadBuilder, lv: Expr): PtrValue {
+  switch (lv.k) {
+    case 'id': {
+      const x = b.lookup(lv.name, lv.pos);
+      if ((x.k === 'var' && x.type.k === 'int') || x.k === 'array') return objectAddress(b, x, lv.pos);
+      return unsupported(lv.pos, `the address of '${lv.name}' (only addresses of integer variables and arrays are modelled)`);
+    }
+    case 'index': {
+      const p = pointerValue(b, lv.base);
+      const i = b.rvalue(lv.index);
+      const stride = cellCount(exprCType(b, lv) ?? INT);
+      return offset(b, p, stride === 1 ? i : mul(num(stride), i), lv.pos);
+    }
+    case 'unary':
+      if (lv.op === '*') return pointerValue(b, lv.arg);
+      break;
+    case 'member':
+      return unsupported(lv.pos, 'struct and union members');
+  }
+  return fail(lv.pos, 'cannot take the address of this expression');
+}
+
+/** Cells of a value of type t (arrays are flattened). */
+function cellCount(t: CType): number {
+  return t.k === 'array' ? (t.size ?? 0) * cellCount(t.of) : 1;
+}
+
+/**
+ * The address of a variable or array (or of the cell, or row, x is in): its object,
+ * numbered by the analysis. A local whose address is taken becomes a global (lower.ts);
+ * one of a thread created in a loop without constant bounds, or of a function kept as
+ * a call, cannot: its instances or activations would share it.
+ */
+function objectAddress(b: ThreadBuilder, x: Binding, pos: SourcePos): PtrValue {
+  const first = leaves(x)[0];
+  if (first?.k !== 'var') return unsupported(pos, 'the address of this object');
+  const inArray = b.L.cellOf(first.name);
+  const whole = inArray?.array ?? first;
+  const cells = leaves(whole).map((c) => {
+    if (c.k !== 'var' || c.type.k !== 'int') return unsupported(pos, `the address of ${c.k === 'var' ? `'${b.L.cname(c.name)}' of type ${showType(c.type)}` : 'this object'} (only addresses of integers are modelled)`);
+    return { name: c.name, type: c.type };
+  });
+  const local = !b.L.isGlobal(first.name);
+  // A thread argument `&x` may be another thread's local (shareWithThread made it a global).
+  if (local && b.inst.replicated && b.locals.includes(first.name))
+    unsupported(pos, `the address of local '${b.L.cname(first.name)}' of a thread created in a loop without constant bounds (its instances would share it)`);
+  if (b.keptLocals.has(first.name)) unsupported(pos, `the address of local '${b.L.cname(first.name)}' of a function kept as a call`);
+  const o = b.L.pointers.address(cells, local);
+  return { term: num(o.base + BigInt(inArray?.index ?? 0)), from: objectSource(o.key) };
+}
+
+/**
+ * `p + k`: the address k cells on. C defines it only within p's object (or one past
+ * its end); anything else — NULL, an invalid address, leaving the object — reaches
+ * the error location, which keeps every pointer inside its object's addresses.
+ */
+function offset(b: ThreadBuilder, p: PtrValue, k: Term, pos: SourcePos): PtrValue {
+  if (k.kind === 'int' && k.value === 0n) return p;
+  const at = local(b, p.term, pos);
+  const to = add(at, local(b, k, pos));
+  const tg = targetsOf(b, p);
+  if (tg.int) unsupported(pos, 'arithmetic on a pointer that may hold an integer cast to a pointer');
+  if (b.L.pointers.analysed) {
+    const objects = tg.objects.map((o) => [o.base, o.base + BigInt(o.cells.length)] as const);
+    const within = (j: number): void => caseSplit(b, to, [objects[j]], () => {}, pos, 'pointer arithmetic leaves its object (undefined behaviour)');
+    caseSplit(b, at, objects, within, pos, 'pointer arithmetic on a null or invalid pointer (undefined behaviour)');
+  }
+  return { term: to, from: p.from };
+}
+
+/** A term no other thread can change while it is tested twice: a copy, if it reads globals. */
+function local(b: ThreadBuilder, t: Term, pos: SourcePos): Term {
+  if (![...varsOf(t)].some((v) => b.L.isGlobal(v))) return t;
+  const tmp = b.fresh('ptr');
+  b.assign(tmp, t, pos, '');
+  return b.read(tmp, pos);
+}

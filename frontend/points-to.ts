@@ -1,0 +1,147 @@
+/**
+ * Pointers with a finite set of targets: the address space and a flow-insensitive
+ * points-to analysis (Andersen's, restricted to copies: rely models no pointer stored
+ * in memory, so there are no loads or stores of pointers to follow).
+ *
+ * Representation. Every object whose address is taken as a value (a global or local
+ * scalar, a whole array flattened cell by cell) gets a base address, and a pointer is
+ * one integer variable holding an address: 0 is NULL, the k-th cell of an object is
+ * base + k, and after each object one address is left free for its one-past-the-end
+ * pointer. One integer rather than an (object, offset) pair because pointer
+ * arithmetic, `p == q`, `!p` and `p - q` are then single linear terms and atoms,
+ * which is what every engine reads best; exactness is kept by checking each pointer
+ * arithmetic step against its object's bounds (lower/pointers.ts), so a pointer
+ * always holds 0 or an address of the object it came from, never one of a
+ * neighbour. An integer cast to a pointer holds the integer itself ("int" below):
+ * such a pointer may only be compared with NULL or converted back.
+ *
+ * The analysis needs the whole program (an address taken in one thread flows into a
+ * dereference in another), so the lowering runs twice (lower.ts): the first run only
+ * records objects and flows, the second reads the solution, and dereferences become
+ * case splits over the addresses a pointer may hold (lower/case-split.ts). A local
+ * whose address is taken as a value becomes a global variable in the second run,
+ * since other threads (or a kept call) may reach it through the pointer.
+ */
+import type { IntType } from './types.js';
+
+/** One cell of an addressable object: its IR variable, its C type and its C name. */
+export interface Cell {
+  readonly name: string;
+  readonly type: IntType;
+}
+
+export interface MemObject {
+  /** The IR name of its first cell. */
+  readonly key: string;
+  readonly cells: readonly Cell[];
+  readonly base: bigint;
+}
+
+/**
+ * Where a pointer value may come from: `null`, `int` (an integer cast to a pointer),
+ * `o:KEY` (an address of object KEY) or `v:NAME` (the value of pointer variable NAME).
+ */
+export type Sources = ReadonlySet<string>;
+export const NULL_SOURCES: Sources = new Set(['null']);
+export const INT_SOURCES: Sources = new Set(['int']);
+export const objectSource = (key: string): Sources => new Set([`o:${key}`]);
+export const variableSource = (name: string): Sources => new Set([`v:${name}`]);
+
+/** What a pointer may point to: objects, NULL, or an integer cast to a pointer. */
+export interface Targets {
+  readonly objects: readonly MemObject[];
+  readonly null: boolean;
+  readonly int: boolean;
+}
+
+export class PointsTo {
+  /** Whether the program has run-time pointers: pointer variables, or addresses taken as values. */
+  used = false;
+  private readonly objects = new Map<string, MemObject>();
+  private readonly flows = new Map<string, Set<string>>();
+  private readonly promotedCells = new Set<string>();
+  private next = 1n;
+  /** Only in the second run: each pointer variable's sources, closed under copies (no `v:` left). */
+  private readonly solved?: ReadonlyMap<string, ReadonlySet<string>>;
+
+  /** The analysis of the first run, solved, for the second; none in the first run. */
+  constructor(first?: PointsTo) {
+    if (!first) return;
+    for (const [k, o] of first.objects) this.objects.set(k, o);
+    for (const c of first.promotedCells) this.promotedCells.add(c);
+    this.next = first.next;
+    this.solved = first.closure();
+    this.used = true;
+  }
+
+  /** In the second run: the solution is known. */
+  get analysed(): boolean {
+    return this.solved !== undefined;
+  }
+
+  /** The object with these cells, numbered in the first run (the second run finds the same). */
+  address(cells: readonly Cell[], local: boolean): MemObject {
+    this.used = true;
+    const key = cells[0].name;
+    let o = this.objects.get(key);
+    if (!o) {
+      if (this.solved) throw new Error(`internal: object '${key}' was not seen by the points-to analysis`);
+      o = { key, cells, base: this.next };
+      this.objects.set(key, o);
+      this.next += BigInt(cells.length) + 1n;
+    }
+    if (local) this.promote(cells.map((c) => c.name));
+    return o;
+  }
+
+  /** Locals that must become globals in the second run (their address escapes). */
+  promote(names: readonly string[]): void {
+    this.used = true;
+    for (const n of names) this.promotedCells.add(n);
+  }
+
+  promoted(name: string): boolean {
+    return this.analysed && this.promotedCells.has(name);
+  }
+
+  /** `target = <a value from these sources>`. */
+  flow(target: string, from: Sources): void {
+    let s = this.flows.get(target);
+    if (!s) this.flows.set(target, (s = new Set()));
+    for (const x of from) s.add(x);
+  }
+
+  /** What a value from these sources may point to (nothing in the first run). */
+  targets(from: Sources): Targets {
+    const all = new Set<string>();
+    for (const s of from) for (const x of s.startsWith('v:') ? (this.solved?.get(s.slice(2)) ?? []) : [s]) all.add(x);
+    const objects = [...all].filter((s) => s.startsWith('o:')).map((s) => this.objects.get(s.slice(2))!);
+    return { objects: objects.sort((a, b) => (a.base < b.base ? -1 : 1)), null: all.has('null'), int: all.has('int') };
+  }
+
+  /** The values a pointer variable can hold: 0 … the last address, unless an integer may flow into it. */
+  range(name: string): [bigint, bigint] | undefined {
+    if (!this.solved || this.solved.get(name)?.has('int')) return undefined;
+    return [0n, this.next - 1n];
+  }
+
+  /** Each variable's sources with the copies resolved, to a fixpoint. */
+  private closure(): Map<string, Set<string>> {
+    const pts = new Map<string, Set<string>>();
+    for (const [v, from] of this.flows) pts.set(v, new Set([...from].filter((s) => !s.startsWith('v:'))));
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const [v, from] of this.flows)
+        for (const s of from) {
+          if (!s.startsWith('v:')) continue;
+          const mine = pts.get(v)!;
+          for (const x of pts.get(s.slice(2)) ?? [])
+            if (!mine.has(x)) {
+              mine.add(x);
+              changed = true;
+            }
+        }
+    }
+    return pts;
+  }
+}
