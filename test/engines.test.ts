@@ -10,14 +10,14 @@ describe('engine registry', () => {
   it('names each engine once; the portfolio (auto) is the default', () => {
     const names = ENGINES.map((e) => e.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(names).toEqual(['auto', 'aret', 'bmc', 'monolithic', 'explicit-global', 'explicit-modular']);
+    expect(names).toEqual(['auto', 'aret', 'bmc', 'monolithic', 'thread-modular', 'explicit-global', 'explicit-modular']);
     expect(DEFAULT_ENGINE).toBe('auto');
   });
 
   it("declares each option under commander's name for its flags, once per flag", () => {
     for (const e of ENGINES) for (const [key, o] of Object.entries(e.options)) expect(new Option(o.flags).attributeName(), `${e.name} ${o.flags}`).toBe(key);
     const shared = engineOptions().find((o) => o.option.flags.startsWith('--solver'));
-    expect(shared?.engines).toEqual(['auto', 'aret', 'bmc', 'monolithic']);
+    expect(shared?.engines).toEqual(['auto', 'aret', 'bmc', 'monolithic', 'thread-modular']);
   });
 
   it('rely verify --help lists every engine and every engine option, with the engines that read it', async () => {
