@@ -7,7 +7,8 @@
  */
 import { and, not, primed, smtSymbol, toSmt, varsOf, type Term } from '../solver/formula.js';
 import type { Program } from '../frontend/program.js';
-import type { Atom, HornSystem } from '../solver/horn.js';
+import { solutionObligations, type Atom, type HornSolution, type HornSystem } from '../solver/horn.js';
+import type { SmtSolver } from '../solver/smt.js';
 
 /**
  * One premise of a proof rule in Horn form: the unknowns in `body` and `constraint`
@@ -25,6 +26,23 @@ export interface Premise<U> {
 /** A Horn system whose clauses keep the names of the premises they come from. */
 export interface NamedHornSystem extends HornSystem {
   readonly clauses: readonly Premise<Atom>[];
+}
+
+/**
+ * Re-checks that `solution` satisfies every clause of `sys` with `checker`, a fresh
+ * solver, closed afterwards: one query per clause, body ∧ constraint ∧ ¬head must be
+ * unsat, each within `timeoutMs()`. The first clause that fails, or undefined.
+ */
+export async function firstFailingClause(sys: NamedHornSystem, solution: HornSolution, checker: SmtSolver, timeoutMs: () => number | undefined): Promise<string | undefined> {
+  try {
+    for (const [k, f] of solutionObligations(sys, solution).entries()) {
+      const r = await checker.check([f], { timeoutMs: timeoutMs() });
+      if (r.status !== 'unsat') return `${sys.clauses[k].name} ${r.status === 'unknown' ? `undecided (${r.reason})` : 'does not hold'}`;
+    }
+    return undefined;
+  } finally {
+    await checker.close();
+  }
 }
 
 /** One premise as an entailment: `premise ⇒ conclusion` must be valid. */

@@ -8,7 +8,8 @@
  * new engine is one folder and one registry entry.
  */
 import type { Logger } from 'pino';
-import type { BackendName } from '../solver/smt.js';
+import type { BackendName, SmtSolver } from '../solver/smt.js';
+import { SolverPool, type SolverChoice } from '../solver/select.js';
 import type { Program } from '../frontend/program.js';
 import type { Budget } from './budget.js';
 import type { Outcome } from './outcome.js';
@@ -103,4 +104,25 @@ export interface Engine<O, P, S extends EngineStats> {
   /** `--proof`: the proof as an SMT-LIB 2 script any solver checks, if the engine writes one. */
   readonly certificate?: (program: Program, proof: P) => string;
   readonly report: EngineReport<O, P, S>;
+}
+
+/** What a solver-based engine's search gets beside its solver (withSolvers). */
+export interface CheckedRun {
+  /** A fresh solver for re-checking a proof, independent of the one that found it. */
+  readonly checker: () => SmtSolver;
+  readonly budget: Budget;
+  /** Internal errors that turn into UNKNOWN, logged. */
+  readonly onInternalError: (message: string) => void;
+}
+
+/** Runs `search` on a solver of back end `choice`, with checkers from the same pool; every solver is closed afterwards. */
+export async function withSolvers<V>(choice: SolverChoice, p: Program, ctx: RunContext, search: (solver: SmtSolver, run: CheckedRun) => Promise<V>): Promise<{ verdict: V; backend: BackendName }> {
+  const solvers = new SolverPool(choice, { stop: ctx.budget.signal, nice: ctx.nice });
+  try {
+    const solver = solvers.open();
+    const verdict = await search(solver, { checker: () => solvers.open(), budget: ctx.budget, onInternalError: (message) => ctx.log.error({ file: p.file }, message) });
+    return { verdict, backend: solver.backendName };
+  } finally {
+    await solvers.closeAll();
+  }
 }

@@ -1,6 +1,6 @@
 /** The monolithic baseline as the registry sees it (core/engine.ts). */
-import { SolverPool, type SolverChoice } from '../solver/select.js';
-import type { Engine } from '../core/engine.js';
+import type { SolverChoice } from '../solver/select.js';
+import { withSolvers, type Engine } from '../core/engine.js';
 import { solverOption } from '../core/options.js';
 import { invariantSmt2, type InvariantProof } from './proof.js';
 import { monolithicReport } from './report.js';
@@ -15,20 +15,8 @@ export const monolithicEngine: Engine<MonolithicEngineOptions, InvariantProof, M
   description: 'the baseline: one Spacer query for one inductive invariant of the product program of all threads',
   lowering: 'inline',
   options: { solver: solverOption },
-  async run(p, o, ctx) {
-    const solvers = new SolverPool(o.solver, { stop: ctx.budget.signal, nice: ctx.nice });
-    try {
-      const solver = solvers.open();
-      const verdict = await verifyMonolithic(p, solver, {
-        checker: () => solvers.open(), // independent of the solver Spacer ran in
-        budget: ctx.budget, // one Spacer query is the whole method: it may take all the time left
-        onInternalError: (message) => ctx.log.error({ file: p.file }, message),
-      });
-      return { verdict, backend: solver.backendName };
-    } finally {
-      await solvers.closeAll();
-    }
-  },
+  // One Spacer query is the whole method: it may take all the time left.
+  run: (p, o, ctx) => withSolvers(o.solver, p, ctx, (solver, run) => verifyMonolithic(p, solver, run)),
   certificate: invariantSmt2,
   report: monolithicReport,
 };

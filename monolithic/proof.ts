@@ -5,10 +5,9 @@
  * writes the same checks as an SMT-LIB 2 script any SMT solver can run.
  */
 import { mkVar, prime, primed, varsOf, type Term } from '../solver/formula.js';
-import { solutionObligations } from '../solver/horn.js';
 import type { SmtSolver } from '../solver/smt.js';
 import type { Program } from '../frontend/program.js';
-import { obligationOf, obligationsSmt2 } from '../core/certificate.js';
+import { firstFailingClause, obligationOf, obligationsSmt2 } from '../core/certificate.js';
 import { INV, productPremises, productSystem } from './encode.js';
 
 export interface InvariantProof {
@@ -29,17 +28,7 @@ export async function checkInvariant(
   checker: SmtSolver,
   timeoutMs: () => number | undefined = () => undefined,
 ): Promise<string | undefined> {
-  try {
-    const sys = productSystem(p, true);
-    const violations = solutionObligations(sys, new Map([[INV, proof.invariant]]));
-    for (const [k, f] of violations.entries()) {
-      const r = await checker.check([f], { timeoutMs: timeoutMs() });
-      if (r.status !== 'unsat') return `${sys.clauses[k].name} ${r.status === 'unknown' ? `undecided (${r.reason})` : 'does not hold'}`;
-    }
-    return undefined;
-  } finally {
-    await checker.close();
-  }
+  return firstFailingClause(productSystem(p, true), new Map([[INV, proof.invariant]]), checker, timeoutMs);
 }
 
 /** Size of an invariant, for the report: its atoms and the variables it mentions. */

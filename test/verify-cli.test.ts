@@ -360,6 +360,13 @@ describe('thread creation without a static bound: a bounded search for bugs, nev
     for (const a of answers) expect(a, a.obligation).toMatchObject({ answer: 'unsat' });
   });
 
+  it('a lock flag taken by hand between workers: SAFE for any number of them, through the ghost owner of the flag', async () => {
+    const r = await rely(['verify', '--engine', 'thread-modular', 'test/fixtures/spawn-flag-lock.c']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^ {2}with ghost owners of the lock flags: __owner\[g\] is the thread that took g \(0: none\)$/m);
+    expect(r.out).toMatch(/__owner\[f\]/);
+  });
+
   it('a count of the workers (infinite state, no thread-modular invariant): no proof, no bug with up to 3 of them: UNKNOWN, not SAFE, and the reason says both', async () => {
     const COUNT = 'test/fixtures/spawn-count.c';
     const r = await rely(['verify', '--timeout', '20', COUNT]);

@@ -2,14 +2,20 @@
 import { FALSE, and, conjuncts, eq, linearOf, mkVar, num, or, sub, substitute, type Term } from '../solver/formula.js';
 import type { Atom } from '../solver/horn.js';
 import type { Program } from '../frontend/program.js';
+import { withLockOwners } from '../frontend/lock-owners.js';
 import { obligationOf, obligationsSmt2, type NamedHornSystem, type Premise } from '../core/certificate.js';
 import { invariantName, invariantParams, threadModularPremises } from '../core/thread-modular-rule.js';
 
 /** One invariant per thread, over the globals and the thread's own locals (invariantParams), by R_i's name. */
 export interface ThreadModularProof {
   readonly kind: 'thread-modular';
+  /** Over the program with ghost owners of its lock flags (withLockOwners). */
+  readonly lockOwners: boolean;
   readonly invariants: ReadonlyMap<string, Term>;
 }
+
+/** The program the proof is about: `p`, with the ghost owners of its lock flags if the proof uses them. */
+export const provedProgram = (p: Program, proof: ThreadModularProof): Program => (proof.lockOwners ? withLockOwners(p) : p);
 
 /** R_i(G, L_i) per thread, the premises once per transition: what a proof is checked against. */
 export function threadModularSystem(p: Program): NamedHornSystem {
@@ -20,7 +26,8 @@ export function threadModularSystem(p: Program): NamedHornSystem {
 }
 
 /** `--proof`: every premise, per transition, with the invariants written out, as a script any SMT solver checks. */
-export function threadModularSmt2(p: Program, proof: ThreadModularProof): string {
+export function threadModularSmt2(whole: Program, proof: ThreadModularProof): string {
+  const p = provedProgram(whole, proof);
   const R = (i: number, args: readonly Term[]): Term => {
     const params = invariantParams(p, i);
     return substitute(proof.invariants.get(invariantName(p.threads[i].name))!, new Map(params.map((v, k) => [v, args[k]] as const)));
@@ -32,6 +39,7 @@ export function threadModularSmt2(p: Program, proof: ThreadModularProof): string
     '; invariant over the globals and its own locals, closed under its own steps and under',
     "; every other thread's steps from that thread's invariant" + (p.threads.some((t) => t.replicated) ? ' (a template thread: also under' : '.'),
     ...(p.threads.some((t) => t.replicated) ? ["; another instance's steps, so the proof holds for any number of instances)."] : []),
+    ...(proof.lockOwners ? ['; The ghost globals __owner[g] say which thread took the lock flag g (0: none), as a mutex', "; owner does; they follow g's writes exactly and nothing tests them."] : []),
     '; Each obligation asserts its premise and the negation of its conclusion; the proof',
     '; holds when every check-sat answers unsat.',
   ]);

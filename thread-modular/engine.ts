@@ -1,6 +1,6 @@
 /** The thread-modular engine as the registry sees it (core/engine.ts). */
-import { SolverPool, type SolverChoice } from '../solver/select.js';
-import type { Engine } from '../core/engine.js';
+import type { SolverChoice } from '../solver/select.js';
+import { withSolvers, type Engine } from '../core/engine.js';
 import { solverOption } from '../core/options.js';
 import { threadModularSmt2, type ThreadModularProof } from './encode.js';
 import { threadModularReport } from './report.js';
@@ -16,20 +16,7 @@ export const threadModularEngine: Engine<ThreadModularEngineOptions, ThreadModul
   lowering: 'inline',
   templates: true,
   options: { solver: solverOption },
-  async run(p, o, ctx) {
-    const solvers = new SolverPool(o.solver, { stop: ctx.budget.signal, nice: ctx.nice });
-    try {
-      const solver = solvers.open();
-      const verdict = await verifyThreadModular(p, solver, {
-        checker: () => solvers.open(), // independent of the solver Spacer ran in
-        budget: ctx.budget,
-        onInternalError: (message) => ctx.log.error({ file: p.file }, message),
-      });
-      return { verdict, backend: solver.backendName };
-    } finally {
-      await solvers.closeAll();
-    }
-  },
+  run: (p, o, ctx) => withSolvers(o.solver, p, ctx, (solver, run) => verifyThreadModular(p, solver, run)),
   certificate: threadModularSmt2,
   report: threadModularReport,
 };

@@ -10,6 +10,7 @@ export const threadModularReport: EngineReport<object, ThreadModularProof, Threa
   proof: (p, proof, _s, run) =>
     [
       `proof: one invariant per thread over the globals and its own locals, checked by a fresh ${run.backend} solver${p.threads.some((t) => t.replicated) ? ' (template threads: for any number of instances)' : ''}`,
+      ...(proof.lockOwners ? ['  with ghost owners of the lock flags: __owner[g] is the thread that took g (0: none)'] : []),
       ...[...proof.invariants].map(([name, inv]) => `  ${name}: ${show(inv)}`),
     ].join('\n'),
   stats: (s, run) =>

@@ -14,13 +14,14 @@
  * UNKNOWN with that reason, as is everything else.
  */
 import type { HornResult } from '../solver/horn.js';
-import { solutionObligations } from '../solver/horn.js';
 import type { SmtSolver, SolverStats } from '../solver/smt.js';
 import type { Program } from '../frontend/program.js';
+import { lockFlags, withLockOwners } from '../frontend/lock-owners.js';
 import { Budget } from '../core/budget.js';
 import { OutOfMemory, SolverUnknown, Timeout, nonlinearReason } from '../core/errors.js';
 import type { Outcome } from '../core/outcome.js';
-import { perLocationSystem, perThreadInvariants, threadModularSystem, type ThreadModularProof } from './encode.js';
+import { firstFailingClause } from '../core/certificate.js';
+import { perLocationSystem, perThreadInvariants, provedProgram, threadModularSystem, type ThreadModularProof } from './encode.js';
 
 export interface ThreadModularOptions {
   /** A fresh solver for the proof check (independent of the one Spacer ran in). */
@@ -41,56 +42,63 @@ export interface ThreadModularStats {
 
 export type ThreadModularVerdict = Outcome<ThreadModularProof> & { stats: ThreadModularStats };
 
-/** Re-checks every premise (one per transition) under `proof` with `checker`, closed afterwards; the first that fails, or undefined. */
-export async function checkThreadModular(p: Program, proof: ThreadModularProof, checker: SmtSolver, timeoutMs: () => number | undefined): Promise<string | undefined> {
-  try {
-    const sys = threadModularSystem(p);
-    for (const [k, f] of solutionObligations(sys, proof.invariants).entries()) {
-      const r = await checker.check([f], { timeoutMs: timeoutMs() });
-      if (r.status !== 'unsat') return `${sys.clauses[k].name} ${r.status === 'unknown' ? `undecided (${r.reason})` : 'does not hold'}`;
-    }
-    return undefined;
-  } finally {
-    await checker.close();
-  }
+/** Re-checks every premise (one per transition; on the program with lock owners if the proof has them) under `proof` with `checker`, closed afterwards; the first that fails, or undefined. */
+export function checkThreadModular(p: Program, proof: ThreadModularProof, checker: SmtSolver, timeoutMs: () => number | undefined): Promise<string | undefined> {
+  return firstFailingClause(threadModularSystem(provedProgram(p, proof)), proof.invariants, checker, timeoutMs);
 }
 
+/**
+ * One Spacer query for the rule's invariants, and their check. When none exist and the
+ * program has lock flags (frontend/lock-owners.ts), a second query on the program with
+ * their ghost owners: a lock taken by hand, between instances of one thread too.
+ */
 export async function verifyThreadModular(p: Program, solver: SmtSolver, opts: ThreadModularOptions): Promise<ThreadModularVerdict> {
   const t0 = performance.now();
-  const sys = perLocationSystem(p);
   const ms = { spacerMs: 0, checkMs: 0 };
+  let clauses = 0;
   const done = (o: Outcome<ThreadModularProof>): ThreadModularVerdict => ({
     ...o,
-    stats: { clauses: sys.clauses.length, templates: p.threads.filter((t) => t.replicated).length, ...ms, solver: { ...solver.stats }, timeMs: performance.now() - t0 },
+    stats: { clauses, templates: p.threads.filter((t) => t.replicated).length, ...ms, solver: { ...solver.stats }, timeMs: performance.now() - t0 },
   });
   const budget = opts.budget ?? new Budget();
   const queryMs = (): number | undefined => budget.queryMs(undefined);
+  const timed = async <T>(key: keyof typeof ms, f: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    try {
+      return await f();
+    } finally {
+      ms[key] += performance.now() - t;
+    }
+  };
   try {
     budget.check();
     const nonlinear = p.threads.flatMap((t) => t.transitions).find((t) => !t.linear);
     if (nonlinear) return done({ verdict: 'unknown', reason: nonlinearReason(nonlinear, 'Spacer') });
-    let t = performance.now();
-    let r: HornResult;
-    try {
-      r = await solver.horn(sys, { timeoutMs: queryMs() });
-    } catch (e) {
-      const message = `internal: Spacer's answer could not be read: ${(e as Error).message}`;
-      opts.onInternalError?.(message);
-      return done({ verdict: 'unknown', reason: message });
-    } finally {
-      ms.spacerMs = performance.now() - t;
+    const flags = lockFlags(p);
+    for (const lockOwners of flags.length ? [false, true] : [false]) {
+      const q = lockOwners ? withLockOwners(p) : p;
+      const sys = perLocationSystem(q);
+      clauses = sys.clauses.length;
+      let r: HornResult;
+      try {
+        r = await timed('spacerMs', () => solver.horn(sys, { timeoutMs: queryMs() }));
+      } catch (e) {
+        const message = `internal: Spacer's answer could not be read: ${(e as Error).message}`;
+        opts.onInternalError?.(message);
+        return done({ verdict: 'unknown', reason: message });
+      }
+      if (r.status === 'unknown') return done({ verdict: 'unknown', reason: r.reason === 'timeout' ? 'timeout' : `Spacer: unknown (${r.reason})` });
+      if (r.status === 'unsat') continue;
+      const proof: ThreadModularProof = { kind: 'thread-modular', lockOwners, invariants: perThreadInvariants(q, r.solution) };
+      const failed = await timed('checkMs', () => checkThreadModular(p, proof, opts.checker(), queryMs));
+      if (failed) {
+        opts.onInternalError?.(`proof check failed: ${failed}`);
+        return done({ verdict: 'unknown', reason: `proof check failed: ${failed}` });
+      }
+      return done({ verdict: 'safe', proof, proofChecked: true });
     }
-    if (r.status === 'unknown') return done({ verdict: 'unknown', reason: r.reason === 'timeout' ? 'timeout' : `Spacer: unknown (${r.reason})` });
-    if (r.status === 'unsat')
-      return done({ verdict: 'unknown', reason: 'no thread-modular invariant exists (Spacer: the clauses are unsatisfiable); the proof needs to relate two threads\' locals or count threads' });
-    const proof: ThreadModularProof = { kind: 'thread-modular', invariants: perThreadInvariants(p, r.solution) };
-    t = performance.now();
-    const failed = await checkThreadModular(p, proof, opts.checker(), queryMs).finally(() => (ms.checkMs = performance.now() - t));
-    if (failed) {
-      opts.onInternalError?.(`proof check failed: ${failed}`);
-      return done({ verdict: 'unknown', reason: `proof check failed: ${failed}` });
-    }
-    return done({ verdict: 'safe', proof, proofChecked: true });
+    const owners = flags.length ? `, with ghost owners of the lock flags ${flags.join(', ')} too` : '';
+    return done({ verdict: 'unknown', reason: `no thread-modular invariant exists (Spacer: the clauses are unsatisfiable${owners}); the proof needs to relate two threads' locals or count threads` });
   } catch (e) {
     if (e instanceof Timeout || (e instanceof SolverUnknown && e.reason === 'timeout')) return done({ verdict: 'unknown', reason: 'timeout' });
     if (e instanceof SolverUnknown || e instanceof OutOfMemory) return done({ verdict: 'unknown', reason: e.message });
