@@ -74,6 +74,8 @@ export function svcompCommand(program: Command, session: Session): void {
       session.code = EXIT.ok;
       return;
     }
+    // A task whose program is missing is a broken task (exit 2), not a program rely cannot read.
+    if (!existsSync(task.file)) throw new InputError(at(arg), `the task's input file ${task.file} does not exist`);
     const deadline = performance.now() + o.timeout * 1000; // the witness's fixpoint too stays within --timeout
     let answer;
     try {

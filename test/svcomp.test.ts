@@ -57,6 +57,14 @@ describe('rely svcomp', () => {
     expect(lastLine(r.out)).toBe('Result: TRUE');
   });
 
+  it('a task whose input file is missing is bad input, not UNKNOWN: exit 2', async () => {
+    const yml = join(dir, 'missing.yml');
+    writeFileSync(yml, "format_version: '2.0'\ninput_files: 'gone.i'\nproperties:\n  - property_file: unreach-call.prp\n    expected_verdict: true\n");
+    const r = await rely(['svcomp', yml]);
+    expect([r.code, r.out]).toEqual([2, '']);
+    expect(r.err).toMatch(/missing\.yml:1:1: error: the task's input file .*gone\.i does not exist/);
+  });
+
   it('a malformed task is bad input: a located message, exit 2', async () => {
     const bad = join(dir, 'bad.yml');
     writeFileSync(bad, "format_version: '2.0'\ninput_files: [a.c, b.c]\n");
