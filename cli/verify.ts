@@ -82,13 +82,15 @@ async function verifyUnbounded(
   const until = (deadline: number | undefined, parts: number): Budget =>
     budget.within(deadline === undefined ? undefined : performance.now() + (deadline - performance.now()) / parts);
   const t0 = performance.now();
+  // A verdict's time is the whole search's (the attempts before it included).
+  const whole = (r: Answer, verdict: Answer['verdict'] = r.verdict): Answer => ({ ...r, verdict: { ...verdict, stats: { ...verdict.stats, timeMs: performance.now() - t0 } } });
   const provers = chosen.templates ? [chosen] : ENGINES.filter((e) => e.templates);
   const proofDeadline = budget.deadline === undefined ? undefined : t0 + (budget.deadline - t0) / 2;
   const notes: string[] = [];
   for (const [k, prover] of provers.entries()) {
     try {
       const proof = await run(prover, lower(prover, { templates: true }), until(proofDeadline, provers.length - k));
-      if (proof.verdict.verdict === 'safe') return proof;
+      if (proof.verdict.verdict === 'safe') return whole(proof);
       notes.push(`${prover.name}: ${proof.verdict.verdict === 'unknown' ? proof.verdict.reason : 'no proof'}`);
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
@@ -98,11 +100,10 @@ async function verifyUnbounded(
   let last: Answer | undefined;
   for (let k = 1; k <= max; k++) {
     const r = await run(chosen, lower(chosen, { maxInstances: k }), until(budget.deadline, max - k + 1));
-    if (r.verdict.verdict === 'unsafe') return r;
+    if (r.verdict.verdict === 'unsafe') return whole(r);
     const outcome = r.verdict.verdict === 'safe' ? 'no error' : r.verdict.reason;
     const reason = `${why.detail}: no proof for any number of threads with template threads (${notes.join('; ')}); searched for bugs with up to ${k} iteration${k === 1 ? '' : 's'} of each such loop (${outcome})`;
-    // The last run's statistics, with the time of the whole search (the proof attempt included).
-    last = { ...r, verdict: { verdict: 'unknown', reason, stats: { ...r.verdict.stats, timeMs: performance.now() - t0 } } };
+    last = whole(r, { verdict: 'unknown', reason, stats: r.verdict.stats });
     if (budget.expired()) break;
   }
   return last!;

@@ -10,8 +10,9 @@
  * The ghosts are exact (their updates follow the flag's writes) and nothing tests
  * them, so the program's runs are the same, each with the owners alongside: a proof
  * of this program is one of the original. A candidate flag is a global int that is
- * only ever assigned constants, 0 among them; that the program uses it as a lock is
- * not assumed — a flag that is not one just gets a ghost no proof needs.
+ * only ever assigned constants (a lock that is never released included); that the
+ * program uses it as a lock is not assumed — a flag that is not one just gets a ghost
+ * no proof needs.
  */
 import { and, eq, ite, mkVar, num, primed, varsOf, type Term } from '../solver/formula.js';
 import { boundsOf } from '../solver/bounds.js';
@@ -27,14 +28,14 @@ function assigned(t: Transition, g: string): bigint | null {
   return fixed && fixed.d % fixed.c === 0n ? -fixed.d / fixed.c : null;
 }
 
-/** The globals used like lock flags: ints (no mutex, no ghost) written only with constants, 0 among them. */
+/** The globals used like lock flags: ints (no mutex, no ghost) written, and only with constants. */
 export function lockFlags(p: Program): string[] {
   const writes = p.threads.flatMap((th) => th.transitions);
   return p.globals.filter((g) => {
     const v = p.vars.get(g)!;
     if (v.role !== 'user' || v.mutex) return false;
     const values = writes.filter((t) => t.writes.includes(g)).map((t) => assigned(t, g));
-    return values.length > 0 && values.every((x) => x !== null) && values.includes(0n);
+    return values.length > 0 && values.every((x) => x !== null);
   });
 }
 
