@@ -83,3 +83,15 @@ export class Budget {
     return left === undefined ? capMs : Math.min(left, capMs ?? left);
   }
 }
+
+/** A timer that adds the time of each awaited step to its entry of `ms` (an engine's time per phase). */
+export function stopwatch<K extends string>(ms: Record<K, number>): <T>(key: K, f: () => Promise<T>) => Promise<T> {
+  return async (key, f) => {
+    const t = performance.now();
+    try {
+      return await f();
+    } finally {
+      ms[key] += performance.now() - t;
+    }
+  };
+}

@@ -19,7 +19,7 @@ import type { HornResult } from '../solver/horn.js';
 import type { SmtSolver, SolverStats } from '../solver/smt.js';
 import { type Program, singleInstances } from '../frontend/program.js';
 import { coneOfInfluence } from '../frontend/slice.js';
-import { Budget } from '../core/budget.js';
+import { Budget, stopwatch } from '../core/budget.js';
 import { OutOfMemory, ReplayFailed, SolverUnknown, Timeout, nonlinearReason } from '../core/errors.js';
 import type { Outcome } from '../core/outcome.js';
 import { INV, productSystem } from './encode.js';
@@ -84,14 +84,7 @@ export async function verifyMonolithic(whole: Program, solver: SmtSolver, opts: 
   const budget = opts.budget ?? new Budget();
   const checkTime = (): void => budget.check();
   const queryTimeoutMs = (): number | undefined => budget.queryMs(opts.queryTimeoutMs);
-  const timed = async <T>(key: keyof typeof ms, f: () => Promise<T>): Promise<T> => {
-    const t = performance.now();
-    try {
-      return await f();
-    } finally {
-      ms[key] += performance.now() - t;
-    }
-  };
+  const timed = stopwatch(ms);
   try {
     checkTime();
     // Spacer answers only linear clauses (`%` or `/` by a variable, x*y: `Uninterpreted 'mod'`).

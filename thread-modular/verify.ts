@@ -17,7 +17,7 @@ import type { HornResult } from '../solver/horn.js';
 import type { SmtSolver, SolverStats } from '../solver/smt.js';
 import type { Program } from '../frontend/program.js';
 import { lockFlags, withLockOwners } from '../frontend/lock-owners.js';
-import { Budget } from '../core/budget.js';
+import { Budget, stopwatch } from '../core/budget.js';
 import { OutOfMemory, SolverUnknown, Timeout, nonlinearReason } from '../core/errors.js';
 import type { Outcome } from '../core/outcome.js';
 import { firstFailingClause } from '../core/certificate.js';
@@ -62,14 +62,7 @@ export async function verifyThreadModular(p: Program, solver: SmtSolver, opts: T
   });
   const budget = opts.budget ?? new Budget();
   const queryMs = (): number | undefined => budget.queryMs(undefined);
-  const timed = async <T>(key: keyof typeof ms, f: () => Promise<T>): Promise<T> => {
-    const t = performance.now();
-    try {
-      return await f();
-    } finally {
-      ms[key] += performance.now() - t;
-    }
-  };
+  const timed = stopwatch(ms);
   try {
     budget.check();
     const nonlinear = p.threads.flatMap((t) => t.transitions).find((t) => !t.linear);
