@@ -5,8 +5,10 @@ import { loadProgram } from '../frontend/index.js';
 import { InputError, UnboundedThreads } from '../frontend/diagnostics.js';
 import type { Program } from '../frontend/program.js';
 import { parseCount } from '../core/options.js';
+import type { LivenessEngine, LivenessStats } from '../core/engine.js';
 import { Budget } from '../core/budget.js';
-import { DEFAULT_ENGINE, ENGINES, engineNamed, engineOptions, type AnyEngine } from '../engines/registry.js';
+import { DEFAULT_ENGINE, ENGINES, LIVENESS_ENGINES, engineNamed, engineOptions, livenessEngineNamed, type AnyEngine } from '../engines/registry.js';
+import { FAIRNESS, livenessJson, livenessText, readProperty, type PropertySource } from './ltl.js';
 import { EXIT, addCommon, cliParser, frontendOptions, logger, parseOutputPath, parseSeconds, statusLine, warnAll, type Common, type Session } from './common.js';
 import { verifyJson, verifyText } from './report.js';
 
@@ -113,7 +115,7 @@ async function verifyUnbounded(
 export function verifyOptions(cmd: Command): Command {
   cmd.addOption(
     new Option('--engine <engine>', engineHelp())
-      .choices(ENGINES.map((e) => e.name))
+      .choices([...new Set([...ENGINES, ...LIVENESS_ENGINES].map((e) => e.name))])
       .default(DEFAULT_ENGINE),
   );
   engineOptionsOf(cmd)
@@ -164,14 +166,47 @@ export async function verifyFile(file: string, o: VerifyCli, session: Session): 
   return answer;
 }
 
+/** `rely verify --ltl`: the property's liveness engine (split unless --engine names another), its verdict printed. */
+function verifyLiveness(file: string, o: VerifyCli & PropertySource, engine: LivenessEngine<LivenessStats>, session: Session): 'safe' | 'unsafe' | 'unknown' {
+  const { io } = session;
+  const budget = new Budget({ deadline: performance.now() + o.timeout * 1000 });
+  session.log = logger(o.logLevel, io);
+  const bound = readProperty(file, o, frontendOptions(o));
+  warnAll(bound.program, io);
+  const r = engine.check(bound.program, bound.property, budget);
+  session.log.info({ file, verdict: r.verdict, ms: Math.round(r.stats.timeMs) }, 'verified');
+  io.out(o.json ? JSON.stringify(livenessJson(bound, engine, r)) + '\n' : livenessText(bound, engine, r));
+  return r.verdict === 'holds' ? 'safe' : r.verdict === 'unknown' ? 'unknown' : 'unsafe';
+}
+
 export function verifyCommand(program: Command, session: Session): void {
   const cmd = program
     .command('verify')
-    .description(`prove the program safe (with a checked proof) or find an error trace, with the engine --engine names (default ${DEFAULT_ENGINE})`)
+    .description(`prove the program safe (with a checked proof) or find an error trace, with the engine --engine names (default ${DEFAULT_ENGINE}); with --ltl, decide a linear-time property (default engine ${LIVENESS_ENGINES[0].name})`)
     .argument('<file>', 'C source (.c) or preprocessed (.i) file')
-    .addHelpText('after', AFTER);
-  verifyOptions(cmd).action(async (file: string, o: VerifyCli) => {
-    const { verdict: v } = await verifyFile(file, o, session);
-    session.code = v.verdict === 'safe' ? EXIT.ok : v.verdict === 'unsafe' ? EXIT.errorFound : EXIT.unknown;
-  });
+    .addHelpText('after', AFTER + LTL_HELP);
+  verifyOptions(cmd)
+    .option('--ltl <formula>', 'check this LTL property instead of the assertions (G F X U R ! && || ->, atoms: C conditions over globals, at(thread, label), at(thread#k, label))')
+    .option('--ltl-file <file>', 'read the LTL property from a file')
+    .addOption(new Option('--fairness <fairness>', 'with --ltl, the runs that count: unconditional (every thread that has not ended moves infinitely often; a blocked thread\'s wait is a move), weak (a thread enabled from some point on moves infinitely often), none').choices(FAIRNESS).default('unconditional'))
+    .action(async (file: string, o: VerifyCli & PropertySource, c: Command) => {
+      let verdict: 'safe' | 'unsafe' | 'unknown';
+      if (o.ltl !== undefined || o.ltlFile !== undefined) {
+        const engine = c.getOptionValueSource('engine') === 'default' ? LIVENESS_ENGINES[0] : livenessEngineNamed(o.engine);
+        if (!engine) c.error(`error: --engine ${o.engine} checks assertions only; the engines for --ltl are ${LIVENESS_ENGINES.map((e) => e.name).join(' and ')}`, { exitCode: EXIT.badInput });
+        verdict = verifyLiveness(file, o, engine!, session);
+      } else {
+        if (!engineNamed(o.engine)) c.error(`error: --engine ${o.engine} checks --ltl properties only`, { exitCode: EXIT.badInput });
+        verdict = (await verifyFile(file, o, session)).verdict.verdict;
+      }
+      session.code = verdict === 'safe' ? EXIT.ok : verdict === 'unsafe' ? EXIT.errorFound : EXIT.unknown;
+    });
 }
+
+const LTL_HELP = `
+
+Liveness (--ltl): SAFE means every fair run satisfies the property; UNSAFE shows a lasso
+(a stem and a cycle that repeats forever, replayed in the interpreter) or a deadlock (a
+reachable state where no thread can move though some has not ended); UNKNOWN gives the
+reason. Runs are infinite: a thread that cannot move (blocked, ended, not yet started)
+takes a self-loop step. Engines: ${LIVENESS_ENGINES.map((e) => `${e.name}: ${e.description}`).join('; ')}.`;

@@ -13,6 +13,8 @@ import { SolverPool, type SolverChoice } from '../solver/select.js';
 import type { Program } from '../frontend/program.js';
 import type { Budget } from './budget.js';
 import type { Outcome } from './outcome.js';
+import type { LtlProperty } from './property.js';
+import type { LivenessOutcome } from './lasso.js';
 
 /** A usage error in an option's value; the CLI shows the message beside the flag. */
 export class OptionError extends Error {}
@@ -125,4 +127,26 @@ export async function withSolvers<V>(choice: SolverChoice, p: Program, ctx: RunC
   } finally {
     await solvers.closeAll();
   }
+}
+
+/** What a liveness engine's statistics have in common. */
+export interface LivenessStats extends EngineStats {
+  /** States explored (the engine says of what). */
+  readonly states: number;
+}
+
+/**
+ * An engine for linear-time properties (`rely verify --ltl`, issue 22): it decides
+ * whether every fair run of the program satisfies the property. Its counterexamples
+ * are replayed (explicit/lasso.ts) before it returns them.
+ */
+export interface LivenessEngine<S extends LivenessStats> {
+  readonly name: string;
+  /** One line for `--help` and the README. */
+  readonly description: string;
+  check(p: Program, prop: LtlProperty, budget: Budget): LivenessOutcome<S>;
+  /** The lines under SAFE: what the proof is. */
+  proof(s: S): string[];
+  /** The statistics line's items (time and states come first, from the caller). */
+  stats(s: S): string[];
 }

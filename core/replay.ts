@@ -3,10 +3,37 @@
  * executing the IR formulas themselves (compile.ts), so a trace a
  * symbolic engine reports is accepted only if the program really runs it.
  */
-import { isPrimed, unprimed } from '../solver/formula.js';
+import { isPrimed, unprimed, type Term } from '../solver/formula.js';
 import { fullFormula, type Program, type Transition } from '../frontend/program.js';
 import { compile } from './compile.js';
 import { traceStep, type TraceStep } from './trace.js';
+
+/**
+ * Whether `f` holds of the state `before` (and `after` for primed variables, `aux` for
+ * a transition's helper values), executed by the interpreter; false when a variable
+ * has no value.
+ */
+export function holdsIn(p: Program, f: Term, before: ReadonlyMap<string, bigint>, after?: ReadonlyMap<string, bigint>, aux?: ReadonlyMap<string, bigint>): boolean {
+  const env: bigint[] = [];
+  const slots = new Map<string, number>();
+  const slot = (v: string): number => {
+    let i = slots.get(v);
+    if (i === undefined) {
+      i = env.length;
+      slots.set(v, i);
+      const from = isPrimed(v) ? after : p.vars.has(v) ? before : aux;
+      const x = from?.get(unprimed(v));
+      if (x === undefined) throw new Error(`no value for ${v}`);
+      env.push(x);
+    }
+    return i;
+  };
+  try {
+    return compile(f, slot)(env) === true;
+  } catch {
+    return false;
+  }
+}
 
 /** A concrete run: states s_0..s_k and the transitions between them (with their aux values). */
 export interface Run {
@@ -23,27 +50,7 @@ export function replay(p: Program, run: Run): { trace: TraceStep[] } | { failure
   const { states, steps } = run;
   if (states.length !== steps.length + 1) return { failure: 'a run needs one more state than steps' };
   const names = [...p.vars.keys()];
-  const holds = (f: Parameters<typeof compile>[0], before: ReadonlyMap<string, bigint>, after?: ReadonlyMap<string, bigint>, aux?: ReadonlyMap<string, bigint>) => {
-    const env: bigint[] = [];
-    const slots = new Map<string, number>();
-    const slot = (v: string): number => {
-      let i = slots.get(v);
-      if (i === undefined) {
-        i = env.length;
-        slots.set(v, i);
-        const from = isPrimed(v) ? after : p.vars.has(v) ? before : aux;
-        const x = from?.get(unprimed(v));
-        if (x === undefined) throw new Error(`no value for ${v}`);
-        env.push(x);
-      }
-      return i;
-    };
-    try {
-      return compile(f, slot)(env) === true;
-    } catch {
-      return false;
-    }
-  };
+  const holds = (f: Term, before: ReadonlyMap<string, bigint>, after?: ReadonlyMap<string, bigint>, aux?: ReadonlyMap<string, bigint>): boolean => holdsIn(p, f, before, after, aux);
   for (const s of states) if (names.some((v) => !s.has(v))) return { failure: 'a state lacks a variable' };
   if (!holds(p.init, states[0])) return { failure: 'the first state is not initial' };
   const trace: TraceStep[] = [];

@@ -3,12 +3,13 @@
  * `rely verify --engine`, `rely bench --engine`, their help and the README's table
  * of engines are generated from this list: a new engine is one folder and one entry.
  */
-import type { Engine } from '../core/engine.js';
+import type { Engine, LivenessEngine } from '../core/engine.js';
 import { portfolioEngine } from '../portfolio/engine.js';
 import { aretEngine } from '../aret/engine.js';
 import { bmcEngine } from '../bmc/engine.js';
 import { monolithicEngine } from '../monolithic/engine.js';
-import { explicitGlobalEngine, explicitModularEngine } from '../explicit/engine.js';
+import { explicitGlobalEngine, explicitGlobalLivenessEngine, explicitModularEngine } from '../explicit/engine.js';
+import { splitEngine } from '../split/engine.js';
 import { threadModularEngine } from '../thread-modular/engine.js';
 
 /** An engine of any options, proof and statistics: the registry holds them side by side (each is typed where it is declared). */
@@ -17,6 +18,13 @@ export type AnyEngine = Engine<any, any, any>;
 export const ENGINES: readonly AnyEngine[] = [portfolioEngine, aretEngine, bmcEngine, monolithicEngine, threadModularEngine, explicitGlobalEngine, explicitModularEngine];
 
 export const DEFAULT_ENGINE = ENGINES[0].name;
+
+/** The engines for linear-time properties (`--ltl`); the first is the default there. */
+export const LIVENESS_ENGINES: readonly LivenessEngine<any>[] = [splitEngine, explicitGlobalLivenessEngine];
+
+export function livenessEngineNamed(name: string): LivenessEngine<any> | undefined {
+  return LIVENESS_ENGINES.find((e) => e.name === name);
+}
 
 export function engineNamed(name: string): AnyEngine | undefined {
   return ENGINES.find((e) => e.name === name);

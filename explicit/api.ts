@@ -7,6 +7,13 @@
 import type { Program } from '../frontend/program.js';
 import { checkModular, checkModularProof } from './modular.js';
 
+export { Layout, initialStates } from './steps.js';
+export { ThreadMoves, globalMoves, deadlocked, type RealMove } from './moves.js';
+export { lassoFailure, deadlockFailure } from './lasso.js';
+export { checkLivenessGlobal, findDeadlock, type LivenessOptions } from './liveness.js';
+export { DEFAULT_NONDET_RANGE } from './explore.js';
+export { findSymmetry } from './symmetry.js';
+
 export interface FixpointAnswer {
   /** The fixpoint reaches an error location. */
   readonly errorReachable: boolean;

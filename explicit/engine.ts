@@ -1,5 +1,6 @@
 /** The explicit-state engines as the registry sees them (core/engine.ts): one declaration, two searches. */
-import type { Engine, OptionsOf } from '../core/engine.js';
+import type { Engine, LivenessEngine, OptionsOf } from '../core/engine.js';
+import { checkLivenessGlobal, type GlobalLivenessStats } from './liveness.js';
 import { parseCount, parseRange } from '../core/options.js';
 import { DEFAULT_MAX_STATES, DEFAULT_NONDET_RANGE } from './explore.js';
 import { explicitReport } from './report.js';
@@ -43,4 +44,13 @@ export const explicitGlobalEngine = explicitEngine('explicit-global', 'every rea
 export const explicitModularEngine: Engine<ExplicitEngineOptions, ExplicitProof, ExplicitStats> = {
   ...explicitEngine('explicit-modular', 'Flanagan–Qadeer thread-modular model checking, one thread at a time against the others\' guarantees'),
   templates: true, // a template's own guarantee is part of its environment (Environment in modular.ts)
+};
+
+/** `--ltl` with explicit-global: the product of all threads with the automaton (liveness.ts), the baseline and oracle of the split engine. */
+export const explicitGlobalLivenessEngine: LivenessEngine<GlobalLivenessStats> = {
+  name: 'explicit-global',
+  description: 'the product of all threads with the Büchi automaton of the negated property, fair accepting cycles by strongly connected components (the global baseline)',
+  check: (p, prop, budget) => checkLivenessGlobal(p, prop, { deadline: budget.deadline }),
+  proof: (s) => [`no fair accepting cycle in the product of all ${s.programStates} program states with the ${s.automatonStates}-state automaton of the negated property (${s.states} product states, explored exhaustively)`],
+  stats: (s) => [`${s.programStates} program states`, `${s.automatonStates} automaton states`],
 };

@@ -29,6 +29,8 @@ export interface ExploreOptions extends SearchOptions {
   recheck?: boolean;
   /** Identical instances whose permutations map the program onto itself (symmetry.ts): states are kept up to them. */
   symmetry?: Symmetry | null;
+  /** Search for a state this accepts (values in the layout of all variables) instead of an error location; its run is reported as the error's. */
+  target?: (vals: readonly bigint[]) => boolean;
 }
 
 /** What every explicit search reports. */
@@ -125,7 +127,7 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
     parent.push(from);
     via.push(c);
     viaAux.push(aux);
-    if (p.threads.some((th, k) => errPc[k] !== undefined && vals[pcSlot[k]] === BigInt(errPc[k]!))) errorState = id;
+    if (opts.target ? opts.target(vals) : p.threads.some((th, k) => errPc[k] !== undefined && vals[pcSlot[k]] === BigInt(errPc[k]!))) errorState = id;
   };
 
   // Initial states: solve φ_init for all variables.

@@ -31,6 +31,15 @@ export interface BlockInput {
   /** Conjoined to every transition (the halt flag is 0). */
   guard?: Term;
   largeBlocks: boolean;
+  /** Locations that must stay locations (labels a property names), besides the usual cuts. */
+  cuts?: ReadonlySet<number>;
+}
+
+/** The transitions, the locations, and the pc of each CFG location that became one. */
+export interface Blocks {
+  readonly transitions: Omit<Transition, 'id'>[];
+  readonly locations: Location[];
+  readonly pcOf: ReadonlyMap<number, number>;
 }
 
 const MAX_PATHS_PER_CUT = 4096;
@@ -51,19 +60,19 @@ interface PathState {
   visibleEdge?: Edge;
 }
 
-export function buildTransitions(input: BlockInput): { transitions: Omit<Transition, 'id'>[]; locations: Location[] } {
+export function buildTransitions(input: BlockInput): Blocks {
   try {
-    return build(input, new Set());
+    return build(input, new Set(input.cuts));
   } catch (e) {
     if (!(e instanceof PathExplosion)) throw e;
     // Too many paths through local branching: also cut at every join location.
     const indeg = new Map<number, number>();
     for (const edges of input.cfg.out) for (const ed of edges) indeg.set(ed.to, (indeg.get(ed.to) ?? 0) + 1);
-    return build(input, new Set([...indeg].filter(([, n]) => n > 1).map(([l]) => l)));
+    return build(input, new Set([...(input.cuts ?? []), ...[...indeg].filter(([, n]) => n > 1).map(([l]) => l)]));
   }
 }
 
-function build(input: BlockInput, forcedCuts: Set<number>): { transitions: Omit<Transition, 'id'>[]; locations: Location[] } {
+function build(input: BlockInput, forcedCuts: Set<number>): Blocks {
   const { cfg, entry, pcVar, scope } = input;
   // Kept calls: the callee bodies are reached through call edges only; their entries,
   // the call sites, the return sites and the return locations are all cuts.
@@ -251,5 +260,5 @@ function build(input: BlockInput, forcedCuts: Set<number>): { transitions: Omit<
     };
     walk(start, { sym: new Map(), atoms: [], aux: [], sawVisible: false, onlyStable: true, depth: 0, atomic: false, steps: [] }, 0);
   }
-  return { transitions: out, locations };
+  return { transitions: out, locations, pcOf };
 }

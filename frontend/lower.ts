@@ -42,6 +42,8 @@ export interface LowerOptions {
    * engines that read templates may take the program.
    */
   templates?: boolean;
+  /** Keep every C label of a thread function as a location (Thread.labels), for properties that name them. */
+  keepLabels?: boolean;
   /** Widths of `long` and `size_t` (default ILP32, as SV-COMP's 32-bit tasks). */
   dataModel?: DataModel;
 }
@@ -403,7 +405,9 @@ export class Lowering implements FileScope {
         isGlobal: (v) => this.isGlobal(v),
         guard: this.halt ? eq(mkVar(this.halt), num(0)) : undefined,
         largeBlocks: this.opts.largeBlocks ?? true,
+        cuts: this.opts.keepLabels ? new Set(b.labelLocs.values()) : undefined,
       });
+      const labels = new Map([...b.labelLocs].flatMap(([name, loc]) => (built.pcOf.has(loc) ? [[name, built.pcOf.get(loc)!] as const] : [])));
       const transitions: Transition[] = built.transitions.map((t) => ({ ...t, id: id++ }));
       threads.push({
         index: inst.index,
@@ -415,6 +419,7 @@ export class Lowering implements FileScope {
         entryPc: 0,
         errorPc: built.locations.find((l) => l.kind === 'error')?.pc,
         startedAtInit: inst.startedAtInit,
+        ...(this.opts.keepLabels && { labels }),
         ...(inst.replicated && { replicated: true }),
         transitions,
       });

@@ -89,6 +89,8 @@ export interface Thread {
    * templates must not take such a program (hasTemplates).
    */
   readonly replicated?: boolean;
+  /** With LowerOptions.keepLabels: the location of each C label of the thread function that is one (a label inside an atomic section is not). */
+  readonly labels?: ReadonlyMap<string, number>;
   readonly transitions: readonly Transition[];
 }
 

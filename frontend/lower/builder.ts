@@ -61,6 +61,8 @@ export class ThreadBuilder {
   readonly locals: string[] = [];
   /** Constant initial values of locals hoisted into φ_init (threads started at init). */
   readonly initValues = new Map<string, bigint>();
+  /** The C labels of the thread function's own body (not of inlined callees), by name: where `at(thread, label)` points. */
+  readonly labelLocs = new Map<string, number>();
   /** Where the next edge starts; a fresh unreachable location after a jump. */
   cur: number;
   /** Block scopes of the current frame, innermost last. */

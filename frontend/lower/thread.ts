@@ -50,6 +50,7 @@ export function buildThread(L: FileScope, inst: Instance): ThreadBuilder {
   }
   b.goto(b.preExit, fn.pos);
   b.checkLabels(frame);
+  for (const [name, l] of frame.labels) if (name !== 'ERROR') b.labelLocs.set(name, l.loc);
   b.scopes.pop();
   b.frames.pop();
   return b;
