@@ -62,6 +62,8 @@ class Generator {
   readonly written = new Map<string, number[]>();
   /** Asserts so far in the whole program. */
   asserts = 0;
+  /** Thread bodies repeat forever (generateProgram's `looping`). */
+  looping = false;
   constructor(private readonly r: () => number) {}
 
   int(lo: number, hi: number): number {
@@ -135,7 +137,7 @@ class Generator {
       [s.locals.length ? 2 : 0, () => { const g = this.pick(s.globals); const l = this.pick(s.locals); return [g, l, { kind: 'var', name: l }]; }],
       [s.locals.length ? 1 : 0, () => { const l = this.pick(s.locals); const c = this.int(0, 3); return [l, String(c), { kind: 'const', value: c }]; }],
       [1, () => { const [v, w] = this.two(s.vars); return [v, w, w === v ? undefined : { kind: 'var', name: w }]; }],
-      [1, () => { const v = this.pick(s.vars); const w = this.pick(s.vars); return [v, `${w} + ${this.int(1, 2)}`, undefined]; }],
+      [1, () => { const v = this.pick(s.vars); const w = this.pick(s.vars); const sum = `${w} + ${this.int(1, 2)}`; return [v, this.looping ? `(${sum}) % 4` : sum, undefined]; }],
     ])();
     const [lhs, rhs, fact] = form;
     this.emit(indent, `${lhs} = ${rhs};`);
@@ -216,9 +218,14 @@ class Generator {
   }
 }
 
-/** The C source of program `index` of a run with `seed`. */
-export function generateProgram(seed: number, index: number): string {
+/**
+ * The C source of program `index` of a run with `seed`. `looping` (for liveness): each
+ * thread repeats its body forever, and `y + c` wraps modulo 4 so the program stays
+ * finite-state.
+ */
+export function generateProgram(seed: number, index: number, opts: { looping?: boolean } = {}): string {
   const g = new Generator(programRng(seed, index));
+  g.looping = opts.looping === true;
   const globals = GLOBALS.slice(0, g.weighted([[2, 1], [3, 2], [2, 3]]));
   const mutex = g.chance(0.35);
   const threads = g.chance(0.75) ? 2 : 3;
@@ -244,7 +251,9 @@ export function generateProgram(seed: number, index: number): string {
       g.emit(1, `int ${l} = ${c};`);
       s.facts.set(l, { kind: 'const', value: c });
     }
-    g.block(s, 'top', 1, 1, 3);
+    if (g.looping) g.emit(1, 'while (1) {');
+    g.block(s, 'top', g.looping ? 2 : 1, 1, 3);
+    if (g.looping) g.emit(1, '}');
     // A thread without an assert sometimes gets one at its end (main asserts when no thread does).
     if (s.asserts === 0 && g.chance(0.35)) g.assert(s, 1);
     g.emit(1, 'return 0;');

@@ -11,7 +11,7 @@ import { loadReadableProgram } from '../frontend/index.js';
 import { InputError, type SourcePos } from '../frontend/diagnostics.js';
 import type { Program } from '../frontend/program.js';
 import { LtlSyntaxError, parseLtl } from '../core/ltl.js';
-import { bindProperty, type LtlProperty } from '../core/property.js';
+import { atomsOf, bindProperty, type LtlProperty } from '../core/property.js';
 import type { Fairness } from '../core/fair-cycles.js';
 import type { LivenessEngine, LivenessStats } from '../core/engine.js';
 import type { LivenessOutcome, StepRun } from '../core/lasso.js';
@@ -61,7 +61,8 @@ export function readProperty(file: string, src: PropertySource, opts: FrontendOp
     if (e instanceof LtlSyntaxError) throw new InputError(positionIn(where, text, e.col), e.message);
     throw e;
   }
-  const rp = loadReadableProgram(file, { ...opts, calls: 'inline', keepLabels: true });
+  const observe = atomsOf(formula).flatMap((a) => (AT.test(a.text) ? [] : (a.text.match(/[A-Za-z_]\w*/g) ?? [])));
+  const rp = loadReadableProgram(file, { ...opts, calls: 'inline', keepLabels: true, observe });
   const p = rp.program;
   const notes: string[] = [];
   const bind = (atom: { text: string; col: number }): Term => {

@@ -34,7 +34,7 @@ export interface GlobalLivenessStats {
   readonly automatonStates: number;
 }
 
-/** A product edge: the thread's move (undefined: its self-loop) into the target's program state. */
+/** An edge of the program's graph or of the product: the thread's move (undefined: its self-loop, or thread -1's repetition of a final state). */
 interface ProductEdge extends Edge {
   readonly move?: RealMove;
 }
@@ -83,39 +83,39 @@ export function checkLivenessGlobal(p: Program, prop: LtlProperty, opts: Livenes
   };
   const stats = (): GlobalLivenessStats => ({ timeMs: performance.now() - t0, states: nodeState.length, programStates: values.length, automatonStates: A.size });
 
-  const initial: number[] = [];
+  // The program's own graph first: every reachable state is checked for a deadlock,
+  // whatever the automaton does (it may reject a prefix the program still runs on).
   const init = initialStates(p, layout, range);
-  for (const v of init.states) {
-    const s = stateOf(v);
-    for (const q of automatonSteps(A, 0, letters[s])) if (!initial.includes(node(s, q))) initial.push(node(s, q));
+  const roots = [...new Set(init.states.map(stateOf))];
+  const progOut: ProductEdge[][] = [];
+  for (let s = 0; s < values.length; s++) {
+    if ((s & 1023) === 0 && opts.deadline !== undefined && performance.now() > opts.deadline) return { verdict: 'unknown', reason: 'timeout', stats: stats() };
+    if (values.length > maxStates) return { verdict: 'unknown', reason: `state limit: more than ${maxStates} program states`, stats: stats() };
+    movesOf[s] = threads.map((m) => m.real(values[s]));
+    idle[s] = threads.map((m) => m.idle(values[s]));
+    const edges: ProductEdge[] = [];
+    movesOf[s].forEach((ms, k) => {
+      for (const m of ms) edges.push({ to: stateOf(m.next), thread: k, move: m });
+      if (!ms.length && !idle[s][k]) edges.push({ to: s, thread: k }); // blocked: its self-loop
+    });
+    if (idle[s].every(Boolean)) edges.push({ to: s, thread: -1 }); // terminated: the last state repeats
+    progOut.push(edges);
+    if (deadlocked(threads, values[s])) {
+      const path = shortestPath({ initial: roots, out: progOut }, roots, (x) => x === s)!;
+      const run = concreteRun(layout.names, values, (x) => x, path);
+      const bad = deadlockFailure(p, run, range);
+      if (bad) return { verdict: 'unknown', reason: `internal: the deadlock run does not replay (${bad})`, stats: stats() };
+      return { verdict: 'deadlock', run, stats: stats() };
+    }
   }
-  let clipped = init.clipped;
+  const initial: number[] = [];
+  for (const s of roots) for (const q of automatonSteps(A, 0, letters[s])) if (!initial.includes(node(s, q))) initial.push(node(s, q));
   for (let n = 0; n < nodeState.length; n++) {
     if ((n & 1023) === 0 && opts.deadline !== undefined && performance.now() > opts.deadline) return { verdict: 'unknown', reason: 'timeout', stats: stats() };
     if (nodeState.length > maxStates) return { verdict: 'unknown', reason: `state limit: more than ${maxStates} product states`, stats: stats() };
-    const s = nodeState[n];
-    if (!movesOf[s]) {
-      movesOf[s] = threads.map((m) => m.real(values[s]));
-      idle[s] = threads.map((m) => m.idle(values[s]));
-      if (deadlocked(threads, values[s])) {
-        const path = shortestPath({ initial, out }, initial, (x) => nodeState[x] === s)!;
-        const run = concreteRun(layout.names, values, nodeState, path);
-        const bad = deadlockFailure(p, run, range);
-        if (bad) return { verdict: 'unknown', reason: `internal: the deadlock run does not replay (${bad})`, stats: stats() };
-        return { verdict: 'deadlock', run, stats: stats() };
-      }
-    }
-    const edges: ProductEdge[] = [];
-    const step = (k: number, s2: number, move?: RealMove): void => {
-      for (const q2 of automatonSteps(A, nodeQ[n], letters[s2])) edges.push({ to: node(s2, q2), thread: k, move });
-    };
-    movesOf[s].forEach((ms, k) => {
-      for (const m of ms) step(k, stateOf(m.next), m);
-      if (!ms.length && !idle[s][k]) step(k, s); // blocked: its self-loop
-    });
-    if (idle[s].every(Boolean)) step(-1, s); // terminated: the last state repeats
-    out.push(edges);
+    out.push(progOut[nodeState[n]].flatMap((e) => automatonSteps(A, nodeQ[n], letters[e.to]).map((q2) => ({ ...e, to: node(e.to, q2) }))));
   }
+  let clipped = init.clipped;
   clipped ||= threads.some((m) => m.clipped);
   const graph = { initial, out };
   const reqs = [
@@ -130,7 +130,7 @@ export function checkLivenessGlobal(p: Program, prop: LtlProperty, opts: Livenes
     if (clipped) return { verdict: 'unknown', reason: `no counterexample with nondeterministic values in ${range[0]}..${range[1]}, which the program does not bound itself`, stats: stats() };
     return { verdict: 'holds', stats: stats() };
   }
-  const run = concreteRun(layout.names, values, nodeState, { nodes: [...found.stem.nodes, ...found.cycle.nodes.slice(1)], edges: [...found.stem.edges, ...found.cycle.edges] });
+  const run = concreteRun(layout.names, values, (n) => nodeState[n], { nodes: [...found.stem.nodes, ...found.cycle.nodes.slice(1)], edges: [...found.stem.edges, ...found.cycle.edges] });
   const lasso: ConcreteLasso = { ...run, loopAt: found.stem.edges.length };
   const bad = lassoFailure(p, prop, lasso, range);
   if (bad) return { verdict: 'unknown', reason: `internal: the lasso does not replay (${bad})`, stats: stats() };
@@ -138,8 +138,8 @@ export function checkLivenessGlobal(p: Program, prop: LtlProperty, opts: Livenes
 }
 
 /** The program's run along a path of the product. */
-function concreteRun(names: readonly string[], values: readonly bigint[][], nodeState: readonly number[], path: Path<ProductEdge>): StepRun {
-  const state = (n: number): Map<string, bigint> => new Map(names.map((v, i) => [v, values[nodeState[n]][i]]));
+function concreteRun(names: readonly string[], values: readonly bigint[][], stateOfNode: (n: number) => number, path: Path<ProductEdge>): StepRun {
+  const state = (n: number): Map<string, bigint> => new Map(names.map((v, i) => [v, values[stateOfNode(n)][i]]));
   const steps: RunStep[] = path.edges.map((e) => ({
     thread: e.thread,
     transition: e.move?.t,

@@ -44,6 +44,8 @@ export interface LowerOptions {
   templates?: boolean;
   /** Keep every C label of a thread function as a location (Thread.labels), for properties that name them. */
   keepLabels?: boolean;
+  /** File-scope variables to keep as program variables though no thread may use them (a property reads them). */
+  observe?: readonly string[];
   /** Widths of `long` and `size_t` (default ILP32, as SV-COMP's 32-bit tasks). */
   dataModel?: DataModel;
 }
@@ -373,6 +375,8 @@ export class Lowering implements FileScope {
     const root = this.newInstance(main, { k: 'null' }, true, [], main.pos);
     root.name = 'main';
     const builders: ThreadBuilder[] = [];
+    // Globals a property reads are variables of the program even if no thread uses them.
+    for (const name of this.opts.observe ?? []) if (this.globalDecls.has(name)) this.global(name, main.pos);
     for (let i = 0; i < this.instances.length; i++) {
       builders.push(buildThread(this, this.instances[i]));
     }
