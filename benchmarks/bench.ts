@@ -23,7 +23,9 @@ export interface ManifestEntry {
   readonly file: string;
   readonly name: string;
   /** table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: beyond Table 1; svcomp-style: SV-COMP's concurrency shapes, each with a task .yml. */
-  readonly suite: 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style';
+  readonly suite: 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style' | 'liveness';
+  /** Arguments of this program's runs beside the configuration's (a liveness property: --ltl, --fairness). */
+  readonly args?: readonly string[];
   /** Creates threads in a loop without constant bounds (any number of them). */
   readonly parameterized?: boolean;
   readonly expected: Expected;
@@ -42,7 +44,7 @@ export function loadManifest(): ManifestEntry[] {
   return JSON.parse(readFileSync(join(ROOT, 'benchmarks/expected.json'), 'utf8')) as ManifestEntry[];
 }
 
-export type Suite = 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style' | 'ci' | 'all';
+export type Suite = 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style' | 'liveness' | 'ci' | 'all';
 
 /** n of the program named `Simple(n)`, null for any other name (its mutants included). */
 export function simpleN(name: string): number | null {
@@ -134,7 +136,7 @@ interface VerifyJson {
 
 /** One `rely verify --json` process; killed 30 s past its own time limit. */
 function runOne(e: ManifestEntry, c: Config, timeoutS: number, solver: string): Promise<RunResult> {
-  const args = [join(ROOT, 'bin/rely.js'), 'verify', join(ROOT, e.file), '--json', '--timeout', String(timeoutS), '--solver', solver, ...c.args];
+  const args = [join(ROOT, 'bin/rely.js'), 'verify', join(ROOT, e.file), '--json', '--timeout', String(timeoutS), '--solver', solver, ...(e.args ?? []), ...c.args];
   const t0 = performance.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -161,7 +163,7 @@ function runOne(e: ManifestEntry, c: Config, timeoutS: number, solver: string): 
         ...base,
         verdict: j.verdict,
         reason: j.reason,
-        modular: j.modular,
+        modular: j.modular ?? null,
         timeMs: j.timeMs,
         iterations: j.iterations ?? null,
         predicates: j.predicates ?? null,

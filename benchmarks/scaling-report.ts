@@ -10,6 +10,9 @@
 import { simpleN, type Config, type RunResult } from './bench.js';
 import { cell, definite, line } from './bench-report.js';
 
+/** A program's n in a scaling series (null: not in it); Simple(n) by default. */
+export type NOf = (program: string) => number | null;
+
 /** One decided run: the program's n and the measured value (states, or seconds). */
 export interface Point {
   readonly n: number;
@@ -63,23 +66,23 @@ export function exponentialFit(points: readonly Point[]): Fit | null {
  * Per configuration, the decided Simple(n) runs with a positive value: a time that
  * rounds to 0 ms has no place on a log axis (nor in a log-space fit).
  */
-function series(configs: readonly Config[], results: readonly RunResult[], value: (r: RunResult) => number | null): Series[] {
+function series(configs: readonly Config[], results: readonly RunResult[], value: (r: RunResult) => number | null, nOf: NOf): Series[] {
   return configs.map((config) => ({
     config,
     points: results
-      .filter((r) => r.config === config.key && simpleN(r.program) !== null && definite(r))
-      .map((r) => ({ n: simpleN(r.program)!, y: value(r) ?? 0 }))
+      .filter((r) => r.config === config.key && nOf(r.program) !== null && definite(r))
+      .map((r) => ({ n: nOf(r.program)!, y: value(r) ?? 0 }))
       .filter((p) => p.y > 0)
       .sort((a, b) => a.n - b.n),
   }));
 }
 
 /** The scaling section of results.md and the plot, or null when the run has no Simple(n). */
-export function scalingReport(configs: readonly Config[], results: readonly RunResult[]): { markdown: string; svg: string } | null {
-  if (!results.some((r) => simpleN(r.program) !== null)) return null;
-  const states = series(configs, results, (r) => r.states);
-  const time = series(configs, results, (r) => r.timeMs / 1000);
-  return { markdown: scalingMarkdown(configs, results, states, time), svg: scalingSvg(configs, results, states, time) };
+export function scalingReport(configs: readonly Config[], results: readonly RunResult[], nOf: NOf = simpleN): { markdown: string; svg: string } | null {
+  if (!results.some((r) => nOf(r.program) !== null)) return null;
+  const states = series(configs, results, (r) => r.states, nOf);
+  const time = series(configs, results, (r) => r.timeMs / 1000, nOf);
+  return { markdown: scalingMarkdown(configs, results, states, time, nOf), svg: scalingSvg(configs, results, states, time, nOf) };
 }
 
 const fitText = (f: Fit | null, law: (f: Fit) => string): string =>
@@ -87,8 +90,8 @@ const fitText = (f: Fit | null, law: (f: Fit) => string): string =>
 /** Two significant digits, written out (0.000064, 230) rather than in exponent form. */
 const coef = (c: number): string => c.toLocaleString('en-US', { maximumSignificantDigits: 2, useGrouping: false });
 
-function scalingMarkdown(configs: readonly Config[], results: readonly RunResult[], states: readonly Series[], time: readonly Series[]): string {
-  const programs = new Map(results.filter((r) => simpleN(r.program) !== null).map((r) => [simpleN(r.program)!, r.program] as const));
+function scalingMarkdown(configs: readonly Config[], results: readonly RunResult[], states: readonly Series[], time: readonly Series[], nOf: NOf): string {
+  const programs = new Map(results.filter((r) => nOf(r.program) !== null).map((r) => [nOf(r.program)!, r.program] as const));
   const ns = [...programs.keys()].sort((a, b) => a - b);
   const at = (n: number, c: Config) => {
     const r = results.find((x) => x.program === programs.get(n) && x.config === c.key);
@@ -225,8 +228,8 @@ function panel({ id, x0, title, yTitle, unit, empty }: PanelSpec, series: readon
  * value), and a legend of those configurations. The n axis spans every Simple(n) of
  * the run, decided or not, so both panels share it.
  */
-function scalingSvg(configs: readonly Config[], results: readonly RunResult[], states: readonly Series[], time: readonly Series[]): string {
-  const ns = results.map((r) => simpleN(r.program)).filter((n): n is number => n !== null);
+function scalingSvg(configs: readonly Config[], results: readonly RunResult[], states: readonly Series[], time: readonly Series[], nOf: NOf): string {
+  const ns = results.map((r) => nOf(r.program)).filter((n): n is number => n !== null);
   const nRange: [number, number] = [Math.min(...ns), Math.max(...ns)];
   const color = (c: Config) => COLORS[configs.indexOf(c) % COLORS.length];
   const width = 2 * W;

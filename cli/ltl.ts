@@ -106,7 +106,7 @@ export function livenessText<S extends LivenessStats>(bound: BoundProperty, engi
   const { program: p, property } = bound;
   const what = `${property.text} (fairness: ${property.fairness})`;
   const lines: string[] = [];
-  if (r.verdict === 'holds') lines.push(`SAFE: the property holds: ${what}`, ...engine.proof(r.stats).map((l) => `  ${l}`));
+  if (r.verdict === 'holds') lines.push(`SAFE: the property holds: ${what}`, ...engine.proof(r.stats).map((l) => `  ${l}`), ...(r.caveat ? [`  caveat: ${r.caveat}`] : []));
   else if (r.verdict === 'fails') {
     const { lasso } = r;
     const last = lasso.states.length - 1;
@@ -145,6 +145,7 @@ export function livenessJson<S extends LivenessStats>(bound: BoundProperty, engi
     verdict: r.verdict === 'holds' ? 'safe' : r.verdict === 'unknown' ? 'unknown' : 'unsafe',
     violation: r.verdict === 'fails' ? 'lasso' : r.verdict === 'deadlock' ? 'deadlock' : null,
     reason: r.verdict === 'unknown' ? r.reason : null,
+    caveat: r.verdict === 'holds' ? (r.caveat ?? null) : null,
     engine: engine.name,
     timeMs: Math.round(r.stats.timeMs),
     traceReplayed: r.verdict === 'fails' || r.verdict === 'deadlock',

@@ -32,7 +32,8 @@ interface Counted {
 }
 
 export type LivenessOutcome<S extends Counted = Counted> =
-  | { readonly verdict: 'holds'; readonly stats: S }
+  /** `caveat`: what the proof leaves open (a deadlock the search could not rule out: the runs that stay in it still satisfy the property). */
+  | { readonly verdict: 'holds'; readonly stats: S; readonly caveat?: string }
   | { readonly verdict: 'fails'; readonly lasso: ConcreteLasso; readonly stats: S }
   | { readonly verdict: 'deadlock'; readonly run: StepRun; readonly stats: S }
   | { readonly verdict: 'unknown'; readonly reason: string; readonly stats: S };
