@@ -19,15 +19,15 @@
  *   with pthread_exit, so that they run on.
  *
  * Properties (benchmarks/liveness.json).  A process blocked at J1 (x == 0)
- *   takes self-loops; the ended main stutters.
+ *   takes self-loops; the ended main takes no steps.
  *   G F x == 0 ("infinitely often some process is in its critical
  *     section"): HOLDS under unconditional and under weak fairness (the
  *     paper's Table 1).  Suppose x == 1 from some moment on: then no process
  *     is at J2 and none ever takes x.  A process at NC is always enabled, so
  *     it reaches J1; there it is enabled for good (x == 1), so fairness makes
- *     it move, and its only move takes x = 0: a contradiction.  Without
- *     fairness it FAILS: a run may schedule nothing but the stutter of the
- *     ended main, and x stays 1.
+ *     it move, and its only move takes x = 0: a contradiction.  It HOLDS
+ *     without fairness too: no process blocks while x == 1, none can loop
+ *     without taking x, and the ended main takes no steps to idle on.
  *   G (at(P#1, J1) -> F at(P#1, J2)) ("a waiting P#1 eventually enters"):
  *     FAILS under unconditional and under weak fairness (the paper's Table 2).
  *     P#1 waits at J1 while P#2 holds the semaphore; blocked, P#1 takes
