@@ -221,9 +221,10 @@ class Generator {
 /**
  * The C source of program `index` of a run with `seed`. `looping` (for liveness): each
  * thread repeats its body forever, and `y + c` wraps modulo 4 so the program stays
- * finite-state.
+ * finite-state. `instances`: the threads are instances of one function (identical up
+ * to their id, for symmetry).
  */
-export function generateProgram(seed: number, index: number, opts: { looping?: boolean } = {}): string {
+export function generateProgram(seed: number, index: number, opts: { looping?: boolean; instances?: boolean } = {}): string {
   const g = new Generator(programRng(seed, index));
   g.looping = opts.looping === true;
   const globals = GLOBALS.slice(0, g.weighted([[2, 1], [3, 2], [2, 3]]));
@@ -240,7 +241,7 @@ export function generateProgram(seed: number, index: number, opts: { looping?: b
   if (mutex) g.emit(0, 'pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;');
 
   const scopes: Scope[] = [];
-  for (let k = 1; k <= threads; k++) {
+  for (let k = 1; k <= (opts.instances ? 1 : threads); k++) {
     const locals = LOCALS.slice(0, g.weighted([[2, 0], [3, 1], [1, 2]]));
     const s: Scope = { vars: [...globals, ...locals], locals, globals, facts: new Map(), asserts: 0, mutex };
     scopes.push(s);
@@ -266,7 +267,7 @@ export function generateProgram(seed: number, index: number, opts: { looping?: b
   g.emit(1, `pthread_t ${ids.map((i) => `t${i}`).join(', ')};`);
   const ms: Scope = { vars: globals, locals: [], globals, facts: new Map(), asserts: 0, mutex };
   for (const i of ids) {
-    g.emit(1, `pthread_create(&t${i}, 0, thr${i}, 0);`);
+    g.emit(1, `pthread_create(&t${i}, 0, thr${opts.instances ? 1 : i}, 0);`);
     // A step of main between two creations: the later threads start only after it.
     if (i < threads && g.chance(0.2)) g.assign(ms, 1);
   }

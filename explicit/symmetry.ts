@@ -71,6 +71,35 @@ const transitionKey = (thread: number, t: Transition, atoms: readonly Term[], na
   return `${thread}:${t.from}>${t.to}:${stack}:${setKey(atoms)}`;
 };
 
+const varsOfAtom = new WeakMap<Term, readonly string[]>();
+/** An atom's variables, kept: a transposition asks for every atom of the program. */
+function atomVars(a: Term): readonly string[] {
+  let vs = varsOfAtom.get(a);
+  if (!vs) varsOfAtom.set(a, (vs = [...varsOf(a)]));
+  return vs;
+}
+
+const indexes = new WeakMap<Transition, { atoms: ReadonlySet<Term>; byVar: ReadonlyMap<string, readonly Term[]> }>();
+/** A transition's conjuncts, and by each variable (primed or not) the conjuncts that mention it. */
+function atomIndex(t: Transition): { atoms: ReadonlySet<Term>; byVar: ReadonlyMap<string, readonly Term[]> } {
+  let ix = indexes.get(t);
+  if (!ix) {
+    const atoms = conjuncts(t.formula);
+    const byVar = new Map<string, Term[]>();
+    for (const a of atoms) for (const v of atomVars(a)) byVar.set(v, [...(byVar.get(v) ?? []), a]);
+    indexes.set(t, (ix = { atoms: new Set(atoms), byVar }));
+  }
+  return ix;
+}
+
+const frames = new Map<string, Term>();
+/** x' = x, kept by name. */
+function frameAtom(x: string): Term {
+  let t = frames.get(x);
+  if (!t) frames.set(x, (t = eq(mkVar(primed(x)), mkVar(x))));
+  return t;
+}
+
 /** `x = c` (x a variable, primed or not, c a constant) as [x, c], or null. */
 function constantTest(a: Term): [string, bigint] | null {
   const vs = [...varsOf(a)];
@@ -88,12 +117,17 @@ function constantOnlyGlobals(p: Program): Set<string> {
 }
 
 /** Whether the transposition of `r` and `a` (their variables `rv`, `av`; identities in `ids`) maps the program onto itself; if so, each transition of r to a's and back. */
-function transposition(p: Program, r: number, a: number, rv: readonly string[], av: readonly string[], ids: ReadonlySet<string>): Map<Transition, Transition> | null {
+function transposition(p: Program, index: ReadonlyMap<string, Transition>, r: number, a: number, rv: readonly string[], av: readonly string[], ids: ReadonlySet<string>): Map<Transition, Transition> | null {
   const swap = new Map<string, string>();
   rv.forEach((v, i) => swap.set(v, av[i]).set(av[i], v));
   const f = (name: string): string => (isPrimed(name) ? primed(swap.get(unprimed(name)) ?? unprimed(name)) : (swap.get(name) ?? name));
   const [rid, aid] = [BigInt(r + 1), BigInt(a + 1)];
+  const touched = new Set([...swap.keys(), ...ids].flatMap((v) => [v, primed(v)]));
   const atomImage = (x: Term): Term => {
+    const vs = atomVars(x);
+    // Most atoms (other threads' frames) mention neither instance nor an identity: they map to themselves.
+    if (!vs.some((v) => touched.has(v))) return x;
+    if (isFrameAtom(x) && !vs.some((v) => ids.has(unprimed(v)))) return frameAtom(f(unprimed(vs[0])));
     const c = constantTest(x);
     if (!c || !ids.has(unprimed(c[0]))) return rename(x, f);
     return eq(mkVar(c[0]), num(c[1] === rid ? aid : c[1] === aid ? rid : c[1]));
@@ -101,16 +135,20 @@ function transposition(p: Program, r: number, a: number, rv: readonly string[], 
   const image = (ts: readonly Term[]): Term[] => ts.map(atomImage);
   if (setKey(image(parts(p.init, 'and'))) !== setKey(parts(p.init, 'and'))) return null;
   if (setKey(image(parts(p.err, 'or'))) !== setKey(parts(p.err, 'or'))) return null;
-  const index = new Map<string, Transition>();
-  for (const th of p.threads) for (const t of th.transitions) index.set(transitionKey(th.index, t, conjuncts(t.formula)), t);
   const map = new Map<Transition, Transition>();
   for (const th of p.threads) {
     const to = th.index === r ? a : th.index === a ? r : th.index;
     for (const t of th.transitions) {
+      // Threads outside the pair must be mapped onto themselves transition by transition: the image of its conjuncts is the same set
+      // (only its atoms over the pair's variables or identities can move).
+      if (to === th.index) {
+        const { atoms, byVar } = atomIndex(t);
+        for (const v of touched) for (const x of byVar.get(v) ?? []) if (!atoms.has(atomImage(x))) return null;
+        continue;
+      }
       const u = index.get(transitionKey(to, t, image(conjuncts(t.formula)), f));
-      // Threads outside the pair must be mapped onto themselves transition by transition.
-      if (!u || (to === th.index && u !== t)) return null;
-      if (to !== th.index) map.set(t, u);
+      if (!u) return null;
+      map.set(t, u);
     }
   }
   return map;
@@ -146,17 +184,30 @@ function symmetryWith(p: Program, ids: ReadonlySet<string>): Symmetry | null {
   const classes: SymmetryClass[] = [];
   const toRep = new Map<Transition, Transition>();
   const fromRep = new Map<number, Map<Transition, Transition>>();
-  for (const members of shapeGroups(p)) {
+  const index = new Map<string, Transition>();
+  for (const th of p.threads) for (const t of th.transitions) index.set(transitionKey(th.index, t, conjuncts(t.formula)), t);
+  // An instance the transpositions with the representative leave out may still be
+  // the representative of a class of the rest (a property singles out instance 1).
+  const pending = shapeGroups(p);
+  while (pending.length) {
+    const members = pending.shift()!;
     if (members.length < 2) continue;
     const [r, ...rest] = members;
     const repVars = instanceVars(p, r);
-    if (!repVars) continue;
+    if (!repVars) {
+      pending.unshift(rest);
+      continue;
+    }
     const threads = [r];
     const vars = [repVars.vars];
+    const left: number[] = [];
     for (const a of rest) {
       const av = instanceVars(p, a);
-      const map = av?.shape === repVars.shape ? transposition(p, r, a, repVars.vars, av.vars, ids) : null;
-      if (!av || !map) continue;
+      const map = av?.shape === repVars.shape ? transposition(p, index, r, a, repVars.vars, av.vars, ids) : null;
+      if (!av || !map) {
+        left.push(a);
+        continue;
+      }
       threads.push(a);
       vars.push(av.vars);
       const back = new Map<Transition, Transition>();
@@ -167,6 +218,7 @@ function symmetryWith(p: Program, ids: ReadonlySet<string>): Symmetry | null {
       fromRep.set(a, back);
     }
     if (threads.length > 1) classes.push({ threads, vars });
+    pending.unshift(left);
   }
   if (!classes.length) return null;
   return {

@@ -10,5 +10,5 @@ export const splitEngine: LivenessEngine<SplitStats> = {
     `split invariant: ${s.invariantSize} views (Σ_k |θ_k|); every abstract process P̄[θ,i] passes Theorem 4's check (no fair run takes T_i infinitely often from accepting states)`,
     s.refinements ? `refinements: ${s.refinements}, exposing ${s.exposed.length} local predicate${s.exposed.length === 1 ? '' : 's'} as shared booleans:\n${s.exposed.map((e) => `    ${e}`).join('\n')}` : 'refinements: none',
   ],
-  stats: (s) => [`${s.checks} abstract processes checked`, `split invariant ${s.invariantSize} views`, `${s.refinements} refinements`, `${s.exposed.length} new variables`],
+  stats: (s) => [`${s.checks} abstract processes checked`, `split invariant ${s.invariantSize} views`, `${s.refinements} refinements`, `${s.newVariables} new variables`, ...s.symmetry.map((c) => `views up to symmetry of ${c}`)],
 };
