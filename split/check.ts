@@ -153,7 +153,7 @@ export function checkLivenessSplit(p: Program, prop: LtlProperty, opts: SplitOpt
         const value = rename(pred, (v) => names[th.locals.indexOf(v)] ?? v);
         refinements.push({ name: `__b${n}.${q.threads[thread].name}`, thread, value, bool: true });
       }
-      const who = instances.length > 1 ? `${th.name} and its ${instances.length - 1} identical instances` : th.name;
+      const who = instances.length > 1 ? `each of ${th.name}..${q.threads[instances[instances.length - 1].thread].name} (${instances.length} instances)` : th.name;
       exposed.push(`__b${n} ≡ ${show(pred)} (for ${who})`);
       added++;
     }
