@@ -10,12 +10,13 @@ import { bmcEngine } from '../bmc/engine.js';
 import { monolithicEngine } from '../monolithic/engine.js';
 import { explicitGlobalEngine, explicitGlobalLivenessEngine, explicitModularEngine } from '../explicit/engine.js';
 import { splitEngine } from '../split/engine.js';
+import { learnEngine } from '../learn/engine.js';
 import { threadModularEngine } from '../thread-modular/engine.js';
 
 /** An engine of any options, proof and statistics: the registry holds them side by side (each is typed where it is declared). */
 export type AnyEngine = Engine<any, any, any>;
 
-export const ENGINES: readonly AnyEngine[] = [portfolioEngine, aretEngine, bmcEngine, monolithicEngine, threadModularEngine, explicitGlobalEngine, explicitModularEngine];
+export const ENGINES: readonly AnyEngine[] = [portfolioEngine, aretEngine, bmcEngine, monolithicEngine, threadModularEngine, explicitGlobalEngine, explicitModularEngine, learnEngine];
 
 export const DEFAULT_ENGINE = ENGINES[0].name;
 

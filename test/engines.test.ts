@@ -10,7 +10,7 @@ describe('engine registry', () => {
   it('names each engine once; the portfolio (auto) is the default', () => {
     const names = ENGINES.map((e) => e.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(names).toEqual(['auto', 'aret', 'bmc', 'monolithic', 'thread-modular', 'explicit-global', 'explicit-modular']);
+    expect(names).toEqual(['auto', 'aret', 'bmc', 'monolithic', 'thread-modular', 'explicit-global', 'explicit-modular', 'learn']);
     expect(DEFAULT_ENGINE).toBe('auto');
   });
 

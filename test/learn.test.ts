@@ -12,6 +12,7 @@ import { loadProgram } from '../frontend/index.js';
 import { explore } from '../explicit/explore.js';
 import { checkAssumeGuarantee } from '../learn/assume-guarantee.js';
 import { accepts } from '../learn/lstar.js';
+import { rely } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rely-learn-'));
 let files = 0;
@@ -68,6 +69,24 @@ int main() { pthread_t h; pthread_create(&h, 0, t, 0); x = 1; return 0; }
 `);
     const r = checkAssumeGuarantee(p, [0], [1]);
     expect(r.verdict, r.verdict === 'unknown' ? r.reason : '').toBe('unsafe');
+  });
+
+  it('rely verify --engine learn: SAFE with the assumption and the split, UNSAFE with a replayed trace, --split errors located (exit 2)', async () => {
+    const safe = join(dir, 'handshake.c');
+    writeFileSync(safe, handshake);
+    const r = await rely(['verify', safe, '--engine', 'learn']);
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(r.out).toMatch(/^SAFE\nproof: ⟨A⟩ S1 ⟨no error⟩ and ⟨true⟩ S2 ⟨A⟩ for S1 \| S2 = main \| writer/);
+    expect(r.out).toContain('q0 --/ x=1--> q0');
+    const bad = join(dir, 'handshake-bad.c');
+    writeFileSync(bad, handshake.replace('x = 1; x = 2;', 'x = 2; x = 1;'));
+    const u = await rely(['verify', bad, '--engine', 'learn', '--split', 'main|writer']);
+    expect(u.code).toBe(1);
+    expect(u.out).toContain('replayed in the interpreter');
+    const e = await rely(['verify', safe, '--engine', 'learn', '--split', 'main|nope']);
+    expect(e.code).toBe(2);
+    expect(e.err).toMatch(/^--split:1:6: error: no thread 'nope'/);
+    expect((await rely(['verify', safe, '--engine', 'learn', '--split', 'main'])).code).toBe(2);
   });
 
   it('never contradicts exhaustive exploration on 40 generated programs, half of them looping (split: main and the first thread | the rest)', () => {

@@ -1,0 +1,99 @@
+/** The learn engine as the registry sees it (core/engine.ts): assume-guarantee reasoning with an assumption L* learns (assume-guarantee.ts). */
+import type { Engine } from '../core/engine.js';
+import { OptionError } from '../core/engine.js';
+import type { Program } from '../frontend/program.js';
+import { InputError } from '../frontend/diagnostics.js';
+import { checkAssumeGuarantee, type AgStats } from './assume-guarantee.js';
+import type { Dfa } from './lstar.js';
+
+export interface LearnOptions {
+  /** The threads of S1 and of S2, by name, as --split gives them; undefined: rely picks. */
+  split?: readonly [readonly string[], readonly string[]];
+}
+
+export interface LearnProof {
+  readonly split: string;
+  readonly assumption: Dfa;
+  readonly events: readonly string[];
+}
+
+export interface LearnStats extends AgStats {
+  readonly split: string;
+}
+
+/** `T1,T2|T3` as the two sides' names. */
+function parseSplit(v: string): [string[], string[]] {
+  const sides = v.split('|').map((s) => s.split(',').map((n) => n.trim()).filter((n) => n));
+  if (sides.length !== 2 || !sides[0].length || !sides[1].length) throw new OptionError("expected two non-empty lists of threads, e.g. 'main,thr1|thr2'");
+  return [sides[0], sides[1]];
+}
+
+/** The split's thread indices: the names given (a function's name stands for all its instances), or main with every thread that has an error location against the rest. */
+function resolveSplit(p: Program, split: LearnOptions['split']): [number[], number[]] {
+  if (!split) {
+    const s1 = p.threads.filter((t) => t.index === 0 || t.errorPc !== undefined).map((t) => t.index);
+    const s2 = p.threads.map((t) => t.index).filter((k) => !s1.includes(k));
+    return s2.length ? [s1, s2] : [s1.slice(0, -1), s1.slice(-1)];
+  }
+  let col = 1;
+  const side = (names: readonly string[]): number[] =>
+    names.flatMap((n) => {
+      const ts = p.threads.filter((t) => t.name === n || t.fn === n);
+      if (!ts.length) throw new InputError({ file: '--split', line: 1, col }, `no thread '${n}' (threads: ${p.threads.map((t) => t.name).join(', ')})`);
+      col += n.length + 1;
+      return ts.map((t) => t.index);
+    });
+  const [s1, s2] = [side(split[0]), side(split[1])];
+  const missing = p.threads.filter((t) => !s1.includes(t.index) && !s2.includes(t.index));
+  const twice = s1.filter((k) => s2.includes(k));
+  if (missing.length || twice.length) throw new InputError({ file: '--split', line: 1, col: 1 }, missing.length ? `every thread goes to one side; missing: ${missing.map((t) => t.name).join(', ')}` : `${p.threads[twice[0]].name} is on both sides`);
+  return [s1, s2];
+}
+
+const names = (p: Program, ks: readonly number[]): string => ks.map((k) => p.threads[k].name).join(',');
+
+/** The assumption's transitions that stay in accepting states, one line each (`q0 --x==1 / x=0--> q1`), at most `max`. */
+function showAssumption(d: Dfa, events: readonly string[], max = 20): string[] {
+  const lines: string[] = [];
+  d.next.forEach((row, q) => {
+    if (d.accepting[q]) row.forEach((t, e) => d.accepting[t] && lines.push(`    q${q} --${events[e]}--> q${t}`));
+  });
+  return lines.length > max ? [...lines.slice(0, max), `    … and ${lines.length - max} more`] : lines;
+}
+
+export const learnEngine: Engine<LearnOptions, LearnProof, LearnStats> = {
+  name: 'learn',
+  description: "assume-guarantee reasoning (Cobleigh): the threads split in two, an assumption on the second side's reads and writes of globals learned by L* until both premises hold (finite-state programs)",
+  lowering: 'inline',
+  options: {
+    split: { flags: '--split <S1|S2>', description: "the threads of each side, e.g. 'main,thr1|thr2' (a function's name stands for all its instances; the globals go with S1); default: main and the threads with assertions against the rest", parse: parseSplit },
+  },
+  async run(p, o, ctx) {
+    const [s1, s2] = resolveSplit(p, o.split);
+    const split = `${names(p, s1)} | ${names(p, s2)}`;
+    if (!s1.length || !s2.length) return { verdict: { verdict: 'unknown', reason: 'assume-guarantee needs two sides: the program has one thread', stats: { ...emptyStats(), split } }, backend: null };
+    const r = checkAssumeGuarantee(p, s1, s2, { deadline: ctx.budget.deadline });
+    const stats = { ...r.stats, split };
+    if (r.verdict === 'safe') return { verdict: { verdict: 'safe', proof: { split, assumption: r.assumption, events: r.events }, proofChecked: true, stats }, backend: null };
+    if (r.verdict === 'unsafe') return { verdict: { verdict: 'unsafe', trace: r.trace, traceReplayed: true, stats }, backend: null };
+    return { verdict: { verdict: 'unknown', reason: r.reason, stats }, backend: null };
+  },
+  report: {
+    proof: (_p, proof) =>
+      [
+        `proof: ⟨A⟩ S1 ⟨no error⟩ and ⟨true⟩ S2 ⟨A⟩ for S1 | S2 = ${proof.split}, both premises re-checked by fresh searches; the learned assumption A (${proof.assumption.accepting.length} states, over S2's events "reads / writes"):`,
+        ...showAssumption(proof.assumption, proof.events),
+      ].join('\n'),
+    stats: (s, run) =>
+      [
+        'statistics:',
+        `  engine: ${run.engine}, split ${s.split}, ${s.events} events, assumption ${s.assumptionStates} states, ${s.queries} queries, ${s.conjectures} conjectures`,
+        `  largest single check: ${s.largestCheck} states`,
+        `  time: ${Math.round(s.timeMs)} ms`,
+      ].join('\n'),
+  },
+};
+
+function emptyStats(): AgStats {
+  return { timeMs: 0, queries: 0, conjectures: 0, events: 0, largestCheck: 0, assumptionStates: 0 };
+}
