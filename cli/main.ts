@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { InputError } from '../frontend/diagnostics.js';
 import { benchCommand } from './bench.js';
 import { EXIT, version, type Io, type Session } from './common.js';
+import { decomposeCommand } from './decompose.js';
 import { emitChcCommand, exploreCommand, parseCommand } from './inspect.js';
 import { svcompCommand } from './svcomp.js';
 import { validateWitnessCommand } from './witness.js';
@@ -34,7 +35,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       'after',
       '\nExit codes: 0 no error found / SAFE, 1 error reachable / UNSAFE, 2 bad input or usage,\n3 UNKNOWN (verify), 4 internal error.',
     );
-  for (const command of [parseCommand, exploreCommand, verifyCommand, svcompCommand, validateWitnessCommand, benchCommand, emitChcCommand]) command(program, session);
+  for (const command of [parseCommand, exploreCommand, verifyCommand, svcompCommand, validateWitnessCommand, benchCommand, emitChcCommand, decomposeCommand]) command(program, session);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return session.code;

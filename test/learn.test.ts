@@ -89,6 +89,23 @@ int main() { pthread_t h; pthread_create(&h, 0, t, 0); x = 1; return 0; }
     expect((await rely(['verify', safe, '--engine', 'learn', '--split', 'main'])).code).toBe(2);
   });
 
+  it('rely decompose: every two-way split against explicit-global, the best one named', async () => {
+    const f = join(dir, 'handshake-decompose.c');
+    writeFileSync(f, handshake);
+    const r = await rely(['decompose', f]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^explicit-global: safe, \d+ states/);
+    expect(r.out).toContain('| main | writer | safe |');
+    expect(r.out).toContain('| writer | main | safe |');
+    expect(r.out).toMatch(/best split: .+ \(largest check \d+ states, memory ratio [\d.]+\)/);
+    const j = JSON.parse((await rely(['decompose', f, '--json'])).out);
+    expect(j.splits).toHaveLength(2);
+    expect(j.global.verdict).toBe('safe');
+    const bad = join(dir, 'handshake-decompose-bad.c');
+    writeFileSync(bad, handshake.replace('x = 1; x = 2;', 'x = 2; x = 1;'));
+    expect((await rely(['decompose', bad])).code).toBe(1);
+  });
+
   it('never contradicts exhaustive exploration on 40 generated programs, half of them looping (split: main and the first thread | the rest)', () => {
     const counts = { agree: 0, unknown: 0, safe: 0, unsafe: 0 };
     const contradictions: string[] = [];
