@@ -108,7 +108,8 @@ export function checkAssumeGuarantee(p: Program, s1: readonly number[], s2: read
   const localSlots = (ks: readonly number[]): number[] => ks.flatMap((k) => p.threads[k].locals.map((v) => layout.index.get(v)!));
   const s1Slots = [...gSlots, ...localSlots(s1)];
   const s2Slots = localSlots(s2);
-  const init = initialStates(p, layout, range).states;
+  const initial = initialStates(p, layout, range);
+  const init = initial.states;
   const errorAt = (k: number, vals: Vec): boolean => p.threads[k].errorPc !== undefined && Number(vals[layout.index.get(p.threads[k].pc)!]) === p.threads[k].errorPc;
   const footprints = new Map<number, { reads: number[]; writes: number[] }>();
   const footprintOf = (t: Transition) => footprints.get(t.id) ?? (footprints.set(t.id, footprint(p, layout, t)), footprints.get(t.id)!);
@@ -292,6 +293,8 @@ export function checkAssumeGuarantee(p: Program, s1: readonly number[], s2: read
     if (!result || 'timeout' in result) throw new Unknown('timeout');
     // The proof, re-checked by fresh searches of both premises against the final assumption.
     if (premise1(result.dfa) || premise2(result.dfa)) throw new Unknown('internal: the learned assumption fails a premise on its re-check');
+    // A choice the program does not bound was drawn from the range: the proof covers those values only.
+    if (initial.clipped || threads.some((m) => m.clipped)) throw new Unknown(`no violation with nondeterministic values in ${range[0]}..${range[1]}, which the program does not bound itself`);
     return { verdict: 'safe', assumption: result.dfa, events: events.map((e) => showEvent(p, layout, e)), stats: stats(result.dfa.accepting.length) };
   } catch (e) {
     if (e instanceof Unknown) return { verdict: 'unknown', reason: e.message, stats: stats() };

@@ -62,6 +62,17 @@ describe('assume-guarantee with L*', () => {
     if (r.verdict === 'unsafe') expect(r.trace.length).toBeGreaterThan(2);
   });
 
+  it('a value the program does not bound, drawn from the range, makes SAFE UNKNOWN', () => {
+    const p = program(`${HEAD}extern int __VERIFIER_nondet_int(void);
+int x = 0;
+void *w(void *arg) { x = __VERIFIER_nondet_int(); return 0; }
+int main() { pthread_t t; pthread_create(&t, 0, w, 0); assert(x != 7); return 0; }
+`);
+    const r = checkAssumeGuarantee(p, [0], [1]);
+    expect(r.verdict).toBe('unknown');
+    if (r.verdict === 'unknown') expect(r.reason).toMatch(/nondeterministic values in -2..2/);
+  });
+
   it('an error in S2 itself is a violation (its step is marked in the events)', () => {
     const p = program(`${HEAD}int x = 0;
 void *t(void *arg) { int r = x; assert(r == 0); return 0; }
