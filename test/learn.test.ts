@@ -40,7 +40,7 @@ int main() {
 `;
 
 describe('assume-guarantee with L*', () => {
-  it('SAFE: the learned assumption passes both premises, every word it accepts is safe for S1', () => {
+  it('SAFE on a two-thread example: the learned assumption is the weakest one, and passes both premises', () => {
     const p = program(handshake);
     const r = checkAssumeGuarantee(p, [0], [1]);
     expect(r.verdict, r.verdict === 'unknown' ? r.reason : '').toBe('safe');
@@ -53,6 +53,13 @@ describe('assume-guarantee with L*', () => {
     expect(accepts(r.assumption, [id('x=1'), id('x=2')])).toBe(true);
     // 2 before 1 would break main's assertion: the assumption may not allow it (premise 1).
     expect(accepts(r.assumption, [id('x=2'), id('x=1')])).toBe(false);
+    // It is the weakest assumption: every write sequence without a 1 after a 2 (all words up to length 5).
+    const words = (n: number): number[][] => (n === 0 ? [[]] : words(n - 1).flatMap((w) => (w.length === n - 1 ? [w, ...[0, 1].map((e) => [...w, e])] : [w])));
+    for (const w of words(5)) {
+      const texts = w.map((e) => r.events[e]);
+      const safe = !texts.some((t, k) => t.endsWith('x=2') && texts.slice(k).some((u) => u.endsWith('x=1')));
+      expect(accepts(r.assumption, w), texts.join(' ; ')).toBe(safe);
+    }
   });
 
   it('UNSAFE through premise 2: the writer can make main fail, and the merged run replays', () => {
