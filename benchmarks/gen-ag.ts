@@ -14,11 +14,19 @@
  * current directory, which should be the repository root).
  *
  * The thesis's systems are Ada programs whose tasks meet in rendezvous. Here a
- * rendezvous is an atomic section that waits (__VERIFIER_assume) for the callee to
- * accept and does the accept body's work on shared state, or a critical section of a
- * mutex where the thesis's task only guards a variable (Relay, the Smokers' table).
- * Every program is finite-state: ids and values stay below N, loops that spin only
- * re-read shared state, and no nondeterministic value goes unbounded.
+ * rendezvous is an atomic section that waits (__VERIFIER_assume) until the acceptor can
+ * take the call and does the accept body's work on shared state, or a critical section
+ * of a mutex where the thesis's task only guards data (Relay's variable, the Smokers'
+ * table). Every program is finite-state: ids and values stay below N, loops that spin
+ * only re-read shared state, and every nondeterministic value is bounded in the same
+ * step that draws it.
+ *
+ * Written for rely's explicit-state engines, which must enumerate every state: locals
+ * are reset once they are dead, ghost code is atomic and shares a step with the real
+ * step it records where it can, main waits at a join for good (a main that ended would
+ * double the states), and indices are constants where the frontend would otherwise
+ * split an access a[i] into one transition per cell (one copy of the code per pump or
+ * event; for Peterson's threads and Chiron's artists, one function per instance).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,21 +42,45 @@ export const SIZES: Record<Family, readonly number[]> = {
   peterson: [2, 3, 4],
   relay: [2, 3, 4, 5],
   smokers: [2, 3, 4, 5],
-  'gas-station': [2, 3, 4],
-  'chiron-single': [2, 3, 4],
+  'gas-station': [2, 3, 4, 5],
+  'chiron-single': [2, 3, 4, 5],
   'chiron-multiple': [2, 3, 4],
 };
 /** The sizes of the mutants written by --write. */
 export const BUG_SIZES: readonly number[] = [2, 3];
 
-/** A family's names and its property, for the manifest. */
-const INFO: Record<Family, { name: string; property: string }> = {
-  peterson: { name: 'Peterson', property: 'mutual exclusion (A.3 property 1): at most one thread in the critical section' },
-  relay: { name: 'Relay', property: 'v is set to 1 in between sets to 0 (A.4 property 1)' },
-  smokers: { name: 'Smokers', property: 'A.5 properties 3 and 5 (and 1, 7): one assembler making an item at a time; never all pieces on the table' },
-  'gas-station': { name: 'GasStation', property: 'A.2 properties 1 and 4: no two customers use a pump at once; a customer gets the change of the pump it prepaid on' },
-  'chiron-single': { name: 'ChironSingle', property: 'A.1 properties 1, 3, 6: no double registration; no notification of an event before it is received; notifications only to registered artists' },
-  'chiron-multiple': { name: 'ChironMultiple', property: 'A.1 properties 1, 3, 6: no double registration; no notification of an event before it is received; notifications only to registered artists' },
+/** Per family, for the manifest: the name, the property checked and what the mutant changes. */
+const INFO: Record<Family, { name: string; property: string; mutant: string }> = {
+  peterson: {
+    name: 'Peterson',
+    property: 'A.3 property 1: mutual exclusion (a ghost count of the threads in the critical section is 1 inside)',
+    mutant: 'The wait loop skips thread N-1, so thread 0 enters while thread N-1 is inside.',
+  },
+  relay: {
+    name: 'Relay',
+    property: 'A.4 property 1: v is set to 1 in between sets to 0 (ghost: the last set to 0 or 1 was to 0)',
+    mutant: 'Task 0 passes v to task 2 % N instead of 1, so v is set to 0 twice without a set to 1 between.',
+  },
+  smokers: {
+    name: 'Smokers',
+    property: 'A.5 properties 3 (one assembler making an item at a time) and 5 (never all pieces on the table), also 1 and 7',
+    mutant: 'An assembler tells the supplier it is done when it picks the pieces up, so a second assembler starts while the first is making: property 3 fails.',
+  },
+  'gas-station': {
+    name: 'GasStation',
+    property: 'A.2 properties 1 (no two customers use a pump at once) and 4 (a customer gets the change of the pump it prepaid for)',
+    mutant: 'The operator accepts a prepayment for pump 0 while it is in use, so two customers pump at it: property 1 fails.',
+  },
+  'chiron-single': {
+    name: 'ChironSingle',
+    property: 'A.1 properties 1 (no registration twice), 3 (no notification of an event before it is received), 6 (notifications only to registered artists)',
+    mutant: 'The dispatcher returns to its select before passing an event on, so an artist unregisters and then accepts the notification: property 6 fails.',
+  },
+  'chiron-multiple': {
+    name: 'ChironMultiple',
+    property: 'A.1 properties 1 (no registration twice), 3 (no notification of an event before it is received), 6 (notifications only to registered artists)',
+    mutant: 'A dispatcher returns to its select before passing its event on, so an artist unregisters and then accepts the notification: property 6 fails.',
+  },
 };
 
 export function fileName(family: Family, n: number, bug: boolean): string {
@@ -72,26 +104,66 @@ interface Doc {
   mutation: string[];
 }
 
-const THESIS = 'J. M. Cobleigh, "Automating and evaluating assume-guarantee reasoning", PhD thesis, UMass Amherst, 2007';
+/** The start of a header's System paragraph: the system and where the thesis describes it. */
+const thesis = (system: string, appendix: string): string =>
+  `System: ${system}, Appendix ${appendix} of J. M. Cobleigh, "Automating and evaluating assume-guarantee reasoning", PhD thesis, UMass Amherst, 2007`;
+
+/** Width of the header comment's text (after " * "). */
+const WIDTH = 76;
+
+/**
+ * A section's lines re-wrapped to WIDTH: a line that starts at column 0 or with a list
+ * number ("  3. ") starts a paragraph, other lines continue it; continuation lines are
+ * indented two columns past the paragraph's start (past the number for a list item).
+ * Two spaces after a sentence's full stop are kept.
+ */
+function wrap(lines: readonly string[]): string[] {
+  const paras: { indent: string; hang: string; text: string }[] = [];
+  for (const l of lines) {
+    const item = /^(\s*)(\d+\. )/.exec(l);
+    if (paras.length === 0 || !l.startsWith(' ') || item) {
+      const indent = /^\s*/.exec(l)![0];
+      paras.push({ indent, hang: item ? indent + ' '.repeat(item[2].length) : indent + '  ', text: l.trim() });
+    } else {
+      const last = paras[paras.length - 1];
+      // A sentence ends with a full stop after a word of two or more letters (not an initial).
+      last.text += (/[a-z0-9)"']\.$/.test(last.text) ? '  ' : ' ') + l.trim();
+    }
+  }
+  return paras.flatMap(({ indent, hang, text }) => {
+    const out: string[] = [];
+    let line = indent;
+    for (const token of text.match(/\S+ */g) ?? []) {
+      const word = token.trimEnd();
+      if (line.trim() && (line + word).length > WIDTH) {
+        out.push(line.trimEnd());
+        line = hang;
+      }
+      line += token;
+    }
+    out.push(line.trimEnd());
+    return out;
+  });
+}
 
 function header(d: Doc): string[] {
   const lines = [
-    `${fileName(d.family, d.n, d.bug)} -- ${d.title}`,
+    ...wrap([`${fileName(d.family, d.n, d.bug)} -- ${d.title}`]),
     `  Generated by benchmarks/gen-ag.ts: node dist/benchmarks/gen-ag.js ${d.family} ${d.n}${d.bug ? ' --bug' : ''}`,
     '',
-    ...d.system,
+    ...wrap(d.system),
     '',
-    ...d.threads,
+    ...wrap(d.threads),
     '',
-    ...d.properties,
+    ...wrap(d.properties),
     '',
-    ...(d.bug ? [...d.mutation, ''] : []),
+    ...(d.bug ? [...wrap(d.mutation), ''] : []),
     `Expected verdict: ${d.bug ? 'UNSAFE' : 'SAFE'}`,
   ];
   return ['/*', ...lines.map((l) => (l ? ` * ${l}` : ' *')), ' */'];
 }
 
-/** The header, the SV-COMP preamble (reach_error, __VERIFIER_assert, the intrinsics) and the #defines. */
+/** The header, the SV-COMP preamble (reach_error, assert, the intrinsics) and the #defines. */
 function prologue(d: Doc, defines: string[]): string[] {
   const head = header(d);
   return [
@@ -99,8 +171,9 @@ function prologue(d: Doc, defines: string[]): string[] {
     'extern void abort(void);',
     'extern void __assert_fail(const char *, const char *, unsigned int, const char *) __attribute__ ((__nothrow__ , __leaf__)) __attribute__ ((__noreturn__));',
     `void reach_error() { __assert_fail("0", "${fileName(d.family, d.n, d.bug)}", ${head.length + 3}, "reach_error"); }`,
-    'void __VERIFIER_assert(int cond) { if (!cond) { ERROR: reach_error(); abort(); } }',
     '#include <pthread.h>',
+    '#undef assert',
+    '#define assert(e) if (!(e)) reach_error()',
     'extern void __VERIFIER_atomic_begin(void);',
     'extern void __VERIFIER_atomic_end(void);',
     'extern void __VERIFIER_assume(int cond);',
@@ -121,16 +194,35 @@ function choose(ind: string, v: string, lo: string, hi: string): string[] {
   return [`${ind}${v} = __VERIFIER_nondet_int();`, `${ind}__VERIFIER_assume(${lo} <= ${v} && ${v} <= ${hi});`];
 }
 
-/** main: starts the threads (function, argument: the instance's id) and ends, letting them run on. */
-function mainStarting(threads: { fn: string; count: string; ids?: boolean }[]): string[] {
-  const lines = ['int main(void) {'];
-  threads.forEach((t, k) => lines.push(t.count === '1' ? `  pthread_t t${k};` : `  pthread_t t${k}[${t.count}];`));
+/**
+ * `if (v < 1) { block(0) } else { block(1) }` for a v in 0..1 (a pump, an event; the
+ * blocks' lines are indented two spaces, relative to the if): one copy of the block per
+ * value, so that indices into arrays by v are constants. rely splits an access a[v] into
+ * a case per cell (and one out of bounds), and the cases of consecutive accesses
+ * multiply; with constant indices there is nothing to split. (v < 1 rather than v == 0:
+ * rely makes the else branch of v == 0 two transitions, v < 0 and v > 0.)
+ */
+function twoWay(ind: string, v: string, block: (p: number) => string[]): string[] {
+  return [`${ind}if (${v} < 1) { /* ${v} == 0 */`, ...block(0).map((l) => ind + l), `${ind}} else { /* ${v} == 1 */`, ...block(1).map((l) => ind + l), `${ind}}`];
+}
+
+/**
+ * main: starts the threads (a function, and how many instances: each gets its index as the
+ * thread argument) and joins them. They never end, so main waits at the join for good and
+ * takes no step that would double the states (a main ending with pthread_exit would).
+ */
+function mainStarting(threads: { fn: string; count: string }[]): string[] {
+  const name = (t: { fn: string }) => `t_${t.fn}`;
+  const decl = threads.map((t) => (t.count === '1' ? name(t) : `${name(t)}[${t.count}]`));
+  const lines = ['int main(void) {', `  pthread_t ${decl.join(', ')};`];
   if (threads.some((t) => t.count !== '1')) lines.push('  int i;');
-  threads.forEach((t, k) => {
-    if (t.count === '1') lines.push(`  pthread_create(&t${k}, 0, ${t.fn}, 0);`);
-    else lines.push(`  for (i = 0; i < ${t.count}; i++)`, `    pthread_create(&t${k}[i], 0, ${t.fn}, (void *)i);`);
-  });
-  lines.push('  pthread_exit(0); /* the threads run on forever */', '}');
+  for (const t of threads)
+    if (t.count === '1') lines.push(`  pthread_create(&${name(t)}, 0, ${t.fn}, 0);`);
+    else lines.push(`  for (i = 0; i < ${t.count}; i++)`, `    pthread_create(&${name(t)}[i], 0, ${t.fn}, (void *)(long)i);`);
+  for (const t of threads)
+    if (t.count === '1') lines.push(`  pthread_join(${name(t)}, 0);`);
+    else lines.push(`  for (i = 0; i < ${t.count}; i++)`, `    pthread_join(${name(t)}[i], 0);`);
+  lines.push('  return 0; /* never reached: the threads run forever */', '}');
   return lines;
 }
 
@@ -151,7 +243,7 @@ export function peterson(n: number, bug = false): string {
     bug,
     title: `Peterson's mutual exclusion protocol for N = ${n} threads (the filter lock)${bug ? ', a mutant' : ''}.`,
     system: [
-      `System: Peterson, Appendix A.3 of ${THESIS}`,
+      thesis('Peterson', 'A.3'),
       '  (Chapter 5 scales it by the number of tasks that compete for the',
       '  critical section).  Algorithm: G. L. Peterson, "Myths about the mutual',
       '  exclusion problem", IPL 12(3), 1981, its N-process version (the filter',
@@ -163,8 +255,9 @@ export function peterson(n: number, bug = false): string {
       '  victim is its own step.  Written for this benchmark from the algorithm.',
     ],
     threads: [
-      `Threads: main starts N = ${n} instances of thr with ids 0 .. ${n - 1} (the thread`,
-      '  argument); each competes for the critical section forever.',
+      `Threads: main starts thr0 .. thr${n - 1}, one function per thread with its id a`,
+      '  constant (the same code otherwise); each competes for the critical',
+      '  section forever.',
     ],
     properties: [
       'Property (A.3 property 1, mutual exclusion): a ghost counter incs counts',
@@ -179,34 +272,36 @@ export function peterson(n: number, bug = false): string {
       '  incs == 2 at its assertion.',
     ],
   };
+  // One function per thread, the id a constant: rely splits an access a[me] with me a
+  // variable into a case per cell, which makes the program several times slower.
+  const thread = (me: number) => [
+    `void *thr${me}(void *arg) { /* thread ${me} */`,
+    '  int L = 0, k = 0;',
+    '  while (1) {',
+    '    for (L = 1; L < N; L++) {',
+    `      level[${me}] = L;`,
+    `      victim[L - 1] = ${me};`,
+    mutation(bug, '      for (k = 0; k < N; k++) /* wait for each other thread k */', '      for (k = 0; k < N - 1; k++) /* MUTATION: was k < N; thread N-1 is never waited for */'),
+    `        if (k != ${me})`,
+    `          while (level[k] >= L && victim[L - 1] == ${me}) {`,
+    '          }',
+    '    }',
+    ...atomic('    ', 'enter the critical section (ghost)', ['  incs = incs + 1;', '  assert(incs == 1); /* mutual exclusion */']),
+    '    /* critical section */',
+    ...atomic('    ', 'leave it: the ghost and the exit protocol in one step', ['  incs = incs - 1;', `  level[${me}] = 0;`]),
+    '  }',
+    '  return 0;',
+    '}',
+    '',
+  ];
   return [
     ...prologue(d, [`#define N ${n} /* threads */`]),
     'int level[N];      /* level[i]: the level thread i is at (0: not competing) */',
     'int victim[N - 1]; /* victim[L - 1]: the thread that arrived at level L last */',
     'int incs = 0;      /* ghost: threads in the critical section */',
     '',
-    'void *thr(void *arg) {',
-    '  int me = (long)arg; /* 0 .. N-1 */',
-    '  int L = 0, k = 0;',
-    '  while (1) {',
-    '    for (L = 1; L < N; L++) {',
-    '      level[me] = L;',
-    '      victim[L - 1] = me;',
-    mutation(bug, '      for (k = 0; k < N; k++) /* wait for each other thread k */', '      for (k = 0; k < N - 1; k++) /* MUTATION: was k < N; thread N-1 is never waited for */'),
-    '        if (k != me)',
-    '          while (level[k] >= L && victim[L - 1] == me) {',
-    '          }',
-    '    }',
-    '    /* critical section */',
-    ...atomic('    ', 'ghost: enter', ['  incs = incs + 1;']),
-    '    __VERIFIER_assert(incs == 1); /* mutual exclusion */',
-    ...atomic('    ', 'ghost: leave', ['  incs = incs - 1;']),
-    '    level[me] = 0;',
-    '  }',
-    '  return 0;',
-    '}',
-    '',
-    ...mainStarting([{ fn: 'thr', count: 'N' }]),
+    ...Array.from({ length: n }, (_, me) => thread(me)).flat(),
+    ...mainStarting(Array.from({ length: n }, (_, me) => ({ fn: `thr${me}`, count: '1' }))),
   ].join('\n') + '\n';
 }
 
@@ -221,7 +316,7 @@ export function relay(n: number, bug = false): string {
     bug,
     title: `the Relay system with N = ${n} tasks${bug ? ', a mutant' : ''}.`,
     system: [
-      `System: Relay, Appendix A.4 of ${THESIS}`,
+      thesis('Relay', 'A.4'),
       '  (after S. F. Siegel, G. S. Avrunin, "Improving the precision of INCA by',
       '  eliminating solutions with spurious cycles", IEEE TSE 28(2), 2002).',
       '  Tasks with ids 0 .. N-1 share a variable v, which a task of its own',
@@ -261,13 +356,14 @@ export function relay(n: number, bug = false): string {
     '      pthread_mutex_lock(&m); /* set */',
     '      v = next;',
     '      if (next == 0) {',
-    '        __VERIFIER_assert(set0 == 0); /* a set to 1 since the last set to 0 */',
+    '        assert(set0 == 0); /* a set to 1 since the last set to 0 */',
     '        set0 = 1;',
     '      }',
     '      if (next == 1)',
     '        set0 = 0;',
     '      pthread_mutex_unlock(&m);',
     '    }',
+    '    x = 0;',
     '  }',
     '  return 0;',
     '}',
@@ -281,26 +377,29 @@ export function relay(n: number, bug = false): string {
 
 export function smokers(n: number, bug = false): string {
   checkN('smokers', n);
-  const all = Array.from({ length: n }, (_, p) => `onTable[${p}] == 1`).join(' && ');
   const d: Doc = {
     family: 'smokers',
     n,
     bug,
     title: `the Smokers system with N = ${n} assemblers${bug ? ', a mutant' : ''}.`,
     system: [
-      `System: Smokers, Appendix A.5 of ${THESIS}`,
+      thesis('Smokers', 'A.5'),
       '  (the cigarette smokers problem of S. S. Patil, "Limitations and',
       '  capabilities of Dijkstra\'s semaphore primitives for coordination among',
       '  processes", MIT Project MAC CSG Memo 57, 1971).  An item takes one piece',
       '  of each of N kinds; assembler i has an endless supply of piece i, the',
       '  supplier of all of them.  The supplier puts N - 1 different pieces on the',
-      '  table, one at a time (it leaves out a piece of its choice), says it is',
-      '  done (ready = 1) and waits until the item is made (ready == 0).  The',
-      '  assembler whose piece is missing picks up all N - 1 pieces (ready = 2),',
+      '  table, one at a time (it leaves out a piece of its choice), says they',
+      '  are out (ready = 1) and waits until the item is made (ready == 0).  The',
+      '  assembler whose piece is missing picks up the N - 1 pieces (ready = 2),',
       '  makes the item and then tells the supplier (ready = 0).  The table is',
-      '  shared state under the mutex table (the thesis\'s table task); waiting',
-      '  is polling under it.  Chapter 5 scales the system by the number of',
-      '  assemblers.  Written for this benchmark.',
+      '  shared state under the mutex table (the thesis\'s table task): all',
+      '  writes of onTable and ready, and all reads but those of the waits, hold',
+      '  it.  A thread that waits for the table to change sleeps until it has',
+      '  (an atomic await of the condition, as a condition variable\'s wait',
+      '  would) and then takes the lock; an assembler checks again under the',
+      '  lock.  Chapter 5 scales the system by the number of assemblers.',
+      '  Written for this benchmark.',
     ],
     threads: [
       `Threads: main starts the supplier and N = ${n} instances of assembler with`,
@@ -312,7 +411,8 @@ export function smokers(n: number, bug = false): string {
       '     counts the assemblers between picking up and finishing; each asserts',
       '     making == 1 while making its item.',
       '  5. The supplier never has all pieces of an item on the table at once:',
-      '     after each put it asserts that not all N pieces lie there.',
+      '     when it has put out its pieces, it asserts that the piece it left',
+      '     out is not on the table.',
       '  1. The right assembler makes the item: the supplier records the piece',
       '     it left out in a ghost missing; the assembler picking up asserts it',
       '     is that piece\'s assembler.',
@@ -336,26 +436,21 @@ export function smokers(n: number, bug = false): string {
     'int missing = 0; /* ghost: the piece the supplier left out last */',
     '',
     'void *supplier(void *arg) {',
-    '  int miss = 0, p = 0, r = 0;',
+    '  int miss = 0, p = 0;',
     '  while (1) {',
     ...choose('    ', 'miss', '0', 'N - 1').map((l, i) => (i === 0 ? `${l} /* the piece to leave out */` : l)),
+    '    pthread_mutex_lock(&table);',
     '    for (p = 0; p < N; p++)',
-    '      if (p != miss) {',
-    '        pthread_mutex_lock(&table); /* put piece p on the table */',
-    '        __VERIFIER_assert(onTable[p] == 0); /* property 7 */',
+    '      if (p != miss) { /* put piece p on the table */',
+    '        assert(onTable[p] == 0); /* property 7 */',
     '        onTable[p] = 1;',
-    `        __VERIFIER_assert(!(${all})); /* property 5 */`,
-    '        pthread_mutex_unlock(&table);',
     '      }',
-    '    pthread_mutex_lock(&table); /* done */',
+    '    assert(onTable[miss] == 0); /* property 5: a piece is missing */',
     '    missing = miss;',
     '    ready = 1;',
     '    pthread_mutex_unlock(&table);',
-    '    do { /* wait until the item is made */',
-    '      pthread_mutex_lock(&table);',
-    '      r = ready;',
-    '      pthread_mutex_unlock(&table);',
-    '    } while (r != 0);',
+    '    __VERIFIER_assume(ready == 0); /* sleep until the item is made */',
+    '    p = 0;',
     '  }',
     '  return 0;',
     '}',
@@ -364,27 +459,33 @@ export function smokers(n: number, bug = false): string {
     '  int me = (long)arg; /* 0 .. N-1: the piece it has */',
     '  int got = 0, p = 0;',
     '  while (1) {',
-    '    got = 0;',
+    ...atomic('    ', 'sleep until the pieces are out and mine is the one missing', ['  __VERIFIER_assume(ready == 1 && onTable[me] == 0);']),
     '    pthread_mutex_lock(&table);',
-    '    if (ready == 1 && onTable[me] == 0) { /* the pieces are out, and mine is missing */',
+    '    if (ready == 1 && onTable[me] == 0) {',
     '      for (p = 0; p < N; p++)',
     '        if (p != me) { /* pick up piece p */',
-    '          __VERIFIER_assert(onTable[p] == 1); /* property 7 */',
+    '          assert(onTable[p] == 1); /* property 7 */',
     '          onTable[p] = 0;',
     '        }',
-    '      __VERIFIER_assert(missing == me); /* property 1 */',
-    mutation(bug, '      ready = 2;', '      ready = 0; /* MUTATION: was ready = 2, and ready = 0 only once the item is made */'),
-    '      making = making + 1;',
+    '      assert(missing == me); /* property 1 */',
+    ...atomic('      ', 'the pieces are taken (and the ghost counts a maker)', [
+      mutation(bug, '  ready = 2;', '  ready = 0; /* MUTATION: was ready = 2, and ready = 0 only once the item is made */'),
+      '  making = making + 1;',
+    ]),
     '      got = 1;',
     '    }',
     '    pthread_mutex_unlock(&table);',
-    '    if (got) { /* make the item */',
-    '      __VERIFIER_assert(making == 1); /* property 3 */',
-    '      pthread_mutex_lock(&table); /* done: tell the supplier */',
-    '      making = making - 1;',
-    ...(bug ? [] : ['      ready = 0;']),
+    '    if (got == 1) { /* make the item */',
+    '      assert(making == 1); /* property 3 */',
+    '      pthread_mutex_lock(&table);',
+    ...atomic('      ', 'done: tell the supplier (and the ghost counts one maker less)', [
+      ...(bug ? ['  /* MUTATION: ready = 0 was here */'] : ['  ready = 0;']),
+      '  making = making - 1;',
+    ]),
     '      pthread_mutex_unlock(&table);',
     '    }',
+    '    got = 0;',
+    '    p = 0;',
     '  }',
     '  return 0;',
     '}',
@@ -399,6 +500,7 @@ export function smokers(n: number, bug = false): string {
 // ---------------------------------------------------------------------------
 // A.2 Gas Station: 2 pumps, an operator, N customers.
 
+
 export function gasStation(n: number, bug = false): string {
   checkN('gas-station', n);
   const d: Doc = {
@@ -407,19 +509,20 @@ export function gasStation(n: number, bug = false): string {
     bug,
     title: `the Gas Station with 2 pumps and N = ${n} customers${bug ? ', a mutant' : ''}.`,
     system: [
-      `System: Gas Station, Appendix A.2 of ${THESIS}`,
+      thesis('Gas Station', 'A.2'),
       '  (after D. Helmbold, D. Luckham, "Debugging Ada tasking programs", IEEE',
       '  Software 2(2), 1985).  A customer picks a pump and prepays with the',
-      '  operator; the operator activates that pump for the customer once the',
-      '  pump is idle (customers wait for the pump instead of queueing); the',
-      '  customer starts pumping, then stops; the pump reports the amount to the',
-      '  operator, who gives the customer the change.  The thesis\'s rendezvous',
-      '  are atomic sections: a pump\'s accepts (activate, start, stop) move its',
-      '  state pstate[p] in the caller\'s atomic step, a call waits',
-      '  (__VERIFIER_assume) until the callee can accept it, and the operator',
-      '  takes prepayments and reports in turn.  Chapter 5 fixes the pumps at 2',
-      '  and scales the system by the number of customers.  Written for this',
-      '  benchmark.',
+      '  operator, who accepts a prepayment for a pump only while the pump is',
+      '  idle (customers wait for the pump instead of queueing); the operator',
+      '  activates the pump; the customer starts pumping, then stops; the pump',
+      '  reports the amount to the operator, who frees the pump and hands the',
+      '  customer the change over the counter (one customer at a time).',
+      '  Rendezvous are atomic sections that wait (__VERIFIER_assume) until the',
+      '  acceptor can take the call; the state of pump p (pstate[p], and',
+      '  pcust[p], the customer it serves) is where operator, pump and customer',
+      '  meet.  The pumps are fixed at 2, and code that touches a pump has one',
+      '  copy per pump, so that pump indices are constants.  Chapter 5 scales',
+      '  the system by the number of customers.  Written for this benchmark.',
     ],
     threads: [
       `Threads: main starts the operator, 2 instances of pump (ids 0, 1) and N = ${n}`,
@@ -428,51 +531,77 @@ export function gasStation(n: number, bug = false): string {
     properties: [
       'Properties (A.2), as assertions:',
       '  1. Two customers never use a pump at the same time (the thesis states',
-      '     it for customer1, customer2 and pump1; this is every pair and pump):',
-      '     a ghost users[p] counts the customers between start and stop at',
-      '     pump p; a customer asserts users[p] == 1 while pumping.',
-      '  4. A customer who prepays on a pump gets that pump\'s change: the change',
-      '     names its pump, and the customer asserts it is the one it prepaid.',
+      '     it for customer1, customer2 and pump1; here for every pair and',
+      '     pump): a ghost users[p] counts the customers between start and stop',
+      '     at pump p; a customer starting to pump asserts users[p] == 1.',
+      '  4. A customer who prepays for a pump gets that pump\'s change: the',
+      '     change names its pump, and the customer asserts it is the one it',
+      '     prepaid for.',
     ],
     mutation: [
-      'Mutation: the operator activates the pump a customer prepaid for without',
-      '  checking that it is idle.  Customer 0 starts pumping at pump 0; customer',
-      '  1 prepays on pump 0, the operator activates it for customer 1, who',
-      '  starts pumping too: users[0] == 2 (property 1 fails).',
+      'Mutation: the operator accepts a prepayment for pump 0 without waiting',
+      '  until the pump is idle.  Customer 0 prepays for pump 0, the operator',
+      '  activates it and customer 0 starts pumping; customer 1 prepays for pump',
+      '  0 too, the operator activates it again, and customer 1 starts:',
+      '  users[0] == 2 (property 1 fails).',
     ],
   };
+  const prepay = (p: number) => [
+    bug && p === 0 ? '  /* MUTATION: no __VERIFIER_assume(pstate[0] == IDLE) */' : `  __VERIFIER_assume(pstate[${p}] == IDLE);`,
+    `  pstate[${p}] = PAID;`,
+    `  pcust[${p}] = me + 1;`,
+  ];
+  const pumpGas = (p: number) => [
+    ...atomic('  ', 'start pumping, once the operator has activated the pump', [
+      `  __VERIFIER_assume(pstate[${p}] == ACTIVATED);`,
+      `  pstate[${p}] = PUMPING;`,
+      `  users[${p}] = users[${p}] + 1;`,
+      `  assert(users[${p}] == 1); /* property 1 */`,
+    ]),
+    ...atomic('  ', 'stop pumping', [`  users[${p}] = users[${p}] - 1;`, `  pstate[${p}] = STOPPED;`]),
+  ];
+  const serve = (p: number) => [
+    `  if (pstate[${p}] == PAID) /* activate the pump */`,
+    `    pstate[${p}] = ACTIVATED;`,
+    '  else { /* take its report, free it, hand its customer the change */',
+    `    __VERIFIER_assume(pstate[${p}] == REPORTED && changeTo == 0);`,
+    `    changeTo = pcust[${p}];`,
+    `    changePump = ${p + 1};`,
+    `    pcust[${p}] = 0;`,
+    `    pstate[${p}] = IDLE;`,
+    '  }',
+  ];
   return [
     ...prologue(d, [
       `#define N ${n} /* customers */`,
       '#define P 2 /* pumps */',
-      '/* pump states */',
+      '/* pump states; from PAID to REPORTED pump p serves customer pcust[p] - 1 */',
       '#define IDLE 0',
-      '#define ACTIVATED 1 /* for customer pcust[p] - 1 */',
-      '#define PUMPING 2',
-      '#define STOPPED 3   /* the pump has to report the amount to the operator */',
-      '#define REPORTED 4  /* the operator has to give the customer change */',
+      '#define PAID 1      /* the operator has accepted the prepayment */',
+      '#define ACTIVATED 2 /* the operator has activated the pump */',
+      '#define PUMPING 3',
+      '#define STOPPED 4   /* the pump has to report the amount to the operator */',
+      '#define REPORTED 5  /* the operator has to hand out the change */',
     ]),
-    'int prepaid[N]; /* pump + 1 that customer c prepaid for, until the operator takes it; 0: none */',
-    'int pstate[P];  /* pump states */',
-    'int pcust[P];   /* customer + 1 the pump is activated for, until the change is given; 0: none */',
-    'int change[N];  /* pump + 1 whose change customer c has been given and not yet taken; 0: none */',
-    'int users[P];   /* ghost: customers pumping at pump p */',
+    'int pstate[P];      /* pump states */',
+    'int pcust[P];       /* customer + 1 the pump serves; 0: none */',
+    'int changeTo = 0;   /* the counter: customer + 1 whose change lies there; 0: none */',
+    'int changePump = 0; /* ... and pump + 1 it is the change for */',
+    'int users[P];       /* ghost: customers pumping at pump p */',
     '',
     'void *customer(void *arg) {',
     '  int me = (long)arg; /* 0 .. N-1 */',
     '  int pump = 0, got = 0;',
     '  while (1) {',
-    ...choose('    ', 'pump', '0', 'P - 1'),
-    '    prepaid[me] = pump + 1; /* prepay */',
-    ...atomic('    ', 'start pumping, once the pump is activated for me', [
-      '  __VERIFIER_assume(pstate[pump] == ACTIVATED && pcust[pump] == me + 1);',
-      '  pstate[pump] = PUMPING;',
-      '  users[pump] = users[pump] + 1;',
+    ...atomic('    ', 'pick a pump and prepay for it; the operator accepts while the pump is idle', [
+      ...choose('  ', 'pump', '0', 'P - 1'),
+      ...twoWay('  ', 'pump', prepay),
     ]),
-    '    __VERIFIER_assert(users[pump] == 1); /* property 1 */',
-    ...atomic('    ', 'stop pumping', ['  users[pump] = users[pump] - 1;', '  pstate[pump] = STOPPED;']),
-    ...atomic('    ', 'take the change', ['  __VERIFIER_assume(change[me] != 0);', '  got = change[me];', '  change[me] = 0;']),
-    '    __VERIFIER_assert(got == pump + 1); /* property 4 */',
+    ...twoWay('    ', 'pump', pumpGas),
+    ...atomic('    ', 'take the change from the counter', ['  __VERIFIER_assume(changeTo == me + 1);', '  got = changePump;', '  changeTo = 0;']),
+    '    assert(got == pump + 1); /* property 4 */',
+    '    pump = 0;',
+    '    got = 0;',
     '  }',
     '  return 0;',
     '}',
@@ -486,29 +615,10 @@ export function gasStation(n: number, bug = false): string {
     '}',
     '',
     'void *operator(void *arg) {',
-    '  int c = 0, p = 0;',
+    '  int p = 0;',
     '  while (1) {',
-    '    for (c = 0; c < N; c++) {',
-    ...atomic('      ', "take customer c's prepayment and activate its pump, if idle", [
-      '  if (prepaid[c] != 0) {',
-      '    p = prepaid[c] - 1;',
-      mutation(bug, '    if (pstate[p] == IDLE) {', '    if (1) { /* MUTATION: was pstate[p] == IDLE */'),
-      '      prepaid[c] = 0;',
-      '      pstate[p] = ACTIVATED;',
-      '      pcust[p] = c + 1;',
-      '    }',
-      '  }',
-    ]),
-    '    }',
-    '    for (p = 0; p < P; p++) {',
-    ...atomic('      ', "take pump p's report and give its customer the change", [
-      '  if (pstate[p] == REPORTED) {',
-      '    change[pcust[p] - 1] = p + 1;',
-      '    pcust[p] = 0;',
-      '    pstate[p] = IDLE;',
-      '  }',
-    ]),
-    '    }',
+    ...atomic('    ', 'select: serve pump p', [...choose('  ', 'p', '0', 'P - 1'), ...twoWay('  ', 'p', serve)]),
+    '    p = 0;',
     '  }',
     '  return 0;',
     '}',
@@ -530,180 +640,211 @@ export function chiron(n: number, opts: { multiple: boolean; bug?: boolean }): s
   checkN(family, n);
   const bug = opts.bug ?? false;
   const multi = opts.multiple;
-  // The request mailbox: one for the dispatcher, or one per event's dispatcher.
-  const req = multi ? 'req[e]' : 'req';
+  const busy = (ev: number | string) => (multi ? `busy[${ev}]` : 'busy');
   const d: Doc = {
     family,
     n,
     bug,
     title: `Chiron with ${multi ? 'a dispatcher per event' : 'one dispatcher'}, 2 events and N = ${n} artists${bug ? ', a mutant' : ''}.`,
     system: [
-      `System: Chiron, Appendix A.1 of ${THESIS}`,
+      thesis('Chiron', 'A.1'),
       '  (the Chiron user-interface system of R. K. Keller, M. Cameron, R. N.',
-      '  Taylor, D. B. Troup, ICSE 1991, in the model of G. S. Avrunin et al.,',
+      '  Taylor, D. B. Troup, ICSE 1991, as modelled by G. S. Avrunin et al.,',
       '  "Comparing finite-state verification techniques for concurrent',
-      `  software", UMass TR 99-69, 1999${multi ? ', its multiple-dispatcher version' : ''}).  Artists register and`,
-      '  unregister for events; the dispatcher keeps per event the list of the',
-      '  registered artists, in registration order, and passes every event it',
-      '  receives to the artists on its list, one after another, each a call of',
-      "  the artist's notify entry that waits until the artist accepts it.",
-      multi
-        ? '  Here each event has a dispatcher of its own, with its own list.'
-        : '  Here one dispatcher serves both events.',
-      '  The rendezvous are atomic sections over one-slot mailboxes: an artist',
-      `  posts Register/Unregister in ${req} (when it is empty) and goes on; the`,
-      '  dispatcher accepts a pending request or event (either, when both are',
-      '  pending) and then updates its list.  An artist picks an event at',
-      '  random and unregisters if it is registered for it, else registers; or',
-      '  it accepts a pending notification.  Chapter 5 fixes the events at 2',
-      '  and scales the system by the number of artists.  Written for this',
-      '  benchmark.',
+      `  software", UMass TR 99-69, 1999${multi ? ', in its multiple-dispatcher version' : ''}).  Artists register`,
+      '  and unregister for events with the dispatcher, which keeps per event',
+      '  the list of the registered artists; when it receives an event it',
+      '  passes it to every artist on that list, one after another, each a call',
+      "  of the artist's notify entry that waits until the artist accepts it.",
+      multi ? '  Each event has a dispatcher of its own, with its own list.' : '  One dispatcher serves both events.',
+      "  Here a list is a row of flags (listed0, listed1), read in the order of",
+      "  the artists' ids (the thesis's property 7, on the order of",
+      '  notifications, is not checked).  Rendezvous are atomic sections that',
+      "  run the accept body in the caller's step, and only while the",
+      `  dispatcher waits at its select (${busy('e')} == 0).  Register and Unregister`,
+      '  update the list; when the dispatcher is away from its select the call',
+      '  does nothing and the artist tries again later (a conditional entry',
+      `  call).  The environment's event call waits for the select; accepting`,
+      `  it sets ${busy('e')} to 1, and the dispatcher then passes the event on: for`,
+      '  each artist, once the last notify call has been accepted, if the',
+      `  artist is on the list it posts the notify call (${multi ? 'noteTo[e]' : 'noteTo, noteEv'}), and when`,
+      `  the last call has been accepted it returns to its select (${busy('e')} back to 0).`,
+      '  An artist loops on a select: accept a pending notify call, or pick an',
+      '  event and unregister if registered for it, else register.  Code that',
+      '  depends on the event has one copy per event (the events are fixed at',
+      '  2), so that indices by events are constants.  Chapter 5 fixes the',
+      '  events at 2 and scales the system by the number of artists.  Written',
+      '  for this benchmark.',
     ],
     threads: [
-      `Threads: main starts ${multi ? '2 instances of dispatcher (ids 0, 1: the event each serves)' : 'the dispatcher'}, the environment, which sends`,
-      `  events to the dispatcher${multi ? 's' : ''} at random, and N = ${n} instances of artist (ids`,
-      `  0 .. ${n - 1}); all run forever.`,
+      `Threads: main starts ${multi ? 'dispatcher0 and dispatcher1 (of events 0 and 1)' : 'the dispatcher'}, the environment, which sends`,
+      `  events to the dispatcher${multi ? 's' : ''} at random, and the artists artist0, ..., artist${n - 1}, one function per`,
+      '  artist with its id a constant (the same code otherwise); all run',
+      '  forever.',
     ],
     properties: [
       'Properties (A.1; the thesis states them for artist1 and event1, here',
-      '  they are checked for every artist and event), as assertions on ghosts',
-      '  the dispatcher updates when it accepts a call: reg(e, a), artist a is',
-      '  registered for event e; received[e], event e has been received.',
+      '  for every artist and event), as assertions:',
       '  1. An artist never registers for an event it is registered for: the',
-      '     dispatcher, accepting Register, asserts !reg(e, a).',
+      '     accept body of Register asserts that the artist is not on the list.',
       '  3. The dispatcher notifies no artist of an event before receiving it:',
-      '     an artist accepting a notification of e asserts received[e].',
+      '     a ghost received[e] is set when event e is accepted; an artist',
+      '     accepting a notification of e asserts received[e] == 1.',
       '  6. The dispatcher never gives an event to an artist not registered for',
-      '     it: an artist accepting a notification of e asserts reg(e, me).',
+      '     it: an artist accepting a notification of e asserts that its own',
+      '     record of its calls (mine0, mine1) says it is registered for e.',
     ],
     mutation: [
-      'Mutation: the notification loop runs one entry past the end of the list',
-      '  (i <= len[e]).  The environment sends event 0 while nobody is',
-      '  registered; the dispatcher notifies the artist in the unused slot 0 of',
-      '  the list, artist 0, which asserts reg(0, 0): property 6 fails.',
+      `Mutation: the dispatcher returns to its select (${busy('e')} = 0) as soon as it`,
+      '  has taken an accepted event, before passing it on.  Artist 0 registers',
+      '  for event 0; the dispatcher accepts event 0, takes it, and calls the',
+      "  notify entry of artist 0, which is on the list; artist 0 unregisters",
+      '  (the dispatcher is at its select again) and then accepts the call: a',
+      '  notification of an event it is not registered for (property 6 fails).',
     ],
   };
-  const dispatcher = [
-    `void *dispatcher(void *arg) {`,
-    ...(multi ? ['  int e = (long)arg; /* the event this dispatcher serves */', '  int kind = 0, a = 0, i = 0;'] : ['  int kind = 0, a = 0, e = 0, i = 0;']),
-    '  while (1) {',
-    ...atomic('    ', 'select: accept a pending Register, Unregister or event', [
-      ...choose('  ', 'kind', 'REGISTER', 'EVENT'),
-      multi
-        ? '  __VERIFIER_assume(kind == req[e] || (kind == EVENT && evbox[e] == 1));'
-        : '  __VERIFIER_assume(kind == req || (kind == EVENT && evbox != 0));',
-      '  if (kind == EVENT) {',
-      ...(multi ? ['    evbox[e] = 0;'] : ['    e = evbox - 1;', '    evbox = 0;']),
-      '    received[e] = 1;',
-      '  } else {',
-      `    a = reqArtist${multi ? '[e]' : ''};`,
-      ...(multi ? [] : ['    e = reqEvent;']),
-      `    ${req} = 0;`,
-      '    if (kind == REGISTER) {',
-      '      __VERIFIER_assert(REG(e, a) == 0); /* property 1 */',
-      '      REG(e, a) = 1;',
-      '    } else',
-      '      REG(e, a) = 0;',
+  // A dispatcher passes event ev on: for each artist, once the last notify call has been
+  // accepted, if the artist is on ev's list, call its notify entry.
+  const noteTo = (ev: number) => (multi ? `noteTo[${ev}]` : 'noteTo');
+  const notify = (ev: number): string[] => [
+    'for (a = 0; a < N; a++) {',
+    ...atomic('  ', "once the last notify call has been accepted: if a is on the list, call a's notify entry", [
+      `  __VERIFIER_assume(${noteTo(ev)} == 0);`,
+      `  if (listed${ev}[a] > 0) {`,
+      ...(multi ? [`    noteTo[${ev}] = a + 1;`] : ['    noteTo = a + 1;', `    noteEv = ${ev};`]),
       '  }',
     ]),
-    '    if (kind == REGISTER) { /* append a to the list of e */',
-    '      LIST(e, len[e]) = a;',
-    '      len[e] = len[e] + 1;',
-    '    } else if (kind == UNREGISTER) { /* remove a (it is on the list), keeping the order */',
-    '      i = 0;',
-    '      while (LIST(e, i) != a)',
-    '        i++;',
-    '      while (i + 1 < len[e]) {',
-    '        LIST(e, i) = LIST(e, i + 1);',
-    '        i++;',
-    '      }',
-    '      len[e] = len[e] - 1;',
-    '      LIST(e, len[e]) = 0;',
-    '    } else { /* pass e to the artists on its list, in order */',
-    mutation(bug, '      for (i = 0; i < len[e]; i++) {', '      for (i = 0; i <= len[e]; i++) { /* MUTATION: was i < len[e] */'),
-    '        a = LIST(e, i);',
-    '        NOTE(e, a) = 1;                  /* call a\'s notify entry ... */',
-    '        __VERIFIER_assume(NOTE(e, a) == 0); /* ... until a has accepted the call */',
-    '      }',
-    '    }',
-    ...(multi ? ['    kind = 0; a = 0; i = 0;'] : ['    kind = 0; a = 0; e = 0; i = 0;']),
-    '  }',
-    '  return 0;',
     '}',
   ];
-  return [
-    ...prologue(d, [
-      `#define N ${n} /* artists */`,
-      '#define E 2 /* events */',
-      '#define REGISTER 1',
-      '#define UNREGISTER 2',
-      '#define EVENT 3',
-      '/* two-dimensional tables, flattened: rely reads a[i] with i chosen at run time, not a[e][i] */',
-      '#define LIST(e, i) list[(e) * N + (i)]',
-      '#define NOTE(e, a) note[(e) * N + (a)]',
-      '#define REG(e, a) reg[(e) * N + (a)]',
-    ]),
+  // Waiting at the select until the environment's event call has been accepted, and
+  // returning to it once the last notify call has been accepted.
+  const take = (ev: number | null): string[] => {
+    const b = busy(ev ?? 'e');
+    return atomic('    ', 'wait at the select until an event has been accepted', [
+      `  __VERIFIER_assume(${b} == 1);`,
+      ...(ev === null ? ['  e = event;'] : []),
+      ...(bug ? [`  ${b} = 0; /* MUTATION: back to the select before passing the event on */`] : []),
+    ]);
+  };
+  const done = (ev: number | null): string[] =>
+    bug
+      ? [`    __VERIFIER_assume(${noteTo(ev ?? 0)} == 0); /* until the last call has been accepted (MUTATION: was also ${busy(ev ?? 'e')} = 0 here) */`]
+      : atomic('    ', 'once the last call has been accepted, back to the select', [`  __VERIFIER_assume(${noteTo(ev ?? 0)} == 0);`, `  ${busy(ev ?? 'e')} = 0;`]);
+  const dispatchers = multi
+    ? [0, 1].flatMap((ev) => [
+        `void *dispatcher${ev}(void *arg) { /* the dispatcher of event ${ev} */`,
+        '  int a = 0;',
+        '  while (1) {',
+        ...take(ev),
+        ...notify(ev).map((l) => `    ${l}`),
+        ...done(ev),
+        '    a = 0;',
+        '  }',
+        '  return 0;',
+        '}',
+        '',
+      ])
+    : [
+        'void *dispatcher(void *arg) {',
+        '  int a = 0, e = 0;',
+        '  while (1) {',
+        ...take(null),
+        ...twoWay('    ', 'e', (ev) => notify(ev).map((l) => `  ${l}`)),
+        ...done(null),
+        '    a = 0;',
+        '    e = 0;',
+        '  }',
+        '  return 0;',
+        '}',
+        '',
+      ];
+  // An artist's select: accept a pending notify call, or call Register/Unregister.
+  const acceptNote = (ev: number) => [
+    `  assert(received[${ev}] == 1); /* property 3 */`,
+    `  assert(mine${ev} == 1);        /* property 6 */`,
+  ];
+  const call = (me: number) => (ev: number) => [
+    `  if (${busy(ev)} < 1) { /* the dispatcher is at its select */`,
+    `    if (mine${ev} < 1) { /* Register(${ev}) */`,
+    `      assert(listed${ev}[${me}] == 0); /* property 1 */`,
+    `      listed${ev}[${me}] = 1;`,
+    `    } else /* Unregister(${ev}) */`,
+    `      listed${ev}[${me}] = 0;`,
+    `    mine${ev} = 1 - mine${ev};`,
+    '  }',
+  ];
+  const select = (me: number): string[] => [
+    ...choose('  ', 'k', '0', multi ? '2' : '1'),
     ...(multi
       ? [
-          'int req[E];       /* dispatcher e\'s pending request: REGISTER, UNREGISTER, 0: none */',
-          'int reqArtist[E]; /* ... and who made it */',
-          'int evbox[E];     /* evbox[e] == 1: event e sent to its dispatcher and not yet accepted */',
+          '  if (k < 2) { /* accept notify(k) */',
+          ...twoWay('    ', 'k', (ev) => [`  __VERIFIER_assume(noteTo[${ev}] == ${me + 1});`, ...acceptNote(ev), `  noteTo[${ev}] = 0;`]),
         ]
-      : [
-          'int req = 0;       /* the pending request: REGISTER, UNREGISTER, 0: none */',
-          'int reqArtist = 0; /* ... who made it */',
-          'int reqEvent = 0;  /* ... for which event */',
-          'int evbox = 0;     /* the event sent and not yet accepted, + 1; 0: none */',
-        ]),
-    'int list[E * N];  /* LIST(e, i): the i-th artist registered for e, i < len[e]; unused entries 0 */',
-    'int len[E];',
-    'int note[E * N];  /* NOTE(e, a) == 1: the dispatcher is calling notify(e) of artist a */',
-    'int reg[E * N];   /* ghost: REG(e, a) == 1 while a is registered for e */',
-    'int received[E];  /* ghost: event e has been received */',
-    '',
-    ...dispatcher,
-    '',
-    'void *environment(void *arg) {',
-    '  int e = 0;',
-    '  while (1) {',
-    ...atomic('    ', `send an event to the dispatcher${multi ? ' of that event' : ''}`, [
-      ...choose('  ', 'e', '0', 'E - 1'),
-      ...(multi ? ['  __VERIFIER_assume(evbox[e] == 0);', '  evbox[e] = 1;'] : ['  __VERIFIER_assume(evbox == 0);', '  evbox = e + 1;']),
-    ]),
+      : ['  if (k < 1) { /* accept notify(noteEv) */', `    __VERIFIER_assume(noteTo == ${me + 1});`, '    e = noteEv;', ...twoWay('    ', 'e', acceptNote), '    noteTo = 0;']),
+    '  } else { /* call Register(e) or Unregister(e) for an event e */',
+    ...choose('    ', 'e', '0', 'E - 1'),
+    ...twoWay('    ', 'e', call(me)),
     '  }',
-    '  return 0;',
-    '}',
-    '',
-    'void *artist(void *arg) {',
-    '  int me = (long)arg; /* 0 .. N-1 */',
-    '  int mine[E];        /* mine[e] == 1: I have registered for e (and not unregistered) */',
-    '  int e = 0;',
-    '  mine[0] = 0;',
-    '  mine[1] = 0;',
+  ];
+  // One function per artist, the id a constant: rely splits an access a[me] with me a
+  // variable into a case per cell, and an artist's select makes several such accesses.
+  const artist = (me: number): string[] => [
+    `void *artist${me}(void *arg) { /* artist ${me} */`,
+    '  int mine0 = 0, mine1 = 0; /* 1: registered for event 0, 1 (my calls so far) */',
+    '  int k = 0, e = 0;',
     '  while (1) {',
-    ...atomic('    ', 'select: accept notify(e), or call Register(e) / Unregister(e)', [
-      ...choose('  ', 'e', '0', 'E - 1'),
-      '  if (NOTE(e, me) == 1) { /* accept notify(e) */',
-      '    __VERIFIER_assert(received[e] == 1); /* property 3 */',
-      '    __VERIFIER_assert(REG(e, me) == 1);  /* property 6 */',
-      '    NOTE(e, me) = 0;',
-      '  } else {',
-      `    __VERIFIER_assume(${req} == 0);`,
-      `    ${req} = mine[e] == 1 ? UNREGISTER : REGISTER;`,
-      `    reqArtist${multi ? '[e]' : ''} = me;`,
-      ...(multi ? [] : ['    reqEvent = e;']),
-      '    mine[e] = 1 - mine[e];',
-      '  }',
-    ]),
+    ...atomic('    ', 'select', select(me)),
+    '    k = 0;',
     '    e = 0;',
     '  }',
     '  return 0;',
     '}',
     '',
+  ];
+  return [
+    ...prologue(d, [`#define N ${n} /* artists */`, '#define E 2 /* events */']),
+    ...(multi
+      ? [
+          'int busy[E];        /* busy[e] == 1: dispatcher e has accepted an event and not yet passed it on */',
+          'int noteTo[E];      /* noteTo[e]: artist + 1 whose notify entry dispatcher e is calling; 0: none */',
+        ]
+      : [
+          'int busy = 0;       /* 1: the dispatcher has accepted an event and not yet passed it on */',
+          'int event = 0;      /* ... that event */',
+          "int noteTo = 0;     /* artist + 1 whose notify entry the dispatcher is calling; 0: none */",
+          'int noteEv = 0;     /* ... with which event */',
+        ]),
+    'int listed0[N];     /* the list of event 0: listed0[a] == 1 while artist a is on it */',
+    'int listed1[N];     /* the list of event 1 */',
+    'int received[E];    /* ghost: event e has been received */',
+    '',
+    ...dispatchers,
+    'void *environment(void *arg) {',
+    '  int e = 0;',
+    '  while (1) {',
+    ...atomic('    ', `call the event entry of the dispatcher${multi ? ' of an event e' : ' with an event e'}; it accepts at its select`, [
+      ...choose('  ', 'e', '0', 'E - 1'),
+      ...twoWay('  ', 'e', (ev) =>
+        multi
+          ? [`  __VERIFIER_assume(busy[${ev}] == 0);`, `  received[${ev}] = 1;`, `  busy[${ev}] = 1;`]
+          : ['  __VERIFIER_assume(busy == 0);', `  event = ${ev};`, `  received[${ev}] = 1;`, '  busy = 1;'],
+      ),
+      '  e = 0;',
+    ]),
+    '  }',
+    '  return 0;',
+    '}',
+    '',
+    ...Array.from({ length: n }, (_, me) => artist(me)).flat(),
     ...mainStarting([
-      multi ? { fn: 'dispatcher', count: 'E' } : { fn: 'dispatcher', count: '1' },
+      ...(multi
+        ? [
+            { fn: 'dispatcher0', count: '1' },
+            { fn: 'dispatcher1', count: '1' },
+          ]
+        : [{ fn: 'dispatcher', count: '1' }]),
       { fn: 'environment', count: '1' },
-      { fn: 'artist', count: 'N' },
+      ...Array.from({ length: n }, (_, me) => ({ fn: `artist${me}`, count: '1' })),
     ]),
   ].join('\n') + '\n';
 }
@@ -763,7 +904,7 @@ export function suite(): { entry: AgEntry; source: string }[] {
             expected: bug ? 'unsafe' : 'safe',
             property: INFO[family].property,
             loc: body.split('\n').filter((l) => l.trim() !== '').length,
-            note: bug ? 'Mutant: see the MUTATION comments and the header.' : '',
+            note: bug ? `Mutant (MUTATION comments in the file): ${INFO[family].mutant}` : '',
           },
         });
       }
