@@ -15,7 +15,7 @@
  */
 import { isFrameAtom, type Program, type Transition } from '../frontend/program.js';
 import { unprimed, varsOf } from '../solver/formula.js';
-import { globalMoves, initialStates, type Layout, type RealMove } from '../explicit/api.js';
+import { globalMoves, initialStates, threadModularViews, type Layout, type RealMove } from '../explicit/api.js';
 import { replay, type Run } from '../core/replay.js';
 import type { TraceStep } from '../core/trace.js';
 import { lstar, type Dfa, type LearnStats, type Word } from './lstar.js';
@@ -131,41 +131,49 @@ export function checkAssumeGuarantee(p: Program, s1: readonly number[], s2: read
               const owner = p.vars.get(unprimed(v))?.owner;
               if (owner !== null && owner !== undefined && owner !== th.index) throw new Unknown(`unsupported: ${th.name} reads ${unprimed(v)}, a local of another thread`);
             }
-    // The domains of the globals.
-    const domains = gSlots.map((s) => new Set(init.map((v) => v[s])));
-    const valuations = (): bigint[][] => {
-      let out: bigint[][] = [[]];
-      for (const d of domains) out = out.flatMap((g) => [...d].map((v) => [...g, v]));
-      return out;
-    };
-    const alone = (k: number, each: (vals: Vec, m: RealMove) => void): void => {
-      const slots = localSlots([k]);
-      const seen = new Set<string>();
-      const work = init.map((v) => slots.map((s) => v[s]));
-      while (work.length) {
-        const l = work.pop()!;
-        const key = l.join(',');
-        if (seen.has(key)) continue;
-        seen.add(key);
-        for (const g of valuations()) {
-          const vals = [...init[0]];
-          gSlots.forEach((s, j) => (vals[s] = g[j]));
-          slots.forEach((s, j) => (vals[s] = l[j]));
-          for (const m of threads[k].real(vals)) (each(vals, m), work.push(slots.map((s) => m.next[s])));
+    // What S2 may read: the global valuations of the thread-modular fixpoint's views
+    // (Flanagan–Qadeer: they over-approximate the reachable states; exact and re-checked,
+    // else none), or else every combination of per-global domains, each thread run alone
+    // on a memory havocked over the domains found so far until no new value is written.
+    const views = threadModularViews(p, { maxStates, deadline: opts.deadline ?? performance.now() + 60_000 });
+    const projected = views?.flatMap((T) => [...T.byPc.values()].flat().map((st) => p.globals.map((name) => st[T.names.indexOf(name)])));
+    const domainValuations = projected ? [...new Map(projected.map((g) => [g.join(','), g] as const)).values()] : havocValuations();
+    function havocValuations(): bigint[][] {
+      const domains = gSlots.map((s) => new Set(init.map((v) => v[s])));
+      const valuations = (): bigint[][] => {
+        let out: bigint[][] = [[]];
+        for (const d of domains) out = out.flatMap((g) => [...d].map((v) => [...g, v]));
+        return out;
+      };
+      const alone = (k: number, each: (vals: Vec, m: RealMove) => void): void => {
+        const slots = localSlots([k]);
+        const seen = new Set<string>();
+        const work = init.map((v) => slots.map((s) => v[s]));
+        while (work.length) {
+          const l = work.pop()!;
+          const key = l.join(',');
+          if (seen.has(key)) continue;
+          seen.add(key);
+          for (const g of valuations()) {
+            const vals = [...init[0]];
+            gSlots.forEach((s, j) => (vals[s] = g[j]));
+            slots.forEach((s, j) => (vals[s] = l[j]));
+            for (const m of threads[k].real(vals)) (each(vals, m), work.push(slots.map((s) => m.next[s])));
+          }
         }
+      };
+      for (let grown = true; grown; ) {
+        grown = false;
+        for (const k of p.threads.keys())
+          alone(k, (_vals, m) =>
+            gSlots.forEach((s, j) => {
+              if (!domains[j].has(m.next[s])) (domains[j].add(m.next[s]), (grown = true));
+              if (domains[j].size > (opts.maxValues ?? 16)) throw new Unknown(`the values of ${p.globals[j]} grow past ${opts.maxValues ?? 16}: the program is not finite-state enough for this split`);
+            }),
+          );
       }
-    };
-    for (let grown = true; grown; ) {
-      grown = false;
-      for (const k of p.threads.keys())
-        alone(k, (_vals, m) =>
-          gSlots.forEach((s, j) => {
-            if (!domains[j].has(m.next[s])) (domains[j].add(m.next[s]), (grown = true));
-            if (domains[j].size > (opts.maxValues ?? 16)) throw new Unknown(`the values of ${p.globals[j]} grow past ${opts.maxValues ?? 16}: the program is not finite-state enough for this split`);
-          }),
-        );
+      return valuations();
     }
-    const domainValuations = valuations();
 
     // S2 alone, its reads over the domains: its steps, as events (alphabet), from each S2 local state.
     const eventOf = (k: number, vals: Vec, m: RealMove): number | null => {

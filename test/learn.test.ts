@@ -142,7 +142,7 @@ int main() { pthread_t h; pthread_create(&h, 0, t, 0); x = 1; return 0; }
     }
     console.log(`learn differential: ${JSON.stringify(counts)}`);
     expect(contradictions).toEqual([]);
-    expect(counts.agree).toBeGreaterThan(25);
+    expect(counts.agree).toBeGreaterThan(30);
     expect(counts.safe).toBeGreaterThan(5);
     expect(counts.unsafe).toBeGreaterThan(5);
   });
