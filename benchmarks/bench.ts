@@ -23,7 +23,7 @@ export interface ManifestEntry {
   readonly file: string;
   readonly name: string;
   /** table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: beyond Table 1; svcomp-style: SV-COMP's concurrency shapes, each with a task .yml. */
-  readonly suite: 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style' | 'liveness';
+  readonly suite: 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style' | 'liveness' | 'ag';
   /** Arguments of this program's runs beside the configuration's (a liveness property: --ltl, --fairness). */
   readonly args?: readonly string[];
   /** Creates threads in a loop without constant bounds (any number of them). */
@@ -44,7 +44,7 @@ export function loadManifest(): ManifestEntry[] {
   return JSON.parse(readFileSync(join(ROOT, 'benchmarks/expected.json'), 'utf8')) as ManifestEntry[];
 }
 
-export type Suite = 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style' | 'liveness' | 'ci' | 'all';
+export type Suite = 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style' | 'liveness' | 'ag' | 'ci' | 'all';
 
 /** n of the program named `Simple(n)`, null for any other name (its mutants included). */
 export function simpleN(name: string): number | null {

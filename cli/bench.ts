@@ -6,6 +6,7 @@ import { parseCount, parseSolver } from '../core/options.js';
 import type { SolverChoice } from '../solver/select.js';
 import { ENGINES, LIVENESS_ENGINES } from '../engines/registry.js';
 import { livenessManifest, livenessSeries, loadLiveness } from '../benchmarks/liveness-bench.js';
+import { agManifest, agSeries, loadAg } from '../benchmarks/ag-bench.js';
 import { configs, loadManifest, machine, runBench, suiteOf, type RunResult, type Suite } from '../benchmarks/bench.js';
 import { csv, markdownTable } from '../benchmarks/bench-report.js';
 import { scalingReport } from '../benchmarks/scaling-report.js';
@@ -40,7 +41,7 @@ export function benchCommand(program: Command, session: Session): void {
   program
     .command('bench')
     .description("run the benchmark programs of benchmarks/expected.json, each in a fresh `rely verify` process, and check every verdict against the manifest")
-    .addOption(new Option('--suite <suite>', "table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: programs beyond Table 1 (benchmarks/programs/hard); svcomp-style: SV-COMP's concurrency shapes with task files, scored as SV-COMP scores (benchmarks/programs/svcomp-style); liveness: LTL properties of benchmarks/liveness.json (MUX-SEM by N, protocols) with the liveness engines (default: split and explicit-global side by side); ci: the fast ones").choices(['table1', 'scaling', 'extra', 'hard', 'svcomp-style', 'liveness', 'ci', 'all']).default('table1'))
+    .addOption(new Option('--suite <suite>', "table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: programs beyond Table 1 (benchmarks/programs/hard); svcomp-style: SV-COMP's concurrency shapes with task files, scored as SV-COMP scores (benchmarks/programs/svcomp-style); liveness: LTL properties of benchmarks/liveness.json (MUX-SEM by N, protocols) with the liveness engines (default: split and explicit-global side by side); ag: Cobleigh's assume-guarantee subjects of benchmarks/ag.json by n (default engines: learn, explicit-global, explicit-modular); ci: the fast ones").choices(['table1', 'scaling', 'extra', 'hard', 'svcomp-style', 'liveness', 'ag', 'ci', 'all']).default('table1'))
     .addOption(new Option('--bias <bias>', 'bias settings of the ARET engine (both: one column each)').choices(['modular', 'none', 'both']).default('both'))
     .option('--engine <list>', `comma-separated engines, one column each (aret: one per bias and Horn solver); the first column's speed-ups are shown: ${ENGINES.map((e) => `${e.name}: ${e.description}`).join('; ')}`, parseList(engines), ['auto', 'aret', 'monolithic'])
     .option('--horn-solver <list>', 'comma-separated Horn solvers for the ARET engine (spacer, linear, auto); the first serves every bias, each further one adds a column', parseList(['spacer', 'linear', 'auto']), ['spacer'])
@@ -51,15 +52,17 @@ export function benchCommand(program: Command, session: Session): void {
     .addHelpText('after', '\nPrints the Markdown table (laid out like Table 1) on stdout. With Simple(n) programs in the run, results.md also gets a Scaling section (states and time per n, fitted growth) and scaling.svg plots states and time against n. Exit codes: 0 every verdict agrees with the manifest (UNKNOWN allowed), 1 a wrong verdict or a run that failed, 2 usage.')
     .action(async (o: BenchCli, c: Command) => {
       const liveness = o.suite === 'liveness' ? loadLiveness() : [];
-      const entries = o.suite === 'liveness' ? livenessManifest(liveness) : suiteOf(loadManifest(), o.suite);
-      const engineList = o.suite === 'liveness' && c.getOptionValueSource('engine') === 'default' ? LIVENESS_ENGINES.map((e) => e.name) : o.engine;
+      const ag = o.suite === 'ag' ? loadAg() : [];
+      const entries = o.suite === 'liveness' ? livenessManifest(liveness) : o.suite === 'ag' ? agManifest(ag) : suiteOf(loadManifest(), o.suite);
+      const defaultEngines = o.suite === 'liveness' ? LIVENESS_ENGINES.map((e) => e.name) : o.suite === 'ag' ? ['learn', 'explicit-global', 'explicit-modular'] : undefined;
+      const engineList = defaultEngines && c.getOptionValueSource('engine') === 'default' ? defaultEngines : o.engine;
       const cols = configs({ bias: o.bias === 'both' ? ['modular', 'none'] : [o.bias], engines: engineList, hornSolvers: o.hornSolver });
       const m = machine(o.solver);
       const progress = io.errIsTty ? statusLine(io) : undefined;
       const results = await runBench({ entries, configs: cols, timeoutS: o.timeout, jobs: o.jobs, solver: o.solver, onResult: progress && ((r, done, total) => progress.show(progressText(r, done, total))) });
       progress?.clear();
       // Simple(n)'s scaling, or the liveness suite's: one section and plot per MUX-SEM family and property.
-      const series = o.suite === 'liveness' ? livenessSeries(liveness) : [{ title: '', key: 'scaling', nOf: undefined }];
+      const series = o.suite === 'liveness' ? livenessSeries(liveness) : o.suite === 'ag' ? agSeries(ag) : [{ title: '', key: 'scaling', nOf: undefined }];
       const plots = series.flatMap(({ title, key, nOf }) => {
         const r = scalingReport(cols, results, nOf && ((name) => nOf.get(name) ?? null));
         const named = (t: string): string => (title ? t.replaceAll('Simple(n)', title).replaceAll('scaling.svg', `${key}.svg`) : t);

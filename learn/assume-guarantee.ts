@@ -121,6 +121,11 @@ export function checkAssumeGuarantee(p: Program, s1: readonly number[], s2: read
   const note = (r: { states: number } | { path: Step[] }): void => {
     if ('states' in r) largest = Math.max(largest, r.states);
   };
+  let ticks = 0;
+  /** Throws when the time is up; cheap enough for inner loops (the clock is read every 256 calls). */
+  const tick = (): void => {
+    if ((++ticks & 255) === 0 && opts.deadline !== undefined && performance.now() > opts.deadline) throw new Unknown('timeout');
+  };
   try {
     // Threads share globals only: one that reads another's locals cannot be split from it.
     for (const th of p.threads)
@@ -155,6 +160,7 @@ export function checkAssumeGuarantee(p: Program, s1: readonly number[], s2: read
           if (seen.has(key)) continue;
           seen.add(key);
           for (const g of valuations()) {
+            tick();
             const vals = [...init[0]];
             gSlots.forEach((s, j) => (vals[s] = g[j]));
             slots.forEach((s, j) => (vals[s] = l[j]));
@@ -190,6 +196,7 @@ export function checkAssumeGuarantee(p: Program, s1: readonly number[], s2: read
       const out: [Vec, Step, number | null][] = [];
       const seen = new Set<string>();
       for (const g of domainValuations) {
+        tick();
         const vals = [...init[0]];
         gSlots.forEach((s, j) => (vals[s] = g[j]));
         s2Slots.forEach((s, j) => (vals[s] = l[j]));

@@ -1,0 +1,38 @@
+/**
+ * The assume-guarantee suite of `rely bench` (issue 23): Cobleigh's Appendix A
+ * subjects of benchmarks/ag.json (gen-ag.ts) for growing n, as manifest entries, so the
+ * runner, tables and scaling plots are bench.ts's; one scaling series per family.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, type Expected, type ManifestEntry } from './bench.js';
+
+export interface AgEntry {
+  readonly file: string;
+  readonly name: string;
+  readonly family: string;
+  readonly n: number;
+  readonly expected: Expected;
+  readonly property: string;
+  readonly loc: number;
+  readonly note: string;
+}
+
+export function loadAg(): AgEntry[] {
+  return JSON.parse(readFileSync(join(ROOT, 'benchmarks/ag.json'), 'utf8')) as AgEntry[];
+}
+
+export function agManifest(entries: readonly AgEntry[]): ManifestEntry[] {
+  return entries.map((e) => ({ file: e.file, name: e.name, suite: 'ag', expected: e.expected, modularProofExists: null, loc: e.loc, note: e.note }));
+}
+
+/** Per family, its correct programs by n (name → n): a scaling section and plot each. */
+export function agSeries(entries: readonly AgEntry[]): { title: string; key: string; nOf: Map<string, number> }[] {
+  const out = new Map<string, { title: string; key: string; nOf: Map<string, number> }>();
+  for (const e of entries) {
+    if (e.expected !== 'safe') continue;
+    if (!out.has(e.family)) out.set(e.family, { title: e.family, key: `ag-${e.family}`, nOf: new Map() });
+    out.get(e.family)!.nOf.set(e.name, e.n);
+  }
+  return [...out.values()].filter((s) => s.nOf.size > 1);
+}
