@@ -85,7 +85,8 @@ export interface ConfigChoice {
 /**
  * The columns: the portfolio (auto) first, as the default engine (the speed-ups are
  * its); the ARET engine under each bias with the first Horn solver, each further Horn
- * solver with the bias; and every other engine once.
+ * solver with the bias; and every other engine once (learn twice: its two-way split and
+ * the generalized decomposition).
  */
 export function configs(c: ConfigChoice): Config[] {
   const out: Config[] = [];
@@ -96,7 +97,11 @@ export function configs(c: ConfigChoice): Config[] {
     for (const b of c.bias) out.push({ key: `aret-${b}-${first}`, label: `${b === 'modular' ? 'with bias' : 'no bias'}${first === 'spacer' ? '' : ` (${first})`}`, args: aret(b, first) });
     for (const h of more) out.push({ key: `aret-${c.bias[0]}-${h}`, label: `${c.bias[0] === 'modular' ? 'with bias' : 'no bias'} (${h})`, args: aret(c.bias[0], h) });
   }
-  for (const e of c.engines.filter((x) => x !== 'aret' && x !== 'auto')) out.push({ key: e, label: e, args: ['--engine', e] });
+  for (const e of c.engines.filter((x) => x !== 'aret' && x !== 'auto')) {
+    out.push({ key: e, label: e, args: ['--engine', e] });
+    // Cobleigh's generalized decomposition beside rely's two-way split.
+    if (e === 'learn') out.push({ key: 'learn-generalized', label: 'learn (generalized)', args: ['--engine', 'learn', '--generalized'] });
+  }
   return out;
 }
 
@@ -116,6 +121,8 @@ export interface RunResult {
   readonly states: number | null;
   /** Guarantee entries (environment transitions) found by the thread-modular explicit engine. */
   readonly guarantee: number | null;
+  /** The largest state space any one check held, by the learn engine (Cobleigh's memory measure). */
+  readonly largestCheck: number | null;
   /** A definite verdict other than the manifest's. */
   readonly wrong: boolean;
   readonly hornAnsweredBy: { linear: number; spacer: number } | null;
@@ -131,7 +138,7 @@ interface VerifyJson {
   iterations?: number;
   predicates?: number;
   decidedBy?: string | null;
-  stats?: { horn?: { answeredBy: { linear: number; spacer: number } }; states?: number; guarantee?: number | null };
+  stats?: { horn?: { answeredBy: { linear: number; spacer: number } }; states?: number; guarantee?: number | null; largestCheck?: number };
 }
 
 /** One `rely verify --json` process; killed 30 s past its own time limit. */
@@ -148,7 +155,7 @@ function runOne(e: ManifestEntry, c: Config, timeoutS: number, solver: string): 
     child.on('close', (code) => {
       clearTimeout(killer);
       const wallMs = performance.now() - t0;
-      const base = { program: e.name, config: c.key, wallMs, iterations: null, predicates: null, states: null, guarantee: null, hornAnsweredBy: null, decidedBy: null };
+      const base = { program: e.name, config: c.key, wallMs, iterations: null, predicates: null, states: null, guarantee: null, largestCheck: null, hornAnsweredBy: null, decidedBy: null };
       let j: VerifyJson | undefined;
       try {
         j = code === 0 || code === 1 || code === 3 ? (JSON.parse(out) as VerifyJson) : undefined;
@@ -169,6 +176,7 @@ function runOne(e: ManifestEntry, c: Config, timeoutS: number, solver: string): 
         predicates: j.predicates ?? null,
         states: j.stats?.states ?? null,
         guarantee: j.stats?.guarantee ?? null,
+        largestCheck: j.stats?.largestCheck ?? null,
         hornAnsweredBy: j.stats?.horn?.answeredBy ?? null,
         decidedBy: j.decidedBy ?? null,
         wrong: j.verdict !== 'unknown' && j.verdict !== e.expected,

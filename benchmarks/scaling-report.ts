@@ -20,7 +20,7 @@ export interface Point {
 }
 
 /** The decided points of one configuration, by increasing n. */
-interface Series {
+export interface Series {
   readonly config: Config;
   readonly points: readonly Point[];
 }
@@ -230,11 +230,22 @@ function panel({ id, x0, title, yTitle, unit, empty }: PanelSpec, series: readon
  */
 function scalingSvg(configs: readonly Config[], results: readonly RunResult[], states: readonly Series[], time: readonly Series[], nOf: NOf): string {
   const ns = results.map((r) => nOf(r.program)).filter((n): n is number => n !== null);
-  const nRange: [number, number] = [Math.min(...ns), Math.max(...ns)];
+  return plotSvg(
+    [
+      [{ id: 'states', title: 'States explored vs n (Simple(n))', yTitle: 'states', unit: ' states', empty: 'no decided run of an explicit-state engine' }, states],
+      [{ id: 'time', title: 'Time vs n (Simple(n))', yTitle: 'time (s)', unit: ' s', empty: 'no decided run' }, time],
+    ],
+    configs,
+    [Math.min(...ns), Math.max(...ns)],
+  );
+}
+
+/** Panels side by side (log–log, n across), one polyline per series, and a legend of the configurations drawn; colours follow `configs`' order. */
+export function plotSvg(panels: readonly (readonly [Omit<PanelSpec, 'x0'>, readonly Series[]])[], configs: readonly Config[], nRange: [number, number]): string {
   const color = (c: Config) => COLORS[configs.indexOf(c) % COLORS.length];
-  const width = 2 * W;
+  const width = panels.length * W;
   const height = H + LEGEND_H;
-  const shown = configs.filter((c, i) => states[i].points.length > 0 || time[i].points.length > 0);
+  const shown = configs.filter((c) => panels.some(([, series]) => series.some((s) => s.config === c && s.points.length > 0)));
   const spacing = Math.min(180, Math.floor((width - MARGIN.left) / Math.max(shown.length, 1)));
   const legend = shown.map((c, i) => {
     const x = MARGIN.left + i * spacing;
@@ -248,8 +259,7 @@ function scalingSvg(configs: readonly Config[], results: readonly RunResult[], s
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="${width}" height="${height}" fill="white"/>`,
-    panel({ id: 'states', x0: 0, title: 'States explored vs n (Simple(n))', yTitle: 'states', unit: ' states', empty: 'no decided run of an explicit-state engine' }, states, nRange, color),
-    panel({ id: 'time', x0: W, title: 'Time vs n (Simple(n))', yTitle: 'time (s)', unit: ' s', empty: 'no decided run' }, time, nRange, color),
+    ...panels.map(([spec, series], i) => panel({ ...spec, x0: i * W }, series, nRange, color)),
     '<g id="legend">',
     ...legend,
     '</g>',

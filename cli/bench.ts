@@ -7,6 +7,7 @@ import type { SolverChoice } from '../solver/select.js';
 import { ENGINES, LIVENESS_ENGINES } from '../engines/registry.js';
 import { livenessManifest, livenessSeries, loadLiveness } from '../benchmarks/liveness-bench.js';
 import { agManifest, agSeries, loadAg } from '../benchmarks/ag-bench.js';
+import { agStudy } from '../benchmarks/ag-report.js';
 import { configs, loadManifest, machine, runBench, suiteOf, type RunResult, type Suite } from '../benchmarks/bench.js';
 import { csv, markdownTable } from '../benchmarks/bench-report.js';
 import { scalingReport } from '../benchmarks/scaling-report.js';
@@ -41,7 +42,7 @@ export function benchCommand(program: Command, session: Session): void {
   program
     .command('bench')
     .description("run the benchmark programs of benchmarks/expected.json, each in a fresh `rely verify` process, and check every verdict against the manifest")
-    .addOption(new Option('--suite <suite>', "table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: programs beyond Table 1 (benchmarks/programs/hard); svcomp-style: SV-COMP's concurrency shapes with task files, scored as SV-COMP scores (benchmarks/programs/svcomp-style); liveness: LTL properties of benchmarks/liveness.json (MUX-SEM by N, protocols) with the liveness engines (default: split and explicit-global side by side); ag: Cobleigh's assume-guarantee subjects of benchmarks/ag.json by n (default engines: learn, explicit-global, explicit-modular); ci: the fast ones").choices(['table1', 'scaling', 'extra', 'hard', 'svcomp-style', 'liveness', 'ag', 'ci', 'all']).default('table1'))
+    .addOption(new Option('--suite <suite>', "table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: programs beyond Table 1 (benchmarks/programs/hard); svcomp-style: SV-COMP's concurrency shapes with task files, scored as SV-COMP scores (benchmarks/programs/svcomp-style); liveness: LTL properties of benchmarks/liveness.json (MUX-SEM by N, protocols) with the liveness engines (default: split and explicit-global side by side); ag: Cobleigh's assume-guarantee subjects of benchmarks/ag.json by n (default engines: learn with its split and generalized, explicit-global, explicit-modular, aret; results.md gets the memory study and ag-memory.svg); ci: the fast ones").choices(['table1', 'scaling', 'extra', 'hard', 'svcomp-style', 'liveness', 'ag', 'ci', 'all']).default('table1'))
     .addOption(new Option('--bias <bias>', 'bias settings of the ARET engine (both: one column each)').choices(['modular', 'none', 'both']).default('both'))
     .option('--engine <list>', `comma-separated engines, one column each (aret: one per bias and Horn solver); the first column's speed-ups are shown: ${ENGINES.map((e) => `${e.name}: ${e.description}`).join('; ')}`, parseList(engines), ['auto', 'aret', 'monolithic'])
     .option('--horn-solver <list>', 'comma-separated Horn solvers for the ARET engine (spacer, linear, auto); the first serves every bias, each further one adds a column', parseList(['spacer', 'linear', 'auto']), ['spacer'])
@@ -54,7 +55,7 @@ export function benchCommand(program: Command, session: Session): void {
       const liveness = o.suite === 'liveness' ? loadLiveness() : [];
       const ag = o.suite === 'ag' ? loadAg() : [];
       const entries = o.suite === 'liveness' ? livenessManifest(liveness) : o.suite === 'ag' ? agManifest(ag) : suiteOf(loadManifest(), o.suite);
-      const defaultEngines = o.suite === 'liveness' ? LIVENESS_ENGINES.map((e) => e.name) : o.suite === 'ag' ? ['learn', 'explicit-global', 'explicit-modular'] : undefined;
+      const defaultEngines = o.suite === 'liveness' ? LIVENESS_ENGINES.map((e) => e.name) : o.suite === 'ag' ? ['learn', 'explicit-global', 'explicit-modular', 'aret'] : undefined;
       const engineList = defaultEngines && c.getOptionValueSource('engine') === 'default' ? defaultEngines : o.engine;
       const cols = configs({ bias: o.bias === 'both' ? ['modular', 'none'] : [o.bias], engines: engineList, hornSolvers: o.hornSolver });
       const m = machine(o.solver);
@@ -68,6 +69,8 @@ export function benchCommand(program: Command, session: Session): void {
         const named = (t: string): string => (title ? t.replaceAll('Simple(n)', title).replaceAll('scaling.svg', `${key}.svg`) : t);
         return r ? [{ file: `${key}.svg`, markdown: named(r.markdown), svg: named(r.svg) }] : [];
       });
+      const study = o.suite === 'ag' ? agStudy(ag, cols, results, o.timeout) : null;
+      if (study) plots.push({ file: 'ag-memory.svg', markdown: study.markdown, svg: study.svg });
       const table = markdownTable(entries, cols, results, m, o.timeout) + plots.map((x) => x.markdown).join('');
       mkdirSync(o.out, { recursive: true });
       for (const x of plots) writeFileSync(join(o.out, x.file), x.svg);

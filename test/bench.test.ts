@@ -29,7 +29,7 @@ describe('rely bench', () => {
     const entry: ManifestEntry = { file: 'x.c', name: 'x', suite: 'hard', expected: 'safe', modularProofExists: null, loc: 0, note: '' };
     const cols = configs({ bias: ['modular'], engines: ['aret', 'monolithic'], hornSolvers: ['spacer'] });
     const run = (config: string, verdict: RunResult['verdict'], timeMs: number, reason: string | null = null): RunResult => ({
-      program: 'x', config, verdict, reason, modular: null, timeMs, wallMs: timeMs, iterations: null, predicates: null, states: null, guarantee: null, wrong: false, hornAnsweredBy: null, decidedBy: null,
+      program: 'x', config, verdict, reason, modular: null, timeMs, wallMs: timeMs, iterations: null, predicates: null, states: null, guarantee: null, largestCheck: null, wrong: false, hornAnsweredBy: null, decidedBy: null,
     });
     const m = { date: 'd', cpus: 1, cpuModel: 'c', memoryGiB: 1, node: 'v', solver: 's', z3: 'z' };
     const row = (mono: RunResult) => markdownTable([entry], cols, [run(cols[0].key, 'safe', 100), mono], m, 30).split('\n').find((l) => l.startsWith('| x |'))!;
@@ -51,7 +51,7 @@ describe('rely bench', () => {
 
   it("SV-COMP's score: +2 a proof, +1 a bug, −32 a wrong proof, −16 a wrong bug, 0 no answer; and the parameterized count", () => {
     const r = (verdict: RunResult['verdict']): RunResult => ({
-      program: 'x', config: 'auto', verdict, reason: null, modular: null, timeMs: 1, wallMs: 1, iterations: null, predicates: null, states: null, guarantee: null, wrong: false, hornAnsweredBy: null, decidedBy: null,
+      program: 'x', config: 'auto', verdict, reason: null, modular: null, timeMs: 1, wallMs: 1, iterations: null, predicates: null, states: null, guarantee: null, largestCheck: null, wrong: false, hornAnsweredBy: null, decidedBy: null,
     });
     expect([svcompPoints('safe', r('safe')), svcompPoints('unsafe', r('unsafe')), svcompPoints('unsafe', r('safe')), svcompPoints('safe', r('unsafe'))]).toEqual([2, 1, -32, -16]);
     expect([svcompPoints('safe', r('unknown')), svcompPoints('safe', r('error')), svcompPoints('safe', undefined)]).toEqual([0, 0, 0]);

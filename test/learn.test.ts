@@ -42,7 +42,7 @@ int main() {
 describe('assume-guarantee with L*', () => {
   it('SAFE on a two-thread example: the learned assumption is the weakest one, and passes both premises', () => {
     const p = program(handshake);
-    const r = checkAssumeGuarantee(p, [0], [1]);
+    const r = checkAssumeGuarantee(p, [[0], [1]]);
     expect(r.verdict, r.verdict === 'unknown' ? r.reason : '').toBe('safe');
     if (r.verdict !== 'safe') return;
     expect(r.stats.conjectures).toBeGreaterThan(0);
@@ -64,7 +64,7 @@ describe('assume-guarantee with L*', () => {
 
   it('UNSAFE through premise 2: the writer can make main fail, and the merged run replays', () => {
     const p = program(handshake.replace('x = 1; x = 2;', 'x = 2; x = 1;'));
-    const r = checkAssumeGuarantee(p, [0], [1]);
+    const r = checkAssumeGuarantee(p, [[0], [1]]);
     expect(r.verdict, r.verdict === 'unknown' ? r.reason : '').toBe('unsafe');
     if (r.verdict === 'unsafe') expect(r.trace.length).toBeGreaterThan(2);
   });
@@ -75,7 +75,7 @@ int x = 0;
 void *w(void *arg) { x = __VERIFIER_nondet_int(); return 0; }
 int main() { pthread_t t; pthread_create(&t, 0, w, 0); assert(x != 7); return 0; }
 `);
-    const r = checkAssumeGuarantee(p, [0], [1]);
+    const r = checkAssumeGuarantee(p, [[0], [1]]);
     expect(r.verdict).toBe('unknown');
     if (r.verdict === 'unknown') expect(r.reason).toMatch(/nondeterministic values in -2..2/);
   });
@@ -85,7 +85,7 @@ int main() { pthread_t t; pthread_create(&t, 0, w, 0); assert(x != 7); return 0;
 void *t(void *arg) { int r = x; assert(r == 0); return 0; }
 int main() { pthread_t h; pthread_create(&h, 0, t, 0); x = 1; return 0; }
 `);
-    const r = checkAssumeGuarantee(p, [0], [1]);
+    const r = checkAssumeGuarantee(p, [[0], [1]]);
     expect(r.verdict, r.verdict === 'unknown' ? r.reason : '').toBe('unsafe');
   });
 
@@ -124,26 +124,45 @@ int main() { pthread_t h; pthread_create(&h, 0, t, 0); x = 1; return 0; }
     expect((await rely(['decompose', bad])).code).toBe(1);
   });
 
-  it('never contradicts exhaustive exploration on 40 generated programs, half of them looping (split: main and the first thread | the rest)', () => {
-    const counts = { agree: 0, unknown: 0, safe: 0, unsafe: 0 };
+  it('never contradicts exhaustive exploration on 40 generated programs, half of them looping (split: main and the first thread | the rest, and generalized: | one per thread)', () => {
+    const counts = { agree: 0, unknown: 0, safe: 0, unsafe: 0, generalized: 0 };
     const contradictions: string[] = [];
     for (let k = 0; k < 40; k++) {
       const p = program(generateProgram(2323, k, { looping: k % 2 === 1 }));
       const s1 = [0, 1];
       const s2 = [...p.threads.keys()].filter((t) => !s1.includes(t));
       const truth = explore(p, { maxStates: 200_000 });
-      const r = checkAssumeGuarantee(p, s1, s2, { deadline: performance.now() + 5_000 });
-      if (r.verdict === 'unknown' || !truth.complete) {
-        counts.unknown++;
-        continue;
+      const splits = s2.length > 1 ? [[s1, s2], [s1, ...s2.map((t) => [t])]] : [[s1, s2]];
+      for (const [j, split] of splits.entries()) {
+        const r = checkAssumeGuarantee(p, split, { deadline: performance.now() + 5_000 });
+        if (r.verdict === 'unknown' || !truth.complete) {
+          counts.unknown++;
+          continue;
+        }
+        if ((r.verdict === 'unsafe') !== truth.errorReachable) contradictions.push(`program ${k}, split ${JSON.stringify(split)}: learn ${r.verdict}, exploration ${truth.errorReachable ? 'unsafe' : 'safe'}`);
+        else (counts.agree++, counts[r.verdict]++, j === 1 && counts.generalized++);
       }
-      if ((r.verdict === 'unsafe') !== truth.errorReachable) contradictions.push(`program ${k}: learn ${r.verdict}, exploration ${truth.errorReachable ? 'unsafe' : 'safe'}`);
-      else (counts.agree++, counts[r.verdict]++);
     }
     console.log(`learn differential: ${JSON.stringify(counts)}`);
     expect(contradictions).toEqual([]);
     expect(counts.agree).toBeGreaterThan(30);
     expect(counts.safe).toBeGreaterThan(5);
     expect(counts.unsafe).toBeGreaterThan(5);
+    expect(counts.generalized).toBeGreaterThan(5);
+  });
+
+  it("Cobleigh's subjects: Peterson's protocol, whose read set grows round by round; Chiron's generalized decomposition, SAFE with an assumption per level and its mutant UNSAFE by a merged run that replays", () => {
+    const ag = (f: string) => loadProgram(join('benchmarks/programs/ag', f), { calls: 'inline' });
+    const peterson = checkAssumeGuarantee(ag('peterson-2.c'), [[0, 1], [2]]);
+    expect(peterson.verdict, JSON.stringify(peterson)).toBe('safe');
+    const chiron = ag('chiron-multiple-2.c');
+    const s1 = chiron.threads.filter((t) => t.index === 0 || t.name.startsWith('artist')).map((t) => t.index);
+    const rest = chiron.threads.map((t) => t.index).filter((k) => !s1.includes(k));
+    expect(rest).toHaveLength(3);
+    const safe = checkAssumeGuarantee(chiron, [s1, ...rest.map((k) => [k])]);
+    expect(safe.verdict).toBe('safe');
+    expect(safe.stats.assumptions).toHaveLength(3);
+    const bug = checkAssumeGuarantee(ag('chiron-multiple-bug-2.c'), [s1, ...rest.map((k) => [k])]);
+    expect(bug.verdict, JSON.stringify(bug.verdict === 'unknown' && bug.reason)).toBe('unsafe');
   });
 });

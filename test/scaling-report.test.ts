@@ -82,6 +82,7 @@ describe('scaling report', () => {
     predicates: null,
     states,
     guarantee: config === 'explicit-modular' ? n as number : null,
+    largestCheck: null,
     wrong: false,
     hornAnsweredBy: null,
     decidedBy: null,
