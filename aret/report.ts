@@ -1,6 +1,7 @@
 /** How the ARET engine's results read: the REACHENV proof's summary, its statistics, its fields of `--json`. */
 import type { Program } from '../frontend/program.js';
-import type { EngineReport, RunInfo } from '../core/engine.js';
+import type { EngineReport, Invariant, RunInfo } from '../core/engine.js';
+import { num, show, substitute } from '../solver/formula.js';
 import type { HornSolverChoice } from '../horn/solve.js';
 import type { Proof } from './proof.js';
 import type { Bias } from './refine.js';
@@ -48,9 +49,15 @@ function statsText(s: VerifyStats, run: RunInfo<Shown>): string {
   ].join('\n');
 }
 
+/** R_i at each of thread i's locations: R_i with pc_i set to the location (false: the proof says it is unreachable). */
+function invariants(p: Program, proof: Proof): Invariant[] {
+  return p.threads.flatMap((th, i) => th.locations.map((l) => ({ thread: i, pc: l.pc, text: show(substitute(proof.reach[i], new Map([[th.pc, num(l.pc)]]))) })));
+}
+
 export const aretReport: EngineReport<Shown, Proof, VerifyStats> = {
   proof: proofText,
   stats: statsText,
+  invariants,
   json: (v, run) => ({
     modular: v.verdict === 'safe' ? v.proof.modular : null,
     iterations: v.stats.iterations,

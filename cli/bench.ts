@@ -8,6 +8,7 @@ import { ENGINES, LIVENESS_ENGINES } from '../engines/registry.js';
 import { livenessManifest, livenessSeries, loadLiveness } from '../benchmarks/liveness-bench.js';
 import { agManifest, agSeries, loadAg } from '../benchmarks/ag-bench.js';
 import { agStudy } from '../benchmarks/ag-report.js';
+import { benchIndex, threaderSvg } from '../benchmarks/bench-html.js';
 import { configs, loadManifest, machine, runBench, suiteOf, type RunResult, type Suite } from '../benchmarks/bench.js';
 import { csv, markdownTable } from '../benchmarks/bench-report.js';
 import { scalingReport } from '../benchmarks/scaling-report.js';
@@ -49,7 +50,7 @@ export function benchCommand(program: Command, session: Session): void {
     .option('--solver <auto|wasm|native>', 'SMT back end of every run', cliParser(parseSolver), 'auto')
     .option('--timeout <S>', 'time limit per run in seconds', parseSeconds, 60)
     .option('--jobs <N>', 'runs at a time (1 keeps timings comparable)', cliParser(parseCount), 1)
-    .option('--out <DIR>', 'where results.json, results.csv, results.md (and scaling.svg) go', 'bench-results')
+    .option('--out <DIR>', 'where results.json, results.csv, results.md, the plots (.svg) and index.html (all of it as one page) go', 'bench-results')
     .addHelpText('after', '\nPrints the Markdown table (laid out like Table 1) on stdout. With Simple(n) programs in the run, results.md also gets a Scaling section (states and time per n, fitted growth) and scaling.svg plots states and time against n. Exit codes: 0 every verdict agrees with the manifest (UNKNOWN allowed), 1 a wrong verdict or a run that failed, 2 usage.')
     .action(async (o: BenchCli, c: Command) => {
       const liveness = o.suite === 'liveness' ? loadLiveness() : [];
@@ -71,12 +72,15 @@ export function benchCommand(program: Command, session: Session): void {
       });
       const study = o.suite === 'ag' ? agStudy(ag, cols, results, o.timeout) : null;
       if (study) plots.push({ file: 'ag-memory.svg', markdown: study.markdown, svg: study.svg });
+      const vsThreader = threaderSvg(entries, cols, results);
+      if (vsThreader) plots.push({ file: 'threader.svg', markdown: '\n`threader.svg` plots each configuration\'s time per program against Threader\'s (with bias), where both gave the same verdict.\n', svg: vsThreader });
       const table = markdownTable(entries, cols, results, m, o.timeout) + plots.map((x) => x.markdown).join('');
       mkdirSync(o.out, { recursive: true });
       for (const x of plots) writeFileSync(join(o.out, x.file), x.svg);
       writeFileSync(join(o.out, 'results.json'), JSON.stringify({ machine: m, suite: o.suite, timeoutS: o.timeout, configs: cols, results }, null, 2) + '\n');
       writeFileSync(join(o.out, 'results.csv'), csv(entries, results));
       writeFileSync(join(o.out, 'results.md'), table);
+      writeFileSync(join(o.out, 'index.html'), benchIndex(`rely bench --suite ${o.suite}`, table, plots));
       io.out(table);
       session.code = results.some((r) => r.wrong || r.verdict === 'error') ? EXIT.errorFound : EXIT.ok;
     });

@@ -65,6 +65,19 @@ export function parseOutputPath(v: string): string {
   return v;
 }
 
+/** A directory to write into (made when written, if missing); a file there is an error. */
+export function parseOutputDir(v: string): string {
+  if (existsSync(v) && !statSync(v).isDirectory()) throw new InvalidArgumentError(`${v} is a file`);
+  let at = v;
+  while (!existsSync(at)) at = dirname(at);
+  try {
+    accessSync(at, constants.W_OK);
+  } catch {
+    throw new InvalidArgumentError(`cannot write into ${v}`);
+  }
+  return v;
+}
+
 function parseDefine(v: string, prev: Record<string, string> = {}): Record<string, string> {
   const m = /^([A-Za-z_]\w*)(?:=(.*))?$/.exec(v);
   if (!m) throw new InvalidArgumentError('expected NAME or NAME=VALUE');

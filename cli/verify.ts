@@ -1,5 +1,6 @@
 /** `rely verify`: its options gathered from the engine registry, the run within the budget, and the verdict's output. */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { loadProgram } from '../frontend/index.js';
 import { InputError, UnboundedThreads } from '../frontend/diagnostics.js';
@@ -9,8 +10,10 @@ import type { LivenessEngine, LivenessStats } from '../core/engine.js';
 import { Budget } from '../core/budget.js';
 import { DEFAULT_ENGINE, ENGINES, LIVENESS_ENGINES, engineNamed, engineOptions, livenessEngineNamed, type AnyEngine } from '../engines/registry.js';
 import { FAIRNESS, livenessJson, livenessText, readProperty, type PropertySource } from './ltl.js';
-import { EXIT, addCommon, cliParser, frontendOptions, logger, parseOutputPath, parseSeconds, statusLine, warnAll, type Common, type Session } from './common.js';
+import { EXIT, addCommon, cliParser, frontendOptions, logger, parseOutputDir, parseOutputPath, parseSeconds, statusLine, warnAll, type Common, type Session } from './common.js';
 import { verifyJson, verifyText } from './report.js';
+import { htmlReport } from './html-report.js';
+import { cfgGraph } from '../core/dot.js';
 
 const DEFAULT_TIMEOUT_S = 300;
 const DEFAULT_MAX_INSTANCES = 3;
@@ -21,6 +24,8 @@ export interface VerifyCli extends Common {
   timeout: number;
   json?: boolean;
   proof?: string;
+  report?: string;
+  dot?: string;
   /** The engines' options, by key. */
   [key: string]: unknown;
 }
@@ -122,7 +127,9 @@ export function verifyOptions(cmd: Command): Command {
     .option('--timeout <S>', 'overall time limit in seconds, parsing included, then UNKNOWN: timeout', parseSeconds, DEFAULT_TIMEOUT_S)
     .option('--max-instances <K>', 'a program that creates threads in a loop without constant bounds is first proved for any number of threads (explicit-modular with the thread as a template), else searched for bugs with 1, 2, …, K iterations of each such loop (an error found is real; finding none proves nothing)', cliParser(parseCount), DEFAULT_MAX_INSTANCES)
     .option('--json', 'print one JSON object')
-    .option('--proof <OUT.smt2>', 'if SAFE, write the proof as an SMT-LIB 2 script (check it: z3 OUT.smt2; every answer must be unsat)', parseOutputPath);
+    .option('--proof <OUT.smt2>', 'if SAFE, write the proof as an SMT-LIB 2 script (check it: z3 OUT.smt2; every answer must be unsat)', parseOutputPath)
+    .option('--report <OUT.html>', 'write a self-contained HTML page of the verdict: the trace as swimlanes (a column per thread) linked to the source, the proof with its invariant per location (aret), the statistics, the graphs of --dot drawn', parseOutputPath)
+    .option('--dot <DIR>', 'write graphs as Graphviz .dot files into DIR: each thread\'s control-flow graph (cfg-THREAD.dot) and, if SAFE, the proof\'s (learn: assumption.dot)', parseOutputDir);
   return addCommon(cmd);
 }
 
@@ -162,6 +169,12 @@ export async function verifyFile(file: string, o: VerifyCli, session: Session): 
     proofFile = o.proof;
   } else if (o.proof) io.err(`rely: no proof written to ${o.proof}: ${used.certificate ? 'the verdict is not SAFE' : `the ${used.name} engine writes no SMT-LIB certificate`}\n`);
   const about = { engine: used.name, options: usedOptions, backend, proofFile };
+  const graphs = [...p.threads.map((_, k) => cfgGraph(p, k)), ...(v.verdict === 'safe' ? (used.report.graphs?.(p, v.proof) ?? []) : [])];
+  if (o.dot) {
+    mkdirSync(o.dot, { recursive: true });
+    for (const g of graphs) writeFileSync(join(o.dot, `${g.name}.dot`), g.dot);
+  }
+  if (o.report) writeFileSync(o.report, await htmlReport(p, readFileSync(file, 'utf8'), used.report, v, about, graphs));
   io.out(o.json ? JSON.stringify(verifyJson(p, used.report, v, about)) + '\n' : verifyText(p, used.report, v, about));
   return answer;
 }

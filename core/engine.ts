@@ -7,6 +7,7 @@
  * --engine`, `--help` and the README's table of engines are generated from it, so a
  * new engine is one folder and one registry entry.
  */
+import type { Graph } from './dot.js';
 import type { Logger } from 'pino';
 import type { BackendName, SmtSolver } from '../solver/smt.js';
 import { SolverPool, type SolverChoice } from '../solver/select.js';
@@ -90,6 +91,17 @@ export interface EngineReport<O, P, S extends EngineStats> {
   stats(stats: S, run: RunInfo<O>): string;
   /** Its fields of `--json`; without, all null. */
   json?(v: EngineVerdict<P, S>, run: RunInfo<O>): JsonSummary;
+  /** What the proof says holds at each location of each thread (C-like text), for the HTML report. */
+  invariants?(p: Program, proof: P): readonly Invariant[];
+  /** The proof's graphs (DOT), for --dot and the HTML report. */
+  graphs?(p: Program, proof: P): readonly Graph[];
+}
+
+/** The proof's invariant of thread `thread` at location `pc`. */
+export interface Invariant {
+  readonly thread: number;
+  readonly pc: number;
+  readonly text: string;
 }
 
 export interface Engine<O, P, S extends EngineStats> {

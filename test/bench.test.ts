@@ -23,6 +23,10 @@ describe('rely bench', () => {
     expect(undecided).toEqual([]);
     expect(readFileSync(join(out, 'results.csv'), 'utf8').split('\n')[0]).toBe('program,config,expected,verdict,decided_by,wrong,modular,time_ms,wall_ms,iterations,predicates,states,guarantee,reason');
     expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain('| Fig2-fixed | ');
+    // index.html: the same table as HTML, and the time of each program against Threader's, plotted.
+    const index = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(index).toMatch(/<table>[\s\S]*<td>Fig2-fixed<\/td>/);
+    expect(index).toMatch(/<figure id="threader.svg"><svg [^>]*>[\s\S]*<title>with bias, Fig2-fixed: [\d.]+ s \(Threader [\d.]+ s\)<\/title>/);
   }, 300_000);
 
   it('speed-up against monolithic: a lower bound (>) only against a timeout, nothing against another UNKNOWN', () => {

@@ -1,0 +1,108 @@
+/**
+ * `rely verify --report OUT.html`: one self-contained page (no network: styles inline,
+ * no script needed) with the verdict, the text output, for UNSAFE the trace as
+ * swimlanes — one column per thread, one row per step, each step a link to its source
+ * line with the values it set — for SAFE the proof as the engine prints it (and its
+ * invariant per location, where the engine gives one), the graphs drawn as SVG, and
+ * the source listing with the lines the verdict touches marked.
+ */
+import type { Program } from '../frontend/program.js';
+import type { EngineReport, EngineStats, EngineVerdict, Invariant, RunInfo } from '../core/engine.js';
+import type { TraceStep } from '../core/trace.js';
+import { instance } from '@viz-js/viz';
+import type { Graph } from '../core/dot.js';
+import { verifyText } from './report.js';
+
+const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const STYLE = `
+body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
+h1 { font-size: 1.3em; } h2 { font-size: 1.1em; margin-top: 1.5em; }
+.verdict { padding: 0.1em 0.5em; border-radius: 4px; color: white; }
+.safe { background: #2a7d2a; } .unsafe { background: #b22222; } .unknown { background: #777; }
+pre { background: #f6f6f6; padding: 0.6em; overflow-x: auto; }
+table.swimlanes { border-collapse: collapse; font-size: 0.9em; }
+.swimlanes th, .swimlanes td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; }
+.swimlanes td.step { color: #777; text-align: right; }
+.swimlanes td.acts { background: #fff8dc; }
+.swimlanes .vals { color: #555; font-family: monospace; }
+.swimlanes tr.last td.acts { background: #ffd6d6; }
+#source { counter-reset: line; line-height: 1.35; }
+#source span.line { display: block; white-space: pre; }
+#source span.line::before { counter-increment: line; content: counter(line); display: inline-block; width: 3.5em; color: #999; }
+#source span.touched { background: #eef5ff; }
+#source span.line:target { background: #ffe066; }
+details.graph svg { max-width: 100%; height: auto; }
+`;
+
+/** The trace as swimlanes: a column per thread of the program, a row per step; the acting thread's cell links to the step's line. */
+function swimlanes(p: Program, trace: readonly TraceStep[]): string {
+  const threads = p.threads.map((t) => t.name);
+  const rows = trace.map((s, i) => {
+    const what = s.steps.map((x) => x.text).filter(Boolean).join('; ') || '(local steps)';
+    const vals = s.values.map(([v, x]) => `${v}=${x}`).join(' ');
+    const cells = threads.map((t) =>
+      t === s.thread ? `<td class="acts"><a href="#L${s.pos.line}" title="${esc(`${s.pos.file}:${s.pos.line}`)}">${esc(what)}</a>${vals ? `<div class="vals">${esc(vals)}</div>` : ''}</td>` : '<td></td>',
+    );
+    return `<tr${i === trace.length - 1 ? ' class="last"' : ''}><td class="step">${i + 1}</td>${cells.join('')}</tr>`;
+  });
+  return `<table id="trace" class="swimlanes"><thead><tr><th>step</th>${threads.map((t) => `<th>${esc(t)}</th>`).join('')}</tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
+}
+
+/** The proof's invariants by source line: thread, line (a link), what holds there. */
+function invariantTable(p: Program, invariants: readonly Invariant[]): string[] {
+  const rows = invariants.flatMap((inv) => {
+    const pos = p.threads[inv.thread].locations.find((l) => l.pc === inv.pc)?.pos;
+    if (!pos || pos.file !== p.file) return [];
+    return [`<tr><td>${esc(p.threads[inv.thread].name)}</td><td><a href="#L${pos.line}">${pos.line}</a></td><td>${inv.pc}</td><td><code>${esc(inv.text)}</code></td></tr>`];
+  });
+  return rows.length ? ['<h2>Invariants</h2>', '<p>What the proof says holds when a thread is at the line (false: never reached).</p>', `<table id="invariants" class="swimlanes"><thead><tr><th>thread</th><th>line</th><th>location (pc)</th><th>invariant</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`] : [];
+}
+
+/** The source, a span per line (id L<n>), the lines in `touched` marked. */
+function listing(source: string, touched: ReadonlySet<number>): string {
+  const lines = source.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return `<pre id="source">${lines.map((l, i) => `<span class="line${touched.has(i + 1) ? ' touched' : ''}" id="L${i + 1}">${esc(l)}</span>`).join('')}</pre>`;
+}
+
+/** Graphs past this many nodes are listed, not drawn (a page stays small and quick to open). */
+const MAX_DRAWN = 300;
+
+/** Each graph as inline SVG (Graphviz compiled to WebAssembly: no system binary), or a note when it is too large. */
+async function drawn(graphs: readonly Graph[]): Promise<string[]> {
+  if (!graphs.length) return [];
+  const viz = await instance();
+  const one = (g: Graph): string =>
+    g.nodes > MAX_DRAWN
+      ? `<p>${esc(g.name)}: ${g.nodes} nodes, not drawn (more than ${MAX_DRAWN}); --dot writes it.</p>`
+      : `<details class="graph" open><summary>${esc(g.name)} (${g.nodes} nodes)</summary>${viz.renderString(g.dot, { format: 'svg' }).replace(/^<\?xml[^>]*>\s*(<!DOCTYPE[^>]*>\s*)?/, '')}</details>`;
+  return ['<h2>Graphs</h2>', ...graphs.map(one)];
+}
+
+export async function htmlReport<O, P, S extends EngineStats>(p: Program, source: string, report: EngineReport<O, P, S>, v: EngineVerdict<P, S>, run: RunInfo<O>, graphs: readonly Graph[] = []): Promise<string> {
+  // Positions in included files are not in the listing.
+  const touched = new Set<number>(
+    v.verdict === 'unsafe'
+      ? v.trace.filter((s) => s.pos.file === p.file).map((s) => s.pos.line)
+      : p.threads.flatMap((t) => t.transitions.filter((x) => x.pos.file === p.file).map((x) => x.pos.line)),
+  );
+  const title = `${p.file}: ${v.verdict.toUpperCase()}`;
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<title>${esc(title)}</title>`,
+    `<style>${STYLE}</style></head><body>`,
+    `<h1>${esc(p.file)} <span class="verdict ${v.verdict}" id="verdict">${v.verdict.toUpperCase()}</span></h1>`,
+    `<p>engine ${esc(run.engine)}, ${p.threads.length} threads${v.verdict === 'unknown' ? `; ${esc(v.reason)}` : ''}</p>`,
+    ...(v.verdict === 'unsafe' ? ['<h2>Counterexample</h2>', `<p>${v.trace.length} step${v.trace.length === 1 ? '' : 's'}, replayed in the interpreter; a step links to its line.</p>`, swimlanes(p, v.trace)] : []),
+    ...(v.verdict === 'safe' && report.invariants ? invariantTable(p, report.invariants(p, v.proof)) : []),
+    `<h2>${v.verdict === 'safe' ? 'Proof and statistics' : 'Output'}</h2>`,
+    `<pre id="output">${esc(verifyText(p, report, v, run))}</pre>`,
+    ...(await drawn(graphs)),
+    '<h2>Source</h2>',
+    listing(source, touched),
+    '</body></html>',
+    '',
+  ].join('\n');
+}

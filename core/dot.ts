@@ -1,0 +1,51 @@
+/** Graphs as Graphviz DOT text: a thread's control-flow graph, a DFA over named events. */
+import type { Program } from '../frontend/program.js';
+
+/** A named graph: `name` becomes its file name (`name.dot`) and its title in the report. */
+export interface Graph {
+  readonly name: string;
+  readonly dot: string;
+  /** Nodes, for the report's size cap. */
+  readonly nodes: number;
+}
+
+/** A DOT string literal. */
+const quote = (s: string): string => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+
+/** Thread `k`'s control-flow graph: a node per location (its source line), an edge per transition labelled with its statements. */
+export function cfgGraph(p: Program, k: number): Graph {
+  const th = p.threads[k];
+  const shape = (kind: string): string => (kind === 'error' ? 'doubleoctagon' : kind === 'entry' ? 'invhouse' : kind === 'exit' ? 'house' : 'ellipse');
+  const nodes = th.locations.map((l) => `  n${l.pc} [label=${quote(`${l.pc}${l.pos ? `\nline ${l.pos.line}` : ''}`)}, shape=${shape(l.kind)}${l.kind === 'error' ? ', color=red' : ''}];`);
+  const edges = th.transitions.map((t) => `  n${t.from} -> n${t.to} [label=${quote(t.steps.map((s) => s.text).filter(Boolean).join(';\n') || '·')}${t.atomic ? ', style=bold' : ''}];`);
+  return { name: `cfg-${th.name.replace(/[^\w.-]/g, '_')}`, dot: [`digraph ${quote(`cfg ${th.name}`)} {`, '  node [fontname="sans-serif", fontsize=10]; edge [fontname="monospace", fontsize=9];', ...nodes, ...edges, '}', ''].join('\n'), nodes: nodes.length };
+}
+
+/** A DFA's accepting part: states 0… (0 initial), an edge per event that stays accepting, parallel edges merged into one label. */
+export function dfaGraph(name: string, accepting: readonly boolean[], next: readonly (readonly number[])[], events: readonly string[]): Graph {
+  const kept = accepting.flatMap((a, q) => (a ? [q] : []));
+  const labels = new Map<string, string[]>();
+  for (const q of kept)
+    next[q].forEach((t, e) => {
+      if (!accepting[t]) return;
+      const key = `${q}>${t}`;
+      labels.set(key, [...(labels.get(key) ?? []), events[e]]);
+    });
+  return {
+    name,
+    dot: [
+      `digraph ${quote(name)} {`,
+      '  rankdir=LR; node [fontname="sans-serif", fontsize=10, shape=circle]; edge [fontname="monospace", fontsize=9];',
+      '  start [shape=point];',
+      '  start -> q0;',
+      ...kept.map((q) => `  q${q} [label="q${q}"];`),
+      ...[...labels].map(([key, ls]) => {
+        const [q, t] = key.split('>');
+        return `  q${q} -> q${t} [label=${quote(ls.join('\n'))}];`;
+      }),
+      '}',
+      '',
+    ].join('\n'),
+    nodes: kept.length,
+  };
+}
