@@ -10,6 +10,8 @@ import type { Slice } from '../frontend/slice.js';
 import { obligationOf, type Obligation } from '../core/certificate.js';
 import { reachEnvPremises } from '../core/reach-env-rule.js';
 import type { Aret } from './aret.js';
+import type { Graph } from '../core/dot.js';
+import { aretGraphs } from './graph.js';
 
 export interface Proof {
   /** R_i and E_i: disjunctions of the final ARET labels. */
@@ -17,6 +19,8 @@ export interface Proof {
   readonly env: readonly Term[];
   /** State predicates only over globals and own locals; environment ones only over globals. */
   readonly modular: boolean;
+  /** The final ARET per thread, drawn (for --dot and the HTML report). */
+  readonly graphs?: readonly Graph[];
 }
 
 /** R_i := ⋁R_i, E_i := ⋁E_i (Fig. 6 lines 17–18), and whether they are modular. */
@@ -29,7 +33,7 @@ export function proofOf(p: Program, aret: Aret): Proof {
     const own = new Set([...globals, ...th.locals]);
     return over(reach[i], (v) => own.has(v)) && over(env[i], (v) => globals.has(unprimed(v)));
   });
-  return { reach, env, modular };
+  return { reach, env, modular, graphs: aretGraphs(p, aret) };
 }
 
 /**
@@ -48,7 +52,7 @@ export function liftProof(p: Program, slice: Slice, proof: Proof): Proof {
     reach[orig] = proof.reach[k];
     env[orig] = slice.program.threads.length === p.threads.length ? proof.env[k] : or(proof.env[k], stutter);
   });
-  return { reach, env, modular: proof.modular };
+  return { reach, env, modular: proof.modular, graphs: proof.graphs };
 }
 
 /** CS1–CS5 of Fig. 5 for `proof`, one obligation per thread, transition and target thread. */

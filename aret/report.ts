@@ -58,6 +58,7 @@ export const aretReport: EngineReport<Shown, Proof, VerifyStats> = {
   proof: proofText,
   stats: statsText,
   invariants,
+  graphs: (_p, proof) => proof.graphs ?? [],
   json: (v, run) => ({
     modular: v.verdict === 'safe' ? v.proof.modular : null,
     iterations: v.stats.iterations,

@@ -10,7 +10,10 @@ export interface Graph {
 }
 
 /** A DOT string literal. */
-const quote = (s: string): string => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+export const quote = (s: string): string => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+
+/** A graph's name for a thread, usable as a file name (`cfg-customer_2`). */
+export const threadGraphName = (kind: string, thread: string): string => `${kind}-${thread.replace(/[^\w.-]/g, '_')}`;
 
 /** Thread `k`'s control-flow graph: a node per location (its source line), an edge per transition labelled with its statements. */
 export function cfgGraph(p: Program, k: number): Graph {
@@ -18,7 +21,7 @@ export function cfgGraph(p: Program, k: number): Graph {
   const shape = (kind: string): string => (kind === 'error' ? 'doubleoctagon' : kind === 'entry' ? 'invhouse' : kind === 'exit' ? 'house' : 'ellipse');
   const nodes = th.locations.map((l) => `  n${l.pc} [label=${quote(`${l.pc}${l.pos ? `\nline ${l.pos.line}` : ''}`)}, shape=${shape(l.kind)}${l.kind === 'error' ? ', color=red' : ''}];`);
   const edges = th.transitions.map((t) => `  n${t.from} -> n${t.to} [label=${quote(t.steps.map((s) => s.text).filter(Boolean).join(';\n') || '·')}${t.atomic ? ', style=bold' : ''}];`);
-  return { name: `cfg-${th.name.replace(/[^\w.-]/g, '_')}`, dot: [`digraph ${quote(`cfg ${th.name}`)} {`, '  node [fontname="sans-serif", fontsize=10]; edge [fontname="monospace", fontsize=9];', ...nodes, ...edges, '}', ''].join('\n'), nodes: nodes.length };
+  return { name: threadGraphName('cfg', th.name), dot: [`digraph ${quote(`cfg ${th.name}`)} {`, '  node [fontname="sans-serif", fontsize=10]; edge [fontname="monospace", fontsize=9];', ...nodes, ...edges, '}', ''].join('\n'), nodes: nodes.length };
 }
 
 /** A DFA's accepting part: states 0… (0 initial), an edge per event that stays accepting, parallel edges merged into one label. */

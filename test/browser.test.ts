@@ -86,7 +86,12 @@ describe.skipIf(!CHROMIUM)('HTML reports in headless Chromium', () => {
     expect(rows.every((r) => /^\d+$/.test(r[1]!) && r[3]!.length > 0)).toBe(true);
     // Each thread's control-flow graph, drawn as SVG in the page.
     expect(await s.page.$$eval('details.graph summary', (xs) => xs.map((x) => x.textContent))).toEqual(expect.arrayContaining([expect.stringMatching(/^cfg-thr1 \(\d+ nodes\)$/)]));
-    expect(await s.page.$$eval('details.graph svg', (xs) => xs.length)).toBe(3);
+    expect(await s.page.$$eval('details.graph summary', (xs) => xs.map((x) => x.textContent))).toEqual(expect.arrayContaining([expect.stringMatching(/^aret-thr2 \(\d+ nodes\)$/)]));
+    // A CFG per thread, an ARET per thread the proof's slice keeps (both workers), each drawn.
+    const names = await s.page.$$eval('details.graph summary', (xs) => xs.map((x) => x.textContent!.split(' ')[0]));
+    expect(names.filter((n) => n.startsWith('cfg-'))).toHaveLength(3);
+    expect(names.filter((n) => n.startsWith('aret-'))).toEqual(expect.arrayContaining(['aret-thr1', 'aret-thr2']));
+    expect(await s.page.$$eval('details.graph svg', (xs) => xs.length)).toBe(names.length);
     expect(await s.page.$$eval('#source span.touched', (xs) => xs.length)).toBeGreaterThan(5);
     expect(await s.page.$('#trace')).toBeNull();
     const unknown = join(dir, 'unknown.html');
