@@ -72,12 +72,12 @@ export function decomposeCommand(program: Command, session: Session): void {
         `explicit-global: ${globalVerdict}, ${global.states} states, ${(global.timeMs / 1000).toFixed(2)} s`,
         `explicit-modular: ${modularVerdict}, ${modular.states} states, ${(modular.timeMs / 1000).toFixed(2)} s`,
         '',
-        '| split (S1 with the globals | S2, or | C2 | C3 … generalized) | verdict | assumption states | events | queries | conjectures | largest check (states) | memory ratio to explicit-global | time |',
+        '| split (S1 with the globals \\| S2, or \\| C2 \\| C3 … generalized) | verdict | assumption states | events | queries | conjectures | largest check (states) | memory ratio to explicit-global | time |',
         '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
         ...rows.map((r) => {
           const s = r.outcome.stats;
           const v = r.outcome.verdict === 'unknown' ? `unknown (${r.outcome.reason})` : r.outcome.verdict;
-          return `| ${r.split} | ${v} | ${s.assumptions.join(', ') || '–'} | ${s.events} | ${s.queries} | ${s.conjectures} | ${s.largestCheck} | ${ratio(r)} | ${(s.timeMs / 1000).toFixed(2)} s |`;
+          return `| ${r.split.replaceAll('|', '\\|')} | ${v} | ${s.assumptions.join(', ') || '–'} | ${s.events} | ${s.queries} | ${s.conjectures} | ${s.largestCheck} | ${ratio(r)} | ${(s.timeMs / 1000).toFixed(2)} s |`;
         }),
         '',
         best ? `best split: ${best.split} (largest check ${best.outcome.stats.largestCheck} states, memory ratio ${ratio(best)})` : 'no split decided the program',

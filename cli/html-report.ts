@@ -27,6 +27,8 @@ table.swimlanes { border-collapse: collapse; font-size: 0.9em; }
 .swimlanes td.acts { background: #fff8dc; }
 .swimlanes .vals { color: #555; font-family: monospace; }
 .swimlanes tr.last td.acts { background: #ffd6d6; }
+.swimlanes tr.cycle td.step { border-left: 4px solid #b22222; }
+.swimlanes tr.cycle td.acts { background: #ffe9d6; }
 #source { counter-reset: line; line-height: 1.35; }
 #source span.line { display: block; white-space: pre; }
 #source span.line::before { counter-increment: line; content: counter(line); display: inline-block; width: 3.5em; color: #999; }
@@ -36,7 +38,7 @@ details.graph svg { max-width: 100%; height: auto; }
 `;
 
 /** The trace as swimlanes: a column per thread of the program, a row per step; the acting thread's cell links to the step's line. */
-function swimlanes(p: Program, trace: readonly TraceStep[]): string {
+function swimlanes(p: Program, trace: readonly TraceStep[], cycleFrom?: number): string {
   const threads = p.threads.map((t) => t.name);
   const rows = trace.map((s, i) => {
     const what = s.steps.map((x) => x.text).filter(Boolean).join('; ') || '(local steps)';
@@ -44,7 +46,8 @@ function swimlanes(p: Program, trace: readonly TraceStep[]): string {
     const cells = threads.map((t) =>
       t === s.thread ? `<td class="acts"><a href="#L${s.pos.line}" title="${esc(`${s.pos.file}:${s.pos.line}`)}">${esc(what)}</a>${vals ? `<div class="vals">${esc(vals)}</div>` : ''}</td>` : '<td></td>',
     );
-    return `<tr${i === trace.length - 1 ? ' class="last"' : ''}><td class="step">${i + 1}</td>${cells.join('')}</tr>`;
+    const cls = [...(cycleFrom !== undefined && i >= cycleFrom ? ['cycle'] : []), ...(cycleFrom === undefined && i === trace.length - 1 ? ['last'] : [])];
+    return `<tr${cls.length ? ` class="${cls.join(' ')}"` : ''}><td class="step">${i + 1}</td>${cells.join('')}</tr>`;
   });
   return `<table id="trace" class="swimlanes"><thead><tr><th>step</th>${threads.map((t) => `<th>${esc(t)}</th>`).join('')}</tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
 }
@@ -80,26 +83,54 @@ async function drawn(graphs: readonly Graph[]): Promise<string[]> {
   return ['<h2>Graphs</h2>', ...graphs.map(one)];
 }
 
-export async function htmlReport<O, P, S extends EngineStats>(p: Program, source: string, report: EngineReport<O, P, S>, v: EngineVerdict<P, S>, run: RunInfo<O>, graphs: readonly Graph[] = []): Promise<string> {
+/** What a page shows, whatever checked the program. */
+export interface ReportPage {
+  readonly verdict: 'safe' | 'unsafe' | 'unknown';
+  readonly engine: string;
+  readonly reason?: string;
+  /** A counterexample: its steps, and where a lasso's cycle starts (the rows from there repeat forever). */
+  readonly trace?: { readonly steps: readonly TraceStep[]; readonly what: string; readonly cycleFrom?: number };
+  readonly invariants?: readonly Invariant[];
+  /** The text output, as rely prints it. */
+  readonly output: string;
+  readonly graphs: readonly Graph[];
+}
+
+/** The page of a verdict of `rely verify`'s assertion engines. */
+export function verifyPage<O, P, S extends EngineStats>(p: Program, report: EngineReport<O, P, S>, v: EngineVerdict<P, S>, run: RunInfo<O>, graphs: readonly Graph[]): ReportPage {
+  return {
+    verdict: v.verdict,
+    engine: run.engine,
+    reason: v.verdict === 'unknown' ? v.reason : undefined,
+    trace: v.verdict === 'unsafe' ? { steps: v.trace, what: 'Counterexample' } : undefined,
+    invariants: v.verdict === 'safe' ? report.invariants?.(p, v.proof) : undefined,
+    output: verifyText(p, report, v, run),
+    graphs,
+  };
+}
+
+export async function htmlReport(p: Program, source: string, page: ReportPage): Promise<string> {
+  const { verdict, trace } = page;
   // Positions in included files are not in the listing.
   const touched = new Set<number>(
-    v.verdict === 'unsafe'
-      ? v.trace.filter((s) => s.pos.file === p.file).map((s) => s.pos.line)
+    trace
+      ? trace.steps.filter((s) => s.pos.file === p.file).map((s) => s.pos.line)
       : p.threads.flatMap((t) => t.transitions.filter((x) => x.pos.file === p.file).map((x) => x.pos.line)),
   );
-  const title = `${p.file}: ${v.verdict.toUpperCase()}`;
+  const n = trace?.steps.length ?? 0;
+  const cycle = trace?.cycleFrom !== undefined ? ` Rows ${trace.cycleFrom + 1}–${n} (marked) are the cycle: it returns to its first state and repeats forever.` : '';
   return [
     '<!DOCTYPE html>',
     '<html lang="en"><head><meta charset="utf-8">',
-    `<title>${esc(title)}</title>`,
+    `<title>${esc(`${p.file}: ${verdict.toUpperCase()}`)}</title>`,
     `<style>${STYLE}</style></head><body>`,
-    `<h1>${esc(p.file)} <span class="verdict ${v.verdict}" id="verdict">${v.verdict.toUpperCase()}</span></h1>`,
-    `<p>engine ${esc(run.engine)}, ${p.threads.length} threads${v.verdict === 'unknown' ? `; ${esc(v.reason)}` : ''}</p>`,
-    ...(v.verdict === 'unsafe' ? ['<h2>Counterexample</h2>', `<p>${v.trace.length} step${v.trace.length === 1 ? '' : 's'}, replayed in the interpreter; a step links to its line.</p>`, swimlanes(p, v.trace)] : []),
-    ...(v.verdict === 'safe' && report.invariants ? invariantTable(p, report.invariants(p, v.proof)) : []),
-    `<h2>${v.verdict === 'safe' ? 'Proof and statistics' : 'Output'}</h2>`,
-    `<pre id="output">${esc(verifyText(p, report, v, run))}</pre>`,
-    ...(await drawn(graphs)),
+    `<h1>${esc(p.file)} <span class="verdict ${verdict}" id="verdict">${verdict.toUpperCase()}</span></h1>`,
+    `<p>engine ${esc(page.engine)}, ${p.threads.length} threads${page.reason ? `; ${esc(page.reason)}` : ''}</p>`,
+    ...(trace ? [`<h2>${esc(trace.what)}</h2>`, `<p>${n} step${n === 1 ? '' : 's'}, replayed in the interpreter; a step links to its line.${cycle}</p>`, swimlanes(p, trace.steps, trace.cycleFrom)] : []),
+    ...(page.invariants ? invariantTable(p, page.invariants) : []),
+    `<h2>${verdict === 'safe' ? 'Proof and statistics' : 'Output'}</h2>`,
+    `<pre id="output">${esc(page.output)}</pre>`,
+    ...(await drawn(page.graphs)),
     '<h2>Source</h2>',
     listing(source, touched),
     '</body></html>',

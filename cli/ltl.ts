@@ -18,6 +18,8 @@ import type { LivenessOutcome, StepRun } from '../core/lasso.js';
 import { runTraceStep } from '../core/lasso.js';
 import { findSymmetry } from '../explicit/api.js';
 import { traceText } from './report.js';
+import type { Graph } from '../core/dot.js';
+import type { ReportPage } from './html-report.js';
 import type { FrontendOptions } from '../frontend/index.js';
 
 export const FAIRNESS: readonly Fairness[] = ['unconditional', 'weak', 'none'];
@@ -155,4 +157,16 @@ export function livenessJson<S extends LivenessStats>(bound: BoundProperty, engi
     threads: p.threads.length,
     stats: r.stats,
   };
+}
+
+/** The HTML report's page of a liveness verdict: a lasso as swimlanes with its cycle marked, or a deadlock's run. */
+export function livenessPage<S extends LivenessStats>(bound: BoundProperty, engine: LivenessEngine<S>, r: LivenessOutcome<S>, graphs: readonly Graph[]): ReportPage {
+  const p = bound.program;
+  const steps = (run: StepRun, n: number) => [...Array(n).keys()].map((k) => runTraceStep(p, run, k));
+  const output = livenessText(bound, engine, r);
+  const base = { engine: engine.name, output, graphs };
+  if (r.verdict === 'holds') return { ...base, verdict: 'safe' };
+  if (r.verdict === 'fails') return { ...base, verdict: 'unsafe', trace: { steps: steps(r.lasso, r.lasso.states.length - 1), what: 'Lasso', cycleFrom: r.lasso.loopAt } };
+  if (r.verdict === 'deadlock') return { ...base, verdict: 'unsafe', trace: { steps: steps(r.run, r.run.steps.length), what: 'Deadlock' } };
+  return { ...base, verdict: 'unknown', reason: r.reason };
 }

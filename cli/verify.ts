@@ -9,11 +9,11 @@ import { parseCount } from '../core/options.js';
 import type { LivenessEngine, LivenessStats } from '../core/engine.js';
 import { Budget } from '../core/budget.js';
 import { DEFAULT_ENGINE, ENGINES, LIVENESS_ENGINES, engineNamed, engineOptions, livenessEngineNamed, type AnyEngine } from '../engines/registry.js';
-import { FAIRNESS, livenessJson, livenessText, readProperty, type PropertySource } from './ltl.js';
+import { FAIRNESS, livenessJson, livenessPage, livenessText, readProperty, type PropertySource } from './ltl.js';
 import { EXIT, addCommon, cliParser, frontendOptions, logger, parseOutputDir, parseOutputPath, parseSeconds, statusLine, warnAll, type Common, type Session } from './common.js';
 import { verifyJson, verifyText } from './report.js';
-import { htmlReport } from './html-report.js';
-import { cfgGraph } from '../core/dot.js';
+import { htmlReport, verifyPage, type ReportPage } from './html-report.js';
+import { cfgGraph, type Graph } from '../core/dot.js';
 
 const DEFAULT_TIMEOUT_S = 300;
 const DEFAULT_MAX_INSTANCES = 3;
@@ -169,18 +169,24 @@ export async function verifyFile(file: string, o: VerifyCli, session: Session): 
     proofFile = o.proof;
   } else if (o.proof) io.err(`rely: no proof written to ${o.proof}: ${used.certificate ? 'the verdict is not SAFE' : `the ${used.name} engine writes no SMT-LIB certificate`}\n`);
   const about = { engine: used.name, options: usedOptions, backend, proofFile };
-  const graphs = [...p.threads.map((_, k) => cfgGraph(p, k)), ...(v.verdict === 'safe' ? (used.report.graphs?.(p, v.proof) ?? []) : [])];
-  if (o.dot) {
-    mkdirSync(o.dot, { recursive: true });
-    for (const g of graphs) writeFileSync(join(o.dot, `${g.name}.dot`), g.dot);
-  }
-  if (o.report) writeFileSync(o.report, await htmlReport(p, readFileSync(file, 'utf8'), used.report, v, about, graphs));
+  await writePictures(p, file, o, v.verdict === 'safe' ? (used.report.graphs?.(p, v.proof) ?? []) : [], (graphs) => verifyPage(p, used.report, v, about, graphs));
   io.out(o.json ? JSON.stringify(verifyJson(p, used.report, v, about)) + '\n' : verifyText(p, used.report, v, about));
   return answer;
 }
 
+/** --dot and --report: each thread's control-flow graph and the proof's graphs as .dot files, the verdict's page. */
+async function writePictures(p: Program, file: string, o: VerifyCli, proofGraphs: readonly Graph[], page: (graphs: readonly Graph[]) => ReportPage): Promise<void> {
+  if (!o.dot && !o.report) return;
+  const graphs = [...p.threads.map((_, k) => cfgGraph(p, k)), ...proofGraphs];
+  if (o.dot) {
+    mkdirSync(o.dot, { recursive: true });
+    for (const g of graphs) writeFileSync(join(o.dot, `${g.name}.dot`), g.dot);
+  }
+  if (o.report) writeFileSync(o.report, await htmlReport(p, readFileSync(file, 'utf8'), page(graphs)));
+}
+
 /** `rely verify --ltl`: the property's liveness engine (split unless --engine names another), its verdict printed. */
-function verifyLiveness(file: string, o: VerifyCli & PropertySource, engine: LivenessEngine<LivenessStats>, session: Session): 'safe' | 'unsafe' | 'unknown' {
+async function verifyLiveness(file: string, o: VerifyCli & PropertySource, engine: LivenessEngine<LivenessStats>, session: Session): Promise<'safe' | 'unsafe' | 'unknown'> {
   const { io } = session;
   const budget = new Budget({ deadline: performance.now() + o.timeout * 1000 });
   session.log = logger(o.logLevel, io);
@@ -189,6 +195,7 @@ function verifyLiveness(file: string, o: VerifyCli & PropertySource, engine: Liv
   const r = engine.check(bound.program, bound.property, budget);
   session.log.info({ file, verdict: r.verdict, ms: Math.round(r.stats.timeMs) }, 'verified');
   io.out(o.json ? JSON.stringify(livenessJson(bound, engine, r)) + '\n' : livenessText(bound, engine, r));
+  await writePictures(bound.program, file, o, [], (graphs) => livenessPage(bound, engine, r, graphs));
   return r.verdict === 'holds' ? 'safe' : r.verdict === 'unknown' ? 'unknown' : 'unsafe';
 }
 
@@ -207,7 +214,7 @@ export function verifyCommand(program: Command, session: Session): void {
       if (o.ltl !== undefined || o.ltlFile !== undefined) {
         const engine = c.getOptionValueSource('engine') === 'default' ? LIVENESS_ENGINES[0] : livenessEngineNamed(o.engine);
         if (!engine) c.error(`error: --engine ${o.engine} checks assertions only; the engines for --ltl are ${LIVENESS_ENGINES.map((e) => e.name).join(' and ')}`, { exitCode: EXIT.badInput });
-        verdict = verifyLiveness(file, o, engine!, session);
+        verdict = await verifyLiveness(file, o, engine!, session);
       } else {
         if (!engineNamed(o.engine)) c.error(`error: --engine ${o.engine} checks --ltl properties only`, { exitCode: EXIT.badInput });
         verdict = (await verifyFile(file, o, session)).verdict.verdict;

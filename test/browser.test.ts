@@ -60,6 +60,18 @@ describe.skipIf(!CHROMIUM)('HTML reports in headless Chromium', () => {
     expect(await line.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(255, 224, 102)');
   });
 
+  it('a liveness counterexample: the lasso as swimlanes, its cycle marked', async () => {
+    const out = join(dir, 'lasso.html');
+    const r = await rely(['verify', 'benchmarks/programs/liveness/mux-sem-2.c', '--ltl', 'G (at(P#1, J1) -> F at(P#1, J2))', '--json', '--report', out]);
+    expect(r.code, r.err).toBe(1);
+    const lasso = JSON.parse(r.out).lasso as { stem: unknown[]; cycle: unknown[] };
+    const { page, errors } = await open(out);
+    expect(errors).toEqual([]);
+    expect(await page.textContent('#verdict')).toBe('UNSAFE');
+    expect(await page.$$eval('#trace tbody tr', (trs) => trs.length)).toBe(lasso.stem.length + lasso.cycle.length);
+    expect(await page.$$eval('#trace tbody tr.cycle', (trs) => trs.length)).toBe(lasso.cycle.length);
+  });
+
   it("a bench index: the table and the plots, as one page", async () => {
     const out = join(dir, 'index.html');
     const cols = configs({ bias: ['modular'], engines: ['aret'], hornSolvers: ['spacer'] });
