@@ -66,6 +66,7 @@ export const aretEngine: Engine<AretOptions, Proof, VerifyStats> = {
     try {
       const solver = solvers.open({ timeoutMs: ctx.budget.queryMs(QUERY_CAP_MS) });
       const { progress, log } = ctx;
+      const rounds: NonNullable<VerifyStats['rounds']> = [];
       const verdict = await verify(p, solver, {
         bias: o.bias,
         hornSolver: o.hornSolver,
@@ -77,12 +78,17 @@ export const aretEngine: Engine<AretOptions, Proof, VerifyStats> = {
         budget: ctx.budget,
         onProgress: progress && ((x) => progress(`iteration ${x.iteration}: ${x.predicates} predicates, ${x.aretStates} ARET states, ${x.envTransitions} env transitions`)),
         // Rendering every predicate costs a walk per term: only when someone reads it.
-        onRefined: log.isLevelEnabled('debug')
-          ? (r) => log.debug({ iteration: r.iteration, level: r.level, by: r.by, learned: r.learned.map((l) => `${l.where}: ${show(l.predicate)}`) }, 'refined')
-          : undefined,
+        onRefined:
+          log.isLevelEnabled('debug') || ctx.record
+            ? (r) => {
+                const round = { iteration: r.iteration, level: r.level, by: r.by, learned: r.learned.map((l) => `${l.where}: ${show(l.predicate)}`) };
+                log.debug(round, 'refined');
+                if (ctx.record) rounds.push(round);
+              }
+            : undefined,
         onInternalError: (message) => log.error({ file: p.file }, message),
       });
-      return { verdict, backend: solver.backendName };
+      return { verdict: ctx.record ? { ...verdict, stats: { ...verdict.stats, rounds } } : verdict, backend: solver.backendName };
     } finally {
       await solvers.closeAll();
     }

@@ -59,6 +59,7 @@ export const aretReport: EngineReport<Shown, Proof, VerifyStats> = {
   stats: statsText,
   invariants,
   graphs: (_p, proof) => proof.graphs ?? [],
+  rounds: (s) => (s.rounds ?? []).map((r) => ({ iteration: r.iteration, how: `${r.level} clauses, ${r.by}`, learned: r.learned })),
   json: (v, run) => ({
     modular: v.verdict === 'safe' ? v.proof.modular : null,
     iterations: v.stats.iterations,

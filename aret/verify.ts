@@ -69,6 +69,8 @@ export interface VerifyStats {
   refinements: { modular: number; grouped: number; unbiased: number };
   /** Which Horn solver answered each refinement, and SOLVELINEARHC's hand-overs to Spacer by reason. */
   horn: HornStats;
+  /** With RunContext.record: each refinement, the predicates it added (where: predicate). */
+  rounds?: { iteration: number; level: string; by: string; learned: string[] }[];
   solver: SolverStats;
   timeMs: number;
 }

@@ -7,7 +7,7 @@
  * the source listing with the lines the verdict touches marked.
  */
 import type { Program } from '../frontend/program.js';
-import type { EngineReport, EngineStats, EngineVerdict, Invariant, RunInfo } from '../core/engine.js';
+import type { EngineReport, EngineStats, EngineVerdict, Invariant, Round, RunInfo } from '../core/engine.js';
 import type { TraceStep } from '../core/trace.js';
 import { instance } from '@viz-js/viz';
 import type { Graph } from '../core/dot.js';
@@ -62,6 +62,12 @@ function invariantTable(p: Program, invariants: readonly Invariant[]): string[] 
   return rows.length ? ['<h2>Invariants</h2>', '<p>What the proof says holds when a thread is at the line (false: never reached).</p>', `<table id="invariants" class="swimlanes"><thead><tr><th>thread</th><th>line</th><th>location (pc)</th><th>invariant</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`] : [];
 }
 
+/** Per refinement round: the clauses and solver that answered it, the predicates it added. */
+function roundTable(rounds: readonly Round[]): string[] {
+  const rows = rounds.map((r) => `<tr><td>${r.iteration}</td><td>${esc(r.how)}</td><td>${r.learned.map((l) => `<code>${esc(l)}</code>`).join('<br>')}</td></tr>`);
+  return ['<h2>Refinements</h2>', `<table id="rounds" class="swimlanes"><thead><tr><th>iteration</th><th>answered by</th><th>predicates added</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`];
+}
+
 /** The source, a span per line (id L<n>), the lines in `touched` marked. */
 function listing(source: string, touched: ReadonlySet<number>): string {
   const lines = source.split('\n');
@@ -91,6 +97,7 @@ export interface ReportPage {
   /** A counterexample: its steps, and where a lasso's cycle starts (the rows from there repeat forever). */
   readonly trace?: { readonly steps: readonly TraceStep[]; readonly what: string; readonly cycleFrom?: number };
   readonly invariants?: readonly Invariant[];
+  readonly rounds?: readonly Round[];
   /** The text output, as rely prints it. */
   readonly output: string;
   readonly graphs: readonly Graph[];
@@ -104,6 +111,7 @@ export function verifyPage<O, P, S extends EngineStats>(p: Program, report: Engi
     reason: v.verdict === 'unknown' ? v.reason : undefined,
     trace: v.verdict === 'unsafe' ? { steps: v.trace, what: 'Counterexample' } : undefined,
     invariants: v.verdict === 'safe' ? report.invariants?.(p, v.proof) : undefined,
+    rounds: report.rounds?.(v.stats),
     output: verifyText(p, report, v, run),
     graphs,
   };
@@ -128,6 +136,7 @@ export async function htmlReport(p: Program, source: string, page: ReportPage): 
     `<p>engine ${esc(page.engine)}, ${p.threads.length} threads${page.reason ? `; ${esc(page.reason)}` : ''}</p>`,
     ...(trace ? [`<h2>${esc(trace.what)}</h2>`, `<p>${n} step${n === 1 ? '' : 's'}, replayed in the interpreter; a step links to its line.${cycle}</p>`, swimlanes(p, trace.steps, trace.cycleFrom)] : []),
     ...(page.invariants ? invariantTable(p, page.invariants) : []),
+    ...(page.rounds?.length ? roundTable(page.rounds) : []),
     `<h2>${verdict === 'safe' ? 'Proof and statistics' : 'Output'}</h2>`,
     `<pre id="output">${esc(page.output)}</pre>`,
     ...(await drawn(page.graphs)),

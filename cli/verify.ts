@@ -143,7 +143,7 @@ export async function verifyFile(file: string, o: VerifyCli, session: Session): 
   // The chosen engine, or one that reads template threads (verifyUnbounded).
   const run = async (eng: AnyEngine, p: Program, b: Budget): Promise<Answer> => {
     const opts = Object.fromEntries(Object.keys(eng.options).map((k) => [k, o[k]]));
-    const r = await eng.run(p, opts, { budget: b, log: session.log, progress: progress?.show, certificate: o.proof !== undefined }).finally(() => progress?.clear());
+    const r = await eng.run(p, opts, { budget: b, log: session.log, progress: progress?.show, certificate: o.proof !== undefined, record: o.report !== undefined }).finally(() => progress?.clear());
     return { ...r, engine: eng, options: opts, p };
   };
   let answer: Answer;

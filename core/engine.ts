@@ -45,6 +45,8 @@ export interface RunContext {
   readonly nice?: number;
   /** `--proof`: SAFE is wanted only with a certificate (a portfolio takes it only from a lane that writes one). */
   readonly certificate?: boolean;
+  /** `--report`: keep what the page shows beyond the verdict (the ARET's refinement rounds). */
+  readonly record?: boolean;
 }
 
 /** Every engine counts its time; the rest of its statistics is its own. */
@@ -95,6 +97,16 @@ export interface EngineReport<O, P, S extends EngineStats> {
   invariants?(p: Program, proof: P): readonly Invariant[];
   /** The proof's graphs (DOT), for --dot and the HTML report. */
   graphs?(p: Program, proof: P): readonly Graph[];
+  /** The refinement rounds a run recorded (RunContext.record): how each was answered and the predicates it added. */
+  rounds?(stats: S): readonly Round[];
+}
+
+/** One refinement round, as the HTML report shows it. */
+export interface Round {
+  readonly iteration: number;
+  /** Which clauses answered it and which solver. */
+  readonly how: string;
+  readonly learned: readonly string[];
 }
 
 /** The proof's invariant of thread `thread` at location `pc`. */

@@ -34,6 +34,9 @@ export const portfolioReport: EngineReport<PortfolioOptions, PortfolioProof, Por
     });
     return ['statistics:', head, ...perLane, `  time: ${Math.round(s.timeMs)} ms`].join('\n');
   },
+  // What the lane that proved it shows.
+  invariants: (p, proof) => laneEngine(proof.engine)!.report.invariants?.(p, proof.proof) ?? [],
+  graphs: (p, proof) => laneEngine(proof.engine)!.report.graphs?.(p, proof.proof) ?? [],
   json(v, run) {
     const s = v.stats;
     // The fields of the lane that decided, else of the first lane that has statistics.

@@ -99,6 +99,10 @@ describe.skipIf(!CHROMIUM)('HTML reports in headless Chromium', () => {
     // Each thread's control-flow graph, drawn as SVG in the page.
     expect(await s.page.$$eval('details.graph summary', (xs) => xs.map((x) => x.textContent))).toEqual(expect.arrayContaining([expect.stringMatching(/^cfg-thr1 \(\d+ nodes\)$/)]));
     expect(await s.page.$$eval('details.graph summary', (xs) => xs.map((x) => x.textContent))).toEqual(expect.arrayContaining([expect.stringMatching(/^aret-thr2 \(\d+ nodes\)$/)]));
+    // Each refinement round with the predicates it added.
+    const rounds = await s.page.$$eval('#rounds tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+    expect(rounds.length).toBeGreaterThan(0);
+    expect(rounds[0][1]).toMatch(/^(modular|grouped|unbiased) clauses, (spacer|linear)$/);
     // A CFG per thread, an ARET per thread the proof's slice keeps (both workers), each drawn.
     const names = await s.page.$$eval('details.graph summary', (xs) => xs.map((x) => x.textContent!.split(' ')[0]));
     expect(names.filter((n) => n.startsWith('cfg-'))).toHaveLength(3);
