@@ -22,6 +22,7 @@ export function aretGraphs(p: Program, aret: Aret): Graph[] {
       name: threadGraphName('aret', th.name),
       dot: [`digraph ${quote(`ARET ${th.name}`)} {`, '  node [fontname="sans-serif", fontsize=9, shape=box]; edge [fontname="monospace", fontsize=8];', ...nodes, ...edges, '}', ''].join('\n'),
       nodes: nodes.length,
+      edges: edges.length,
     };
   });
 }

@@ -5,8 +5,9 @@ import type { Program } from '../frontend/program.js';
 export interface Graph {
   readonly name: string;
   readonly dot: string;
-  /** Nodes, for the report's size cap. */
+  /** Nodes and edges, for the report's size cap (Graphviz's layout time grows with both). */
   readonly nodes: number;
+  readonly edges: number;
 }
 
 /** A DOT string literal. */
@@ -21,7 +22,7 @@ export function cfgGraph(p: Program, k: number): Graph {
   const shape = (kind: string): string => (kind === 'error' ? 'doubleoctagon' : kind === 'entry' ? 'invhouse' : kind === 'exit' ? 'house' : 'ellipse');
   const nodes = th.locations.map((l) => `  n${l.pc} [label=${quote(`${l.pc}${l.pos ? `\nline ${l.pos.line}` : ''}`)}, shape=${shape(l.kind)}${l.kind === 'error' ? ', color=red' : ''}];`);
   const edges = th.transitions.map((t) => `  n${t.from} -> n${t.to} [label=${quote(t.steps.map((s) => s.text).filter(Boolean).join(';\n') || '·')}${t.atomic ? ', style=bold' : ''}];`);
-  return { name: threadGraphName('cfg', th.name), dot: [`digraph ${quote(`cfg ${th.name}`)} {`, '  node [fontname="sans-serif", fontsize=10]; edge [fontname="monospace", fontsize=9];', ...nodes, ...edges, '}', ''].join('\n'), nodes: nodes.length };
+  return { name: threadGraphName('cfg', th.name), dot: [`digraph ${quote(`cfg ${th.name}`)} {`, '  node [fontname="sans-serif", fontsize=10]; edge [fontname="monospace", fontsize=9];', ...nodes, ...edges, '}', ''].join('\n'), nodes: nodes.length, edges: edges.length };
 }
 
 /** A DFA's accepting part: states 0… (0 initial), an edge per event that stays accepting, parallel edges merged into one label. */
@@ -50,5 +51,6 @@ export function dfaGraph(name: string, accepting: readonly boolean[], next: read
       '',
     ].join('\n'),
     nodes: kept.length,
+    edges: labels.size,
   };
 }
