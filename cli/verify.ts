@@ -13,7 +13,7 @@ import { FAIRNESS, livenessJson, livenessPage, livenessText, readProperty, type 
 import { EXIT, addCommon, cliParser, frontendOptions, logger, parseOutputDir, parseOutputPath, parseSeconds, statusLine, warnAll, type Common, type Session } from './common.js';
 import { verifyJson, verifyText } from './report.js';
 import { htmlReport, verifyPage, type ReportPage } from './html-report.js';
-import { cfgGraph, type Graph } from '../core/dot.js';
+import { buchiGraph, cfgGraph, type Graph } from '../core/dot.js';
 
 const DEFAULT_TIMEOUT_S = 300;
 const DEFAULT_MAX_INSTANCES = 3;
@@ -129,7 +129,7 @@ export function verifyOptions(cmd: Command): Command {
     .option('--json', 'print one JSON object')
     .option('--proof <OUT.smt2>', 'if SAFE, write the proof as an SMT-LIB 2 script (check it: z3 OUT.smt2; every answer must be unsat)', parseOutputPath)
     .option('--report <OUT.html>', 'write a self-contained HTML page of the verdict: the trace as swimlanes (a column per thread) linked to the source, the proof with its invariant per location (aret), the statistics, the graphs of --dot drawn', parseOutputPath)
-    .option('--dot <DIR>', 'write graphs as Graphviz .dot files into DIR: each thread\'s control-flow graph (cfg-THREAD.dot) and, if SAFE, the proof\'s (learn: assumption.dot)', parseOutputDir);
+    .option('--dot <DIR>', 'write graphs as Graphviz .dot files into DIR: each thread\'s control-flow graph (cfg-THREAD.dot); if SAFE, the proof\'s (aret: aret-THREAD.dot, the final ARET; learn: assumption.dot); with --ltl, the Büchi automaton of the negated property (buchi-negated-property.dot)', parseOutputDir);
   return addCommon(cmd);
 }
 
@@ -174,10 +174,10 @@ export async function verifyFile(file: string, o: VerifyCli, session: Session): 
   return answer;
 }
 
-/** --dot and --report: each thread's control-flow graph and the proof's graphs as .dot files, the verdict's page. */
-async function writePictures(p: Program, file: string, o: VerifyCli, proofGraphs: readonly Graph[], page: (graphs: readonly Graph[]) => ReportPage): Promise<void> {
+/** --dot and --report: each thread's control-flow graph and the verdict's own graphs (a proof's, a property's automaton) as .dot files, the verdict's page. */
+async function writePictures(p: Program, file: string, o: VerifyCli, own: readonly Graph[], page: (graphs: readonly Graph[]) => ReportPage): Promise<void> {
   if (!o.dot && !o.report) return;
-  const graphs = [...p.threads.map((_, k) => cfgGraph(p, k)), ...proofGraphs];
+  const graphs = [...p.threads.map((_, k) => cfgGraph(p, k)), ...own];
   if (o.dot) {
     mkdirSync(o.dot, { recursive: true });
     for (const g of graphs) writeFileSync(join(o.dot, `${g.name}.dot`), g.dot);
@@ -195,7 +195,7 @@ async function verifyLiveness(file: string, o: VerifyCli & PropertySource, engin
   const r = engine.check(bound.program, bound.property, budget);
   session.log.info({ file, verdict: r.verdict, ms: Math.round(r.stats.timeMs) }, 'verified');
   io.out(o.json ? JSON.stringify(livenessJson(bound, engine, r)) + '\n' : livenessText(bound, engine, r));
-  await writePictures(bound.program, file, o, [], (graphs) => livenessPage(bound, engine, r, graphs));
+  await writePictures(bound.program, file, o, [buchiGraph('buchi-negated-property', bound.property.negated)], (graphs) => livenessPage(bound, engine, r, graphs));
   return r.verdict === 'holds' ? 'safe' : r.verdict === 'unknown' ? 'unknown' : 'unsafe';
 }
 

@@ -1,5 +1,6 @@
-/** Graphs as Graphviz DOT text: a thread's control-flow graph, a DFA over named events. */
+/** Graphs as Graphviz DOT text: a thread's control-flow graph, a DFA over named events, a Büchi automaton. */
 import type { Program } from '../frontend/program.js';
+import type { Buchi, Literal } from './buchi.js';
 
 /** A named graph: `name` becomes its file name (`name.dot`) and its title in the report. */
 export interface Graph {
@@ -53,4 +54,12 @@ export function dfaGraph(name: string, accepting: readonly boolean[], next: read
     nodes: kept.length,
     edges: labels.size,
   };
+}
+
+/** A Büchi automaton: state 0 initial, accepting states double circles, each edge labelled with the literals the letter must satisfy. */
+export function buchiGraph(name: string, a: Buchi): Graph {
+  const label = (ls: readonly Literal[]): string => ls.map((l) => `${l.positive ? '' : '!'}${l.atom}`).join(' && ') || 'true';
+  const nodes = Array.from({ length: a.size }, (_, q) => `  q${q} [shape=${a.accepting.has(q) ? 'doublecircle' : 'circle'}];`);
+  const edges = a.edges.map((e) => `  q${e.from} -> q${e.to} [label=${quote(label(e.label))}];`);
+  return { name, dot: [`digraph ${quote(name)} {`, '  rankdir=LR; node [fontname="sans-serif", fontsize=10]; edge [fontname="monospace", fontsize=9];', '  start [shape=point];', '  start -> q0;', ...nodes, ...edges, '}', ''].join('\n'), nodes: nodes.length, edges: edges.length };
 }

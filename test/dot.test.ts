@@ -41,5 +41,11 @@ describe('DOT graphs', () => {
     const bad = await rely(['verify', 'benchmarks/programs/ag/gas-station-2.c', '--dot', join(dir, 'graphs', 'cfg-main.dot')]);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('is a file');
+    // With --ltl: the Büchi automaton of the negated property too.
+    const l = await rely(['verify', 'benchmarks/programs/liveness/mux-sem-2.c', '--ltl', 'G (at(P#1, J1) -> F at(P#1, J2))', '--dot', join(dir, 'ltl')]);
+    expect(l.code).toBe(1);
+    const buchi = readFileSync(join(dir, 'ltl', 'buchi-negated-property.dot'), 'utf8');
+    expect(buchi).toMatch(/shape=doublecircle/);
+    expect(viz.renderString(buchi, { format: 'svg' })).toMatch(/^<\?xml/);
   });
 });
