@@ -123,7 +123,14 @@ export function checkAssumeGuarantee(p: Program, components: readonly (readonly 
       }
       return id;
     };
-    const succ = (id: number): [number, Step][] => (s1Succ[id] ??= s1.flatMap((k) => threads[k].real(s1Vecs[id]).map((m): [number, Step] => [intern(m.next), { thread: k, move: m, event: null }])));
+    // A move keeps the interned state as its successor, so a state reached again is held once.
+    const succ = (id: number): [number, Step][] =>
+      (s1Succ[id] ??= s1.flatMap((k) =>
+        threads[k].real(s1Vecs[id]).map((m): [number, Step] => {
+          const to = intern(m.next);
+          return [to, { thread: k, move: { t: m.t, aux: m.aux, next: s1Vecs[to] }, event: null }];
+        }),
+      ));
     const initIds = init.map(intern);
     const memoryOf = (id: number): bigint[] => gSlots.map((s) => s1Vecs[id][s]);
 

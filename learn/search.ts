@@ -4,8 +4,11 @@ import type { Dfa } from './lstar.js';
 
 export type Vec = readonly bigint[];
 
+/** A thread's move: its transition, the values of its helper variables, the state after it. */
+export type Move = Pick<RealMove, 't' | 'aux'> & { readonly next: Vec };
+
 /** One step of a search's run: a thread's move (with the event it makes, if any), or an event the searched side consumed from the other. */
-export type Step = { readonly thread: number; readonly move: RealMove; readonly event: number | null } | { readonly consumed: number };
+export type Step = { readonly thread: number; readonly move: Move; readonly event: number | null } | { readonly consumed: number };
 
 /** Thrown when a check cannot finish: the run is UNKNOWN with this reason. */
 export class Unknown extends Error {}
