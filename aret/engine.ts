@@ -12,6 +12,7 @@ import type { Proof } from './proof.js';
 import type { Bias } from './refine.js';
 import { aretReport } from './report.js';
 import { verify, type VerifyStats } from './verify.js';
+import { hornGraph } from '../core/dot.js';
 
 export interface AretOptions {
   bias: Bias;
@@ -73,6 +74,7 @@ export const aretEngine: Engine<AretOptions, Proof, VerifyStats> = {
         shareInstances: o.shareInstances,
         modularPrecheck: o.modularPrecheck,
         maxIterations: o.maxIterations,
+        keepGraphs: ctx.record,
         checker: () => solvers.open(), // independent of the solver that built the proof
         hornTimeoutMs: QUERY_CAP_MS, // the engine also caps it by the deadline
         budget: ctx.budget,
@@ -83,7 +85,7 @@ export const aretEngine: Engine<AretOptions, Proof, VerifyStats> = {
             ? (r) => {
                 const round = { iteration: r.iteration, level: r.level, by: r.by, learned: r.learned.map((l) => `${l.where}: ${show(l.predicate)}`) };
                 log.debug(round, 'refined');
-                if (ctx.record) rounds.push(round);
+                if (ctx.record) rounds.push({ ...round, clauses: hornGraph(`horn-round-${r.iteration}`, r.system) });
               }
             : undefined,
         onInternalError: (message) => log.error({ file: p.file }, message),

@@ -89,7 +89,7 @@ export interface Learned {
 }
 
 export type RefineOutcome =
-  | { kind: 'refined'; level: Level['name']; by: 'linear' | 'spacer'; learned: readonly Learned[]; solution: ReadonlyMap<string, Term> }
+  | { kind: 'refined'; level: Level['name']; by: 'linear' | 'spacer'; learned: readonly Learned[]; solution: ReadonlyMap<string, Term>; system: HornSystem }
   | { kind: 'counterexample' }
   | { kind: 'stuck'; reason: string };
 
@@ -244,7 +244,7 @@ export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstra
     const learned = learner.learn(cs, level);
     if (learned.length > 0) {
       o.stats.answeredBy[r.by]++;
-      return { kind: 'refined', level: level.name, by: r.by, learned, solution: r.solution };
+      return { kind: 'refined', level: level.name, by: r.by, learned, solution: r.solution, system: sys };
     }
     reason = 'the solution taught no new predicate';
   }

@@ -58,7 +58,9 @@ export const aretReport: EngineReport<Shown, Proof, VerifyStats> = {
   proof: proofText,
   stats: statsText,
   invariants,
-  graphs: (_p, proof) => proof.graphs ?? [],
+  environments: (p, proof) => p.threads.map((_, i) => ({ thread: i, text: show(proof.env[i]) })),
+  // The final ARET (SAFE: the proof's; else the last one, when the run kept it), then each round's clauses.
+  graphs: (_p, v) => [...((v.verdict === 'safe' ? v.proof.graphs : undefined) ?? v.stats.graphs ?? []), ...(v.stats.rounds ?? []).map((r) => r.clauses)],
   rounds: (s) => (s.rounds ?? []).map((r) => ({ iteration: r.iteration, how: `${r.level} clauses, ${r.by}`, learned: r.learned })),
   json: (v, run) => ({
     modular: v.verdict === 'safe' ? v.proof.modular : null,

@@ -5,6 +5,9 @@
  * by the interpreter), else UNKNOWN with the reason.
  */
 import type { SmtSolver, SolverStats } from '../solver/smt.js';
+import type { HornSystem } from '../solver/horn.js';
+import type { Graph } from '../core/dot.js';
+import { aretGraphs } from './graph.js';
 import { type Program, singleInstances } from '../frontend/program.js';
 import { coneOfInfluence, type Slice } from '../frontend/slice.js';
 import { Budget } from '../core/budget.js';
@@ -47,7 +50,9 @@ export interface VerifyOptions {
   /** Called after each ARET computation. */
   onProgress?: (p: Progress) => void;
   /** Called after each refinement with the predicates it added (for diagnostics). */
-  onRefined?: (r: { iteration: number; level: Level['name']; by: 'linear' | 'spacer'; learned: readonly Learned[] }) => void;
+  onRefined?: (r: { iteration: number; level: Level['name']; by: 'linear' | 'spacer'; learned: readonly Learned[]; system: HornSystem }) => void;
+  /** Keep the last ARET, drawn, in the statistics (for --report and --dot, whatever the verdict). */
+  keepGraphs?: boolean;
 }
 
 export interface VerifyStats {
@@ -69,8 +74,10 @@ export interface VerifyStats {
   refinements: { modular: number; grouped: number; unbiased: number };
   /** Which Horn solver answered each refinement, and SOLVELINEARHC's hand-overs to Spacer by reason. */
   horn: HornStats;
-  /** With RunContext.record: each refinement, the predicates it added (where: predicate). */
-  rounds?: { iteration: number; level: string; by: string; learned: string[] }[];
+  /** With RunContext.record: each refinement, the predicates it added (where: predicate) and its Horn clauses drawn. */
+  rounds?: { iteration: number; level: string; by: string; learned: string[]; clauses: Graph }[];
+  /** With VerifyOptions.keepGraphs: the last ARET of each thread of the slice, drawn. */
+  graphs?: Graph[];
   solver: SolverStats;
   timeMs: number;
 }
@@ -118,7 +125,7 @@ interface RunState {
 }
 
 /** The counters of a run so far; predicates are counted per thread of the whole program (threads outside the cone have none). */
-function statsOf(whole: Program, slice: Slice, run: RunState, solver: SmtSolver): VerifyStats {
+function statsOf(whole: Program, slice: Slice, run: RunState, solver: SmtSolver, keepGraphs = false): VerifyStats {
   const { last, refinements, horn } = run;
   const statePredicates = whole.threads.map(() => 0);
   run.abs.state.forEach((s, k) => (statePredicates[slice.threads[k]] = s.all.length));
@@ -141,6 +148,7 @@ function statsOf(whole: Program, slice: Slice, run: RunState, solver: SmtSolver)
     horn: { answeredBy: { ...horn.answeredBy }, fallbacks: { ...horn.fallbacks }, enumerating: horn.enumerating, widened: horn.widened },
     solver: { ...solver.stats },
     timeMs: performance.now() - run.t0,
+    ...(keepGraphs && last && { graphs: aretGraphs(slice.program, last) }),
   };
 }
 
@@ -167,7 +175,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
   const { levels, modularExcluded, groups } = refinementLevels(p, opts, budget.deadline);
   const run: RunState = { abs, pairs, iteration: 0, modularExcluded, groups, refinements: { modular: 0, grouped: 0, unbiased: 0 }, horn: newHornStats(), t0 };
   const memo = new AbstractionMemo();
-  const done = (o: Outcome<Proof>): Verdict => ({ ...o, stats: statsOf(whole, slice, run, solver) });
+  const done = (o: Outcome<Proof>): Verdict => ({ ...o, stats: statsOf(whole, slice, run, solver, opts.keepGraphs) });
   try {
     for (run.iteration = 1; run.iteration <= opts.maxIterations; run.iteration++) {
       check();
@@ -207,7 +215,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
         return done({ verdict: 'unknown', reason: 'internal: the refinement clauses have no solution but the error path is infeasible' });
       }
       run.refinements[r.level]++;
-      opts.onRefined?.({ iteration: run.iteration, level: r.level, by: r.by, learned: r.learned });
+      opts.onRefined?.({ iteration: run.iteration, level: r.level, by: r.by, learned: r.learned, system: r.system });
     }
     run.iteration = opts.maxIterations;
     return done({ verdict: 'unknown', reason: `no verdict after ${opts.maxIterations} refinement iterations` });

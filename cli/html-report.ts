@@ -62,6 +62,12 @@ function invariantTable(p: Program, invariants: readonly Invariant[]): string[] 
   return rows.length ? ['<h2>Invariants</h2>', '<p>What the proof says holds when a thread is at the line (false: never reached).</p>', `<table id="invariants" class="swimlanes"><thead><tr><th>thread</th><th>line</th><th>location (pc)</th><th>invariant</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`] : [];
 }
 
+/** Per thread, the environment steps the proof admits (E_i: unprimed values before, primed after). */
+function environmentTable(p: Program, rows: readonly { readonly thread: number; readonly text: string }[]): string[] {
+  const trs = rows.map((r) => `<tr><td>${esc(p.threads[r.thread].name)}</td><td><code>${esc(r.text)}</code></td></tr>`);
+  return ['<h2>Environment transitions</h2>', '<p>The steps of the other threads each thread\'s proof tolerates (x before the step, x\' after).</p>', `<table id="environments" class="swimlanes"><thead><tr><th>thread</th><th>E</th></tr></thead><tbody>${trs.join('\n')}</tbody></table>`];
+}
+
 /** Per refinement round: the clauses and solver that answered it, the predicates it added. */
 function roundTable(rounds: readonly Round[]): string[] {
   const rows = rounds.map((r) => `<tr><td>${r.iteration}</td><td>${esc(r.how)}</td><td>${r.learned.map((l) => `<code>${esc(l)}</code>`).join('<br>')}</td></tr>`);
@@ -75,16 +81,20 @@ function listing(source: string, touched: ReadonlySet<number>): string {
   return `<pre id="source">${lines.map((l, i) => `<span class="line${touched.has(i + 1) ? ' touched' : ''}" id="L${i + 1}">${esc(l)}</span>`).join('')}</pre>`;
 }
 
-/** Graphs past this many nodes and edges are listed, not drawn: the page stays small and quick to write (Graphviz took 1.2 s for 135 on Scull's CFGs, 11 s for 233). */
-const MAX_DRAWN = 120;
+/**
+ * Graphs whose DOT text is longer are named, not drawn: Graphviz's layout time grows
+ * with the labels (Scull's CFG of 135 nodes and edges and 40 kB took 1.4 s, one of
+ * 233 took 11 s; an ARET of 133 with 9 kB, 0.3 s), and the page stays quick to write.
+ */
+const MAX_DRAWN_BYTES = 20_000;
 
 /** Each graph as inline SVG (Graphviz compiled to WebAssembly: no system binary), or a note when it is too large. */
 async function drawn(graphs: readonly Graph[]): Promise<string[]> {
   if (!graphs.length) return [];
   const viz = await instance();
   const one = (g: Graph): string =>
-    g.nodes + g.edges > MAX_DRAWN
-      ? `<p class="capped">${esc(g.name)}: ${g.nodes} nodes and ${g.edges} edges, not drawn (more than ${MAX_DRAWN} together); --dot writes it.</p>`
+    g.dot.length > MAX_DRAWN_BYTES
+      ? `<p class="capped">${esc(g.name)}: ${g.nodes} nodes and ${g.edges} edges, not drawn (its DOT text is over ${MAX_DRAWN_BYTES / 1000} kB); --dot writes it.</p>`
       : `<details class="graph" open><summary>${esc(g.name)} (${g.nodes} nodes)</summary>${viz.renderString(g.dot, { format: 'svg' }).replace(/^<\?xml[^>]*>\s*(<!DOCTYPE[^>]*>\s*)?/, '')}</details>`;
   return ['<h2>Graphs</h2>', ...graphs.map(one)];
 }
@@ -97,6 +107,7 @@ export interface ReportPage {
   /** A counterexample: its steps, and where a lasso's cycle starts (the rows from there repeat forever). */
   readonly trace?: { readonly steps: readonly TraceStep[]; readonly what: string; readonly cycleFrom?: number };
   readonly invariants?: readonly Invariant[];
+  readonly environments?: readonly { readonly thread: number; readonly text: string }[];
   readonly rounds?: readonly Round[];
   /** The text output, as rely prints it. */
   readonly output: string;
@@ -111,6 +122,7 @@ export function verifyPage<O, P, S extends EngineStats>(p: Program, report: Engi
     reason: v.verdict === 'unknown' ? v.reason : undefined,
     trace: v.verdict === 'unsafe' ? { steps: v.trace, what: 'Counterexample' } : undefined,
     invariants: v.verdict === 'safe' ? report.invariants?.(p, v.proof) : undefined,
+    environments: v.verdict === 'safe' ? report.environments?.(p, v.proof) : undefined,
     rounds: report.rounds?.(v.stats),
     output: verifyText(p, report, v, run),
     graphs,
@@ -136,6 +148,7 @@ export async function htmlReport(p: Program, source: string, page: ReportPage): 
     `<p>engine ${esc(page.engine)}, ${p.threads.length} threads${page.reason ? `; ${esc(page.reason)}` : ''}</p>`,
     ...(trace ? [`<h2>${esc(trace.what)}</h2>`, `<p>${n} step${n === 1 ? '' : 's'}, replayed in the interpreter; a step links to its line.${cycle}</p>`, swimlanes(p, trace.steps, trace.cycleFrom)] : []),
     ...(page.invariants ? invariantTable(p, page.invariants) : []),
+    ...(page.environments?.length ? environmentTable(p, page.environments) : []),
     ...(page.rounds?.length ? roundTable(page.rounds) : []),
     `<h2>${verdict === 'safe' ? 'Proof and statistics' : 'Output'}</h2>`,
     `<pre id="output">${esc(page.output)}</pre>`,

@@ -143,7 +143,7 @@ export async function verifyFile(file: string, o: VerifyCli, session: Session): 
   // The chosen engine, or one that reads template threads (verifyUnbounded).
   const run = async (eng: AnyEngine, p: Program, b: Budget): Promise<Answer> => {
     const opts = Object.fromEntries(Object.keys(eng.options).map((k) => [k, o[k]]));
-    const r = await eng.run(p, opts, { budget: b, log: session.log, progress: progress?.show, certificate: o.proof !== undefined, record: o.report !== undefined }).finally(() => progress?.clear());
+    const r = await eng.run(p, opts, { budget: b, log: session.log, progress: progress?.show, certificate: o.proof !== undefined, record: o.report !== undefined || o.dot !== undefined }).finally(() => progress?.clear());
     return { ...r, engine: eng, options: opts, p };
   };
   let answer: Answer;
@@ -169,7 +169,7 @@ export async function verifyFile(file: string, o: VerifyCli, session: Session): 
     proofFile = o.proof;
   } else if (o.proof) io.err(`rely: no proof written to ${o.proof}: ${used.certificate ? 'the verdict is not SAFE' : `the ${used.name} engine writes no SMT-LIB certificate`}\n`);
   const about = { engine: used.name, options: usedOptions, backend, proofFile };
-  await writePictures(p, file, o, v.verdict === 'safe' ? (used.report.graphs?.(p, v.proof) ?? []) : [], (graphs) => verifyPage(p, used.report, v, about, graphs));
+  await writePictures(p, file, o, used.report.graphs?.(p, v) ?? [], (graphs) => verifyPage(p, used.report, v, about, graphs));
   io.out(o.json ? JSON.stringify(verifyJson(p, used.report, v, about)) + '\n' : verifyText(p, used.report, v, about));
   return answer;
 }

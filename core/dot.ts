@@ -1,12 +1,13 @@
-/** Graphs as Graphviz DOT text: a thread's control-flow graph, a DFA over named events, a Büchi automaton. */
+/** Graphs as Graphviz DOT text: a thread's control-flow graph, a DFA over named events, a Büchi automaton, a Horn clause system's tree. */
 import type { Program } from '../frontend/program.js';
 import type { Buchi, Literal } from './buchi.js';
+import type { HornSystem } from '../solver/horn.js';
 
 /** A named graph: `name` becomes its file name (`name.dot`) and its title in the report. */
 export interface Graph {
   readonly name: string;
   readonly dot: string;
-  /** Nodes and edges, for the report's size cap (Graphviz's layout time grows with both). */
+  /** Nodes and edges, as the report names them. */
   readonly nodes: number;
   readonly edges: number;
 }
@@ -62,4 +63,15 @@ export function buchiGraph(name: string, a: Buchi): Graph {
   const nodes = Array.from({ length: a.size }, (_, q) => `  q${q} [shape=${a.accepting.has(q) ? 'doublecircle' : 'circle'}];`);
   const edges = a.edges.map((e) => `  q${e.from} -> q${e.to} [label=${quote(label(e.label))}];`);
   return { name, dot: [`digraph ${quote(name)} {`, '  rankdir=LR; node [fontname="sans-serif", fontsize=10]; edge [fontname="monospace", fontsize=9];', '  start [shape=point];', '  start -> q0;', ...nodes, ...edges, '}', ''].join('\n'), nodes: nodes.length, edges: edges.length };
+}
+
+/** A system of Horn clauses as its tree: a node per relation (and `false`), a point per clause with edges from its body's relations and to its head. */
+export function hornGraph(name: string, sys: HornSystem): Graph {
+  const nodes = [...sys.relations.map((r) => `  ${quote(r.name)} [shape=box];`), '  "false" [shape=box, color=red];'];
+  const edges = sys.clauses.flatMap((c, k) => [
+    `  c${k} [shape=point];`,
+    ...c.body.map((a) => `  ${quote(a.rel)} -> c${k} [arrowhead=none];`),
+    `  c${k} -> ${quote(c.head?.rel ?? 'false')};`,
+  ]);
+  return { name, dot: [`digraph ${quote(name)} {`, '  rankdir=BT; node [fontname="sans-serif", fontsize=9];', ...nodes, ...edges, '}', ''].join('\n'), nodes: nodes.length + sys.clauses.length, edges: sys.clauses.reduce((n, c) => n + c.body.length + 1, 0) };
 }

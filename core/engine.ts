@@ -95,8 +95,10 @@ export interface EngineReport<O, P, S extends EngineStats> {
   json?(v: EngineVerdict<P, S>, run: RunInfo<O>): JsonSummary;
   /** What the proof says holds at each location of each thread (C-like text), for the HTML report. */
   invariants?(p: Program, proof: P): readonly Invariant[];
-  /** The proof's graphs (DOT), for --dot and the HTML report. */
-  graphs?(p: Program, proof: P): readonly Graph[];
+  /** Per thread, the environment steps the proof lets it tolerate (the ARET's E_i), for the HTML report. */
+  environments?(p: Program, proof: P): readonly { readonly thread: number; readonly text: string }[];
+  /** The verdict's graphs (DOT: a proof's, the last abstraction's, a refinement's clauses), for --dot and the HTML report. */
+  graphs?(p: Program, v: EngineVerdict<P, S>): readonly Graph[];
   /** The refinement rounds a run recorded (RunContext.record): how each was answered and the predicates it added. */
   rounds?(stats: S): readonly Round[];
 }

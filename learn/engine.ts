@@ -90,7 +90,7 @@ export const learnEngine: Engine<LearnOptions, LearnProof, LearnStats> = {
     return { verdict: { verdict: 'unknown', reason: r.reason, stats }, backend: null };
   },
   report: {
-    graphs: (_p, proof) => [dfaGraph('assumption', proof.assumption.accepting, proof.assumption.next, proof.events)],
+    graphs: (_p, v) => (v.verdict === 'safe' ? [dfaGraph('assumption', v.proof.assumption.accepting, v.proof.assumption.next, v.proof.events)] : []),
     proof: (_p, proof) =>
       [
         `proof: ⟨A⟩ S1 ⟨no error⟩ and ⟨true⟩ S2 ⟨A⟩ for S1 | S2 = ${proof.split}${proof.split.split(' | ').length > 2 ? ' (S2 = C2 | C3 | …, ⟨true⟩ S2 ⟨A⟩ by the rule again with an assumption learned per level)' : ''}, every premise re-checked by a fresh search; the learned assumption A (${proof.assumption.accepting.filter(Boolean).length} states, over S2's events "reads / writes"):`,

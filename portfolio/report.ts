@@ -36,7 +36,12 @@ export const portfolioReport: EngineReport<PortfolioOptions, PortfolioProof, Por
   },
   // What the lane that proved it shows.
   invariants: (p, proof) => laneEngine(proof.engine)!.report.invariants?.(p, proof.proof) ?? [],
-  graphs: (p, proof) => laneEngine(proof.engine)!.report.graphs?.(p, proof.proof) ?? [],
+  environments: (p, proof) => laneEngine(proof.engine)!.report.environments?.(p, proof.proof) ?? [],
+  graphs: (p, v) => {
+    if (v.verdict !== 'safe') return [];
+    const lane = laneNamed(v.stats, v.proof.engine);
+    return laneEngine(lane.engine)!.report.graphs?.(p, { ...v, proof: v.proof.proof, stats: lane.stats! } as never) ?? [];
+  },
   json(v, run) {
     const s = v.stats;
     // The fields of the lane that decided, else of the first lane that has statistics.
