@@ -113,8 +113,8 @@ int main() { pthread_t h; pthread_create(&h, 0, t, 0); x = 1; return 0; }
     const r = await rely(['decompose', f]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/^explicit-global: safe, \d+ states.*\nexplicit-modular: safe, \d+ states/);
-    expect(r.out).toContain('| main | writer | safe |');
-    expect(r.out).toContain('| writer | main | safe |');
+    expect(r.out).toContain('| main \\| writer | safe |');
+    expect(r.out).toContain('| writer \\| main | safe |');
     expect(r.out).toMatch(/best split: .+ \(largest check \d+ states, memory ratio [\d.]+\)/);
     const j = JSON.parse((await rely(['decompose', f, '--json'])).out);
     expect(j.splits).toHaveLength(2);
