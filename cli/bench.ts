@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { parseCount, parseSolver } from '../core/options.js';
+import { parseCount, parseSeed, parseSolver } from '../core/options.js';
 import type { SolverChoice } from '../solver/select.js';
 import { ENGINES, LIVENESS_ENGINES } from '../engines/registry.js';
 import { livenessManifest, livenessSeries, loadLiveness } from '../benchmarks/liveness-bench.js';
@@ -12,10 +12,14 @@ import { benchIndex, threaderSvg } from '../benchmarks/bench-html.js';
 import { configs, loadManifest, machine, runBench, suiteOf, type RunResult, type Suite } from '../benchmarks/bench.js';
 import { csv, markdownTable } from '../benchmarks/bench-report.js';
 import { scalingReport } from '../benchmarks/scaling-report.js';
+import { differentialSuite } from '../benchmarks/differential-suite.js';
+import { fuzzSuite } from '../benchmarks/fuzz.js';
 import { EXIT, cliParser, parseSeconds, statusLine, type Session } from './common.js';
 
 interface BenchCli {
-  suite: Suite;
+  suite: Suite | 'differential' | 'fuzz';
+  count?: number;
+  seed?: number;
   bias: 'modular' | 'none' | 'both';
   engine: string[];
   hornSolver: string[];
@@ -43,7 +47,9 @@ export function benchCommand(program: Command, session: Session): void {
   program
     .command('bench')
     .description("run the benchmark programs of benchmarks/expected.json, each in a fresh `rely verify` process, and check every verdict against the manifest")
-    .addOption(new Option('--suite <suite>', "table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: programs beyond Table 1 (benchmarks/programs/hard); svcomp-style: SV-COMP's concurrency shapes with task files, scored as SV-COMP scores (benchmarks/programs/svcomp-style); liveness: LTL properties of benchmarks/liveness.json (MUX-SEM by N, protocols) with the liveness engines (default: split and explicit-global side by side); ag: Cobleigh's assume-guarantee subjects of benchmarks/ag.json by n (default engines: learn with its split and generalized, explicit-global, explicit-modular, aret; results.md gets the memory study and ag-memory.svg); ci: the fast ones").choices(['table1', 'scaling', 'extra', 'hard', 'svcomp-style', 'liveness', 'ag', 'ci', 'all']).default('table1'))
+    .addOption(new Option('--suite <suite>', "table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: programs beyond Table 1 (benchmarks/programs/hard); svcomp-style: SV-COMP's concurrency shapes with task files, scored as SV-COMP scores (benchmarks/programs/svcomp-style); liveness: LTL properties of benchmarks/liveness.json (MUX-SEM by N, protocols) with the liveness engines (default: split and explicit-global side by side); ag: Cobleigh's assume-guarantee subjects of benchmarks/ag.json by n (default engines: learn with its split and generalized, explicit-global, explicit-modular, aret; results.md gets the memory study and ag-memory.svg); ci: the fast ones; differential: --count generated programs of --seed, each decided by exhaustive exploration and by every engine (contradictions fail the command); fuzz: --count generated and mutated inputs of --seed through `rely verify` (an internal error, a stack trace, a crash or a hang fails the command)").choices(['table1', 'scaling', 'extra', 'hard', 'svcomp-style', 'liveness', 'ag', 'ci', 'all', 'differential', 'fuzz']).default('table1'))
+    .option('--count <N>', 'differential and fuzz: how many programs or inputs', cliParser(parseCount))
+    .option('--seed <S>', 'differential and fuzz: the seed (a run reproduces from it)', cliParser(parseSeed))
     .addOption(new Option('--bias <bias>', 'bias settings of the ARET engine (both: one column each)').choices(['modular', 'none', 'both']).default('both'))
     .option('--engine <list>', `comma-separated engines, one column each (aret: one per bias and Horn solver); the first column's speed-ups are shown: ${ENGINES.map((e) => `${e.name}: ${e.description}`).join('; ')}`, parseList(engines), ['auto', 'aret', 'monolithic'])
     .option('--horn-solver <list>', 'comma-separated Horn solvers for the ARET engine (spacer, linear, auto); the first serves every bias, each further one adds a column', parseList(['spacer', 'linear', 'auto']), ['spacer'])
@@ -53,6 +59,12 @@ export function benchCommand(program: Command, session: Session): void {
     .option('--out <DIR>', 'where results.json, results.csv, results.md, the plots (.svg) and index.html (all of it as one page) go', 'bench-results')
     .addHelpText('after', '\nPrints the Markdown table (laid out like Table 1) on stdout. With Simple(n) programs in the run, results.md also gets a Scaling section (states and time per n, fitted growth) and scaling.svg plots states and time against n. Exit codes: 0 every verdict agrees with the manifest (UNKNOWN allowed), 1 a wrong verdict or a run that failed, 2 usage.')
     .action(async (o: BenchCli, c: Command) => {
+      if (o.suite === 'differential' || o.suite === 'fuzz') {
+        const run = o.suite === 'differential' ? differentialSuite : fuzzSuite;
+        const engineList = c.getOptionValueSource('engine') === 'default' ? undefined : o.engine;
+        session.code = await run({ count: o.count, seed: o.seed, engines: engineList, timeoutS: c.getOptionValueSource('timeout') === 'default' ? undefined : o.timeout, jobs: o.jobs, solver: o.solver, out: o.out }, io);
+        return;
+      }
       const liveness = o.suite === 'liveness' ? loadLiveness() : [];
       const ag = o.suite === 'ag' ? loadAg() : [];
       const entries = o.suite === 'liveness' ? livenessManifest(liveness) : o.suite === 'ag' ? agManifest(ag) : suiteOf(loadManifest(), o.suite);

@@ -21,6 +21,11 @@ export function parseCount(v: string): number {
   return Number(v);
 }
 
+export function parseSeed(v: string): number {
+  if (!/^\d+$/.test(v) || Number(v) > 0xffffffff) throw new OptionError('expected an integer 0..4294967295');
+  return Number(v);
+}
+
 export function parseSolver(v: string): SolverChoice {
   if (v !== 'auto' && v !== 'wasm' && v !== 'native') throw new OptionError('expected auto, wasm or native');
   if (v === 'native' && findZ3() === undefined) throw new OptionError('no z3 binary on PATH and RELY_Z3 unset (apt-get install z3)');
