@@ -105,26 +105,19 @@ C {
   assignOp = "=" ~"=" | "+=" | "-=" | "*=" | "/=" | "%=" | "<<=" | ">>=" | "&=" | "^=" | "|="
   CondExpr = LogOr "?" Expr ":" CondExpr  -- cond
            | LogOr
-  LogOr = LogOr "||" LogAnd  -- bin
-        | LogAnd
-  LogAnd = LogAnd "&&" BitOr  -- bin
-         | BitOr
-  BitOr = BitOr bitOrOp BitXor  -- bin
-        | BitXor
-  BitXor = BitXor bitXorOp BitAnd  -- bin
-         | BitAnd
-  BitAnd = BitAnd bitAndOp EqExpr  -- bin
-         | EqExpr
-  EqExpr = EqExpr eqOp RelExpr  -- bin
-         | RelExpr
-  RelExpr = RelExpr relOp ShiftExpr  -- bin
-          | ShiftExpr
-  ShiftExpr = ShiftExpr shiftOp AddExpr  -- bin
-            | AddExpr
-  AddExpr = AddExpr addOp MulExpr  -- bin
-          | MulExpr
-  MulExpr = MulExpr mulOp CastExpr  -- bin
-          | CastExpr
+  // Binary and postfix operators by iteration, not left recursion: ohm-js grows a
+  // left-recursive rule's seed at a cost that made a sum of n terms take time
+  // quadratic in n, and made every operand pay for the cycle checks.
+  LogOr = LogAnd ("||" LogAnd)*
+  LogAnd = BitOr ("&&" BitOr)*
+  BitOr = BitXor (bitOrOp BitXor)*
+  BitXor = BitAnd (bitXorOp BitAnd)*
+  BitAnd = EqExpr (bitAndOp EqExpr)*
+  EqExpr = RelExpr (eqOp RelExpr)*
+  RelExpr = ShiftExpr (relOp ShiftExpr)*
+  ShiftExpr = AddExpr (shiftOp AddExpr)*
+  AddExpr = MulExpr (addOp MulExpr)*
+  MulExpr = CastExpr (mulOp CastExpr)*
   bitOrOp = "|" ~("|" | "=")
   bitXorOp = "^" ~"="
   bitAndOp = "&" ~("&" | "=")
@@ -145,14 +138,15 @@ C {
             | kw<"__extension__"> CastExpr  -- ext
             | PostfixExpr
   unaryOp = "&" ~"&" | "*" | "+" ~"+" | "-" ~"-" | "~" | "!" ~"="
-  PostfixExpr = PostfixExpr "[" Expr "]"  -- index
-              | PostfixExpr "(" ListOf<AssignExpr, ","> ")"  -- call
-              | PostfixExpr "." ident  -- member
-              | PostfixExpr "->" ident  -- arrow
-              | PostfixExpr "++"  -- postinc
-              | PostfixExpr "--"  -- postdec
-              | "(" TypeName ")" "{" ListOf<InitItem, ","> ","? "}"  -- compound
+  PostfixExpr = PostfixBase PostfixOp*
+  PostfixBase = "(" TypeName ")" "{" ListOf<InitItem, ","> ","? "}"  -- compound
               | PrimaryExpr
+  PostfixOp = "[" Expr "]"  -- index
+            | "(" ListOf<AssignExpr, ","> ")"  -- call
+            | "." ident  -- member
+            | "->" ident  -- arrow
+            | "++"  -- postinc
+            | "--"  -- postdec
   PrimaryExpr = ident  -- ident
               | number  -- number
               | charLit  -- char

@@ -21,6 +21,7 @@ import type {
   TypeName,
 } from './ast.js';
 import { fail, type SourcePos } from './diagnostics.js';
+import { bodyItems, type TokenRange } from './body-items.js';
 import { grammarFor } from './grammar.js';
 import { charValue, parseIntLiteral, positionAt, preprocess, type Preprocessed, type PreprocessOptions } from './preprocess.js';
 
@@ -36,6 +37,8 @@ interface Chunk {
   end: number;
   firstToken: number;
   lastToken: number;
+  /** A function definition's: the token index of its body's `{`. */
+  body?: number;
 }
 
 /**
@@ -64,7 +67,7 @@ function splitChunks(pp: Preprocessed): Chunk[] {
       const o = open.pop();
       if (o === undefined || closer[toks[o]] !== t) fail(pp.positions[i], `syntax error: unexpected '${t}'`);
       if (t === '}' && open.length === 0 && funcBody) {
-        chunks.push(chunkOf(pp, toks, start, i));
+        chunks.push({ ...chunkOf(pp, toks, start, i), body: o });
         start = i + 1;
         funcBody = false;
       }
@@ -253,6 +256,11 @@ export function parseC(source: string, file: string, opts: ParseOptions = {}): T
   const needed = neededChunks(toks, chunks, optional);
   for (const [k, c] of chunks.entries()) {
     if (!needed.has(k)) continue;
+    const func = c.body === undefined ? undefined : parseFunction({ pp, toks, grammar, sem }, c, c.body);
+    if (func) {
+      items.push({ item: func, system: optional[k] });
+      continue;
+    }
     const text = pp.text.slice(c.start, c.end);
     const m = grammar.match(text, 'ExternalDecl');
     if (m.failed()) {
@@ -273,6 +281,59 @@ export function parseC(source: string, file: string, opts: ParseOptions = {}): T
   if (!items.some((i) => !i.system && i.item.k !== 'empty'))
     fail({ file, line: 1, col: 1 }, 'no declarations or functions found: expected a C program');
   return { file, items, skippedSystemChunks: skipped, systemIncludes: pp.systemIncludes };
+}
+
+/** What matching a piece of the preprocessed text needs. */
+interface Matching {
+  readonly pp: Preprocessed;
+  readonly toks: readonly string[];
+  readonly grammar: ohm.Grammar;
+  readonly sem: ohm.Semantics;
+}
+
+/**
+ * A function definition matched statement by statement (./body-items.ts says why), or
+ * undefined when its body cannot be split or a piece does not match: the caller then
+ * matches it whole, and reports its syntax errors as it always has.
+ */
+function parseFunction(m: Matching, c: Chunk, open: number): TopLevel | undefined {
+  const pieces = bodyItems(m.toks, open, c.lastToken);
+  if (!pieces) return undefined;
+  // The head with an empty body: `int f(int a) { }`.
+  const head = matchText(m, c.start, m.pp.text.slice(c.start, m.pp.offsets[open] + 1) + ' }', 'ExternalDecl') as TopLevel | undefined;
+  if (head?.k !== 'func' || head.def.body.k !== 'block') return undefined;
+  const body: Stmt[] = [];
+  for (const p of pieces) {
+    const s = p.chain ? parseChain(m, p.chain.arms, p.chain.orElse) : (matchRange(m, p, 'BlockItem') as Stmt | undefined);
+    if (!s) return undefined;
+    body.push(s);
+  }
+  return { k: 'func', def: { ...head.def, body: { ...head.def.body, body } } };
+}
+
+/** An else-if chain from its arms (each an `if` without else) and its final else, linked in a loop. */
+function parseChain(m: Matching, arms: readonly TokenRange[], orElse: TokenRange | undefined): Stmt | undefined {
+  let rest = orElse && (matchRange(m, orElse, 'Stmt') as Stmt | undefined);
+  if (orElse && !rest) return undefined;
+  for (let i = arms.length - 1; i >= 0; i--) {
+    const arm = matchRange(m, arms[i], 'Stmt') as Stmt | undefined;
+    if (arm?.k !== 'if' || arm.else) return undefined;
+    rest = { ...arm, else: rest };
+  }
+  return rest;
+}
+
+/** The AST of the tokens r matched by a grammar rule; undefined when they do not match. */
+function matchRange(m: Matching, r: TokenRange, rule: string): unknown {
+  const start = m.pp.offsets[r.first];
+  return matchText(m, start, m.pp.text.slice(start, m.pp.offsets[r.last] + m.toks[r.last].length), rule);
+}
+
+function matchText(m: Matching, start: number, text: string, rule: string): unknown {
+  const r = m.grammar.match(text, rule);
+  if (r.failed()) return undefined;
+  current = { pp: m.pp, base: start };
+  return m.sem(r).ast();
 }
 
 /**
@@ -329,10 +390,18 @@ function mergeSpecs(parts: SpecPart[], pos: SourcePos): Specifiers {
 
 const opt = <T>(n: ohm.Node): T | undefined => (n.numChildren ? (n.child(0).ast() as T) : undefined);
 const list = <T>(n: ohm.Node): T[] => n.asIteration().children.map((c) => c.ast() as T);
-const bin = (k: 'binary') =>
-  function (this: ohm.Node, l: ohm.Node, op: ohm.Node, r: ohm.Node): Expr {
-    return { k, op: op.sourceString, left: l.ast(), right: r.ast(), pos: posOf(op) };
-  };
+/**
+ * A chain of left-associative binary operators (`a - b - c` is `(a - b) - c`), folded
+ * in a loop: a chain of n operands is one level of the parse tree, not n.
+ */
+function chain(this: ohm.Node, first: ohm.Node, ops: ohm.Node, rests: ohm.Node): Expr {
+  let e = first.ast() as Expr;
+  for (let i = 0; i < ops.numChildren; i++) {
+    const op = ops.child(i);
+    e = { k: 'binary', op: op.sourceString, left: e, right: rests.child(i).ast() as Expr, pos: posOf(op) };
+  }
+  return e;
+}
 
 /** Applies the derivations of a declarator written inside parentheses. */
 function nest(inner: Declarator, suffixes: Derived[], pointers: number): Declarator {
@@ -558,16 +627,16 @@ const ACTIONS: ohm.ActionDict<unknown> = {
   CondExpr_cond(test, _q, then, _c, other): Expr {
     return { k: 'cond', test: test.ast(), then: then.ast(), else: other.ast(), pos: posOf(this) };
   },
-  LogOr_bin: bin('binary'),
-  LogAnd_bin: bin('binary'),
-  BitOr_bin: bin('binary'),
-  BitXor_bin: bin('binary'),
-  BitAnd_bin: bin('binary'),
-  EqExpr_bin: bin('binary'),
-  RelExpr_bin: bin('binary'),
-  ShiftExpr_bin: bin('binary'),
-  AddExpr_bin: bin('binary'),
-  MulExpr_bin: bin('binary'),
+  LogOr: chain,
+  LogAnd: chain,
+  BitOr: chain,
+  BitXor: chain,
+  BitAnd: chain,
+  EqExpr: chain,
+  RelExpr: chain,
+  ShiftExpr: chain,
+  AddExpr: chain,
+  MulExpr: chain,
   CastExpr_cast(_o, type, _c, arg): Expr {
     return { k: 'cast', type: type.ast(), arg: arg.ast(), pos: posOf(this) };
   },
@@ -592,25 +661,11 @@ const ACTIONS: ohm.ActionDict<unknown> = {
   UnaryExpr_ext(_k, e): Expr {
     return e.ast() as Expr;
   },
-  PostfixExpr_index(base, _o, index, _c): Expr {
-    return { k: 'index', base: base.ast(), index: exprOf(index), pos: posOf(this) };
+  PostfixExpr(base, ops): Expr {
+    const pos = posOf(this);
+    return ops.children.reduce((e, op) => postfix(e, op.child(0), pos), base.ast() as Expr);
   },
-  PostfixExpr_call(callee, _o, args, _c): Expr {
-    return { k: 'call', callee: callee.ast(), args: list<Expr>(args), pos: posOf(this) };
-  },
-  PostfixExpr_member(base, _d, name): Expr {
-    return { k: 'member', base: base.ast(), name: name.sourceString, arrow: false, pos: posOf(this) };
-  },
-  PostfixExpr_arrow(base, _d, name): Expr {
-    return { k: 'member', base: base.ast(), name: name.sourceString, arrow: true, pos: posOf(this) };
-  },
-  PostfixExpr_postinc(e, _op): Expr {
-    return { k: 'incdec', op: '++', prefix: false, target: e.ast(), pos: posOf(this) };
-  },
-  PostfixExpr_postdec(e, _op): Expr {
-    return { k: 'incdec', op: '--', prefix: false, target: e.ast(), pos: posOf(this) };
-  },
-  PostfixExpr_compound(_o, _t, _c, _ob, _items, _comma, _cb): Expr {
+  PostfixBase_compound(_o, _t, _c, _ob, _items, _comma, _cb): Expr {
     return { k: 'other', what: 'compound literal', pos: posOf(this) };
   },
   PrimaryExpr_ident(id): Expr {
@@ -641,6 +696,21 @@ const ACTIONS: ohm.ActionDict<unknown> = {
     return { k: 'other', what: '__builtin_va_arg', pos: posOf(this) };
   },
 };
+
+/** `e` followed by one postfix operator (a PostfixOp's case); pos is where the whole postfix expression starts. */
+function postfix(e: Expr, op: ohm.Node, pos: SourcePos): Expr {
+  switch (op.ctorName) {
+    case 'PostfixOp_index':
+      return { k: 'index', base: e, index: exprOf(op.child(1)), pos };
+    case 'PostfixOp_call':
+      return { k: 'call', callee: e, args: list<Expr>(op.child(1)), pos };
+    case 'PostfixOp_member':
+    case 'PostfixOp_arrow':
+      return { k: 'member', base: e, name: op.child(1).sourceString, arrow: op.ctorName === 'PostfixOp_arrow', pos };
+    default:
+      return { k: 'incdec', op: op.ctorName === 'PostfixOp_postinc' ? '++' : '--', prefix: false, target: e, pos };
+  }
+}
 
 function exprOf(n: ohm.Node): Expr {
   return n.ast() as Expr;

@@ -40,6 +40,14 @@ export interface Frame {
  * module that defines them, these four are called through the builder (`b.stmt(…)`,
  * `b.rvalue(…)`) and everything else is imported, which keeps the import graph acyclic.
  */
+/** Memoized static types of expressions: the integer type (integers.ts) and the C type where pointers matter (pointers.ts). */
+export interface TypeMemo {
+  readonly int: WeakMap<Expr, IntType>;
+  readonly c: WeakMap<Expr, CType | undefined>;
+}
+
+const newTypeMemo = (): TypeMemo => ({ int: new WeakMap(), c: new WeakMap() });
+
 export interface Recursion {
   /** statements.ts */
   stmt(b: ThreadBuilder, s: Stmt): void;
@@ -75,6 +83,13 @@ export class ThreadBuilder {
   private tempCount = 0;
   /** Temporaries of the current statement, reset when it ends. */
   liveTemps: string[] = [];
+  /**
+   * The static types of the current statement's expressions, by node. Lowering asks for
+   * an operand's type at every level of an operator chain: computed anew each time, a
+   * chain of n operands cost n². Kept for one statement of one frame only, for a name's
+   * binding (so its type) may differ between calls and between unrolled iterations.
+   */
+  typeMemo = newTypeMemo();
   /** How often each function was inlined, so that each call site gets its own locals. */
   readonly inlineCount = new Map<string, number>();
   /** Locals declared inside a kept call's body (pointers.ts gives them no address). */
@@ -281,11 +296,12 @@ export class ThreadBuilder {
 
   /** Lowers a function body in its own frame: fresh scopes, loops and temporaries, restored after. */
   inFrame(frame: Frame, body: () => void): void {
-    const saved = { scopes: this.scopes, loops: this.loops, realLoops: this.realLoops, liveTemps: this.liveTemps };
+    const saved = { scopes: this.scopes, loops: this.loops, realLoops: this.realLoops, liveTemps: this.liveTemps, typeMemo: this.typeMemo };
     this.frames.push(frame);
     this.scopes = [new Map()];
     this.loops = [];
     this.liveTemps = [];
+    this.typeMemo = newTypeMemo();
     body();
     this.checkLabels(frame);
     this.frames.pop();
@@ -332,6 +348,7 @@ export class ThreadBuilder {
   resetTemps(pos: SourcePos): void {
     for (const t of this.liveTemps) this.emit({ kind: 'assign', target: t, value: num(0) }, pos, '');
     this.liveTemps = [];
+    this.typeMemo = newTypeMemo();
   }
 
   /** The location of a label of the current frame, created at its first mention (a goto may come first). */

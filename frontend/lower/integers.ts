@@ -65,8 +65,17 @@ export function commonType(a: IntType, b: IntType): IntType {
 
 const asInt = (t: CType): IntType => (t.k === 'int' ? t : INT);
 
-/** The static type of an integer expression (`int` where rely has no better answer). */
+/** The static type of an integer expression (`int` where rely has no better answer), memoized for the statement. */
 export function exprType(b: ThreadBuilder, e: Expr): IntType {
+  let t = b.typeMemo.int.get(e);
+  if (!t) {
+    t = typeOf(b, e);
+    b.typeMemo.int.set(e, t);
+  }
+  return t;
+}
+
+function typeOf(b: ThreadBuilder, e: Expr): IntType {
   switch (e.k) {
     case 'num':
       return e.literal ? literalType(e.value, e.literal, b.L.typeEnv.longBits) : INT;

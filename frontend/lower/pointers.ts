@@ -56,8 +56,14 @@ function bindingType(x: Binding): CType | undefined {
   }
 }
 
-/** The C type of an expression where pointers and arrays matter; undefined for most integer expressions. */
+/** The C type of an expression where pointers and arrays matter; undefined for most integer expressions. Memoized for the statement. */
 export function exprCType(b: ThreadBuilder, e: Expr): CType | undefined {
+  const memo = b.typeMemo.c;
+  if (!memo.has(e)) memo.set(e, cTypeOf(b, e));
+  return memo.get(e);
+}
+
+function cTypeOf(b: ThreadBuilder, e: Expr): CType | undefined {
   switch (e.k) {
     case 'id':
       if (b.L.enumConstant(e.name) !== undefined && !b.scopes.some((s) => s.has(e.name))) return undefined;
