@@ -1,35 +1,69 @@
 /**
  * The differential check of one generated program (generate-programs.ts): explored
- * exhaustively, then verified by the ARET engine under each bias (and, when asked, by
- * the default portfolio); a verdict that contradicts exploration is a soundness bug. test/differential.test.ts and
- * benchmarks/differential.ts run it, and DiffSummary counts what they saw.
+ * exhaustively, then decided by each configuration of the engine registry (every
+ * engine with its defaults; the ARET engine once per bias and Horn solver); a verdict
+ * that contradicts exploration is a soundness bug. test/differential.test.ts and
+ * `rely bench --suite differential` (differential-suite.ts) run it, and DiffSummary
+ * counts what they saw, per configuration.
  */
+import { pino } from 'pino';
 import { compileProgram } from '../frontend/index.js';
 import { InputError } from '../frontend/diagnostics.js';
 import type { Program } from '../frontend/program.js';
 import { Budget } from '../core/budget.js';
 import { explore } from '../explicit/explore.js';
-import { verify, type Verdict } from '../aret/verify.js';
-import type { Bias } from '../aret/refine.js';
-import type { HornSolverChoice } from '../horn/solve.js';
-import type { SmtSolver } from '../solver/smt.js';
-import { createSolver } from '../solver/select.js';
-import { engineNamed } from '../engines/registry.js';
-import { pino } from 'pino';
+import type { SolverChoice } from '../solver/select.js';
+import { ENGINES, engineNamed, type AnyEngine } from '../engines/registry.js';
 import { generateProgram } from './generate-programs.js';
 
 export type Expected = 'safe' | 'unsafe';
 
+/** One column of the differential check: an engine of the registry and its options. */
+export interface DiffConfig {
+  /** The engine's name, or `aret-<bias>-<horn solver>`. */
+  readonly key: string;
+  readonly engine: string;
+  /** Overrides of the engine's defaults. */
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+const ARET_VARIANTS: readonly DiffConfig[] = (['modular', 'none'] as const).flatMap((bias) =>
+  (['spacer', 'linear'] as const).map((hornSolver) => ({ key: `aret-${bias}-${hornSolver}`, engine: 'aret', options: { bias, hornSolver } })),
+);
+
+/**
+ * Options of the differential check beside an engine's defaults: BMC searches until the
+ * time limit by default, and proves nothing, so every safe program would cost it the
+ * whole limit; the generated programs' runs are far shorter than 64 steps.
+ */
+const DIFF_OPTIONS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = { bmc: { maxDepth: 64 } };
+
+/** Every configuration: each engine of the registry, the ARET engine once per bias and Horn solver. */
+export const ALL_CONFIGS: readonly DiffConfig[] = ENGINES.flatMap((e) => (e.name === 'aret' ? ARET_VARIANTS : [{ key: e.name, engine: e.name, options: DIFF_OPTIONS[e.name] ?? {} }]));
+
+/** The configurations `names` picks: an engine's name (aret: its four variants) or a configuration's key; undefined: all. */
+export function diffConfigs(names?: readonly string[]): DiffConfig[] {
+  if (!names) return [...ALL_CONFIGS];
+  return names.flatMap((n) => {
+    const picked = ALL_CONFIGS.filter((c) => c.key === n || c.engine === n);
+    if (picked.length === 0) throw new Error(`no engine or configuration named '${n}' (${ALL_CONFIGS.map((c) => c.key).join(', ')})`);
+    return picked;
+  });
+}
+
+/** An engine's declared defaults (a `--no-…` flag defaults to true), as `rely verify` runs it, with `overrides`. */
+export function engineDefaults(e: AnyEngine, overrides: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
+  return { ...Object.fromEntries(Object.entries(e.options).map(([k, o]) => [k, o.flags.startsWith('--no-') ? true : o.default])), ...overrides };
+}
+
 export interface RunResult {
-  /** The ARET engine's bias, or `auto`: the portfolio. */
-  readonly config: Bias | 'auto';
-  readonly verdict: Verdict['verdict'] | 'exception';
+  readonly config: string;
+  readonly verdict: 'safe' | 'unsafe' | 'unknown' | 'exception';
   /** UNKNOWN's reason, or the exception's message. */
   readonly reason?: string;
   readonly reasonClass?: string;
-  readonly iterations?: number;
   readonly timeMs: number;
-  /** verify said safe while an error is reachable, or unsafe while no run errs. */
+  /** The engine said safe while an error is reachable, or unsafe while no run errs. */
   readonly contradiction: boolean;
 }
 
@@ -45,35 +79,45 @@ export interface ProgramCheck {
 }
 
 export interface CheckOptions {
-  readonly solver: SmtSolver;
-  readonly biases: readonly Bias[];
+  readonly configs: readonly DiffConfig[];
+  /** Each run's time limit. */
   readonly timeoutMs: number;
-  readonly maxIterations?: number;
-  /** REFINE's Horn solver (default spacer). */
-  readonly hornSolver?: HornSolverChoice;
-  /** Also run the portfolio (`--engine auto`, its defaults), with its own solvers. */
-  readonly auto?: boolean;
+  /** The SMT back end of every engine that has one (default auto). */
+  readonly solver?: SolverChoice;
+  /** The generator's extended programs (arrays, calls, nondet values, loops, `%`). */
+  readonly extended?: boolean;
 }
 
-/** A short class for an UNKNOWN reason (the reasons come from aret/verify.ts and aret/refine.ts). */
+/** A short class for an UNKNOWN reason: the engines' reasons start with what stopped them. */
 export function reasonClass(reason: string): string {
-  if (reason.startsWith('timeout')) return 'timeout';
-  if (reason.startsWith('no verdict after')) return 'iterations';
-  if (reason.startsWith('Horn solver:')) return 'horn-unknown';
-  if (reason.startsWith('solver: unknown')) return 'solver-unknown';
-  if (reason.includes('taught no new predicate')) return 'stuck';
-  if (reason.startsWith('proof check failed')) return 'proof-check-failed';
-  if (reason.startsWith('a counterexample from SMT does not replay')) return 'replay-failed';
-  if (reason.startsWith('internal')) return 'internal';
-  return 'other';
+  const r = reason.toLowerCase();
+  if (r.includes('timeout') || r.includes('time limit')) return 'timeout';
+  if (r.includes('out of memory')) return 'out of memory';
+  if (r.startsWith('no verdict after')) return 'iterations';
+  if (r.startsWith('horn solver:')) return 'horn-unknown';
+  if (r.startsWith('solver: unknown')) return 'solver-unknown';
+  if (r.includes('taught no new predicate')) return 'stuck';
+  if (r.startsWith('proof check failed')) return 'proof-check-failed';
+  if (r.includes('does not replay')) return 'replay-failed';
+  if (r.startsWith('internal')) return 'internal';
+  // Otherwise the reason's head: up to its first colon, parenthesis or digit, at most five words.
+  return r.split(/[:(;,0-9]/)[0].trim().split(/\s+/).slice(0, 5).join(' ') || 'other';
 }
 
-/** Explores program `index` of `seed` exhaustively, then verifies it with each bias and compares. */
+const silent = pino({ level: 'silent' });
+
+/** Explores program `index` of `seed` exhaustively, then decides it with each configuration and compares. */
 export async function checkProgram(seed: number, index: number, opts: CheckOptions): Promise<ProgramCheck> {
-  const source = generateProgram(seed, index);
+  const source = generateProgram(seed, index, { extended: opts.extended });
+  const file = `gen-${seed}-${index}.c`;
+  const lowered = new Map<AnyEngine['lowering'], Program>();
+  const program = (lowering: AnyEngine['lowering']): Program => {
+    if (!lowered.has(lowering)) lowered.set(lowering, compileProgram(source, file, { calls: lowering }));
+    return lowered.get(lowering)!;
+  };
   let p: Program;
   try {
-    p = compileProgram(source, `gen-${seed}-${index}.c`);
+    p = program('inline');
   } catch (e) {
     if (e instanceof InputError) return { seed, index, source, skipped: `frontend: ${e.message}`, exploreMs: 0, runs: [] };
     throw e;
@@ -83,47 +127,19 @@ export async function checkProgram(seed: number, index: number, opts: CheckOptio
     return { seed, index, source, skipped: x.complete ? 'exploration used the nondet range' : 'exploration incomplete', exploreMs: x.timeMs, runs: [] };
   const expected: Expected = x.errorReachable ? 'unsafe' : 'safe';
   const runs: RunResult[] = [];
-  for (const bias of opts.biases) {
-    const t0 = performance.now();
-    let v: Verdict;
-    try {
-      v = await verify(p, opts.solver, {
-        bias,
-        hornSolver: opts.hornSolver,
-        maxIterations: opts.maxIterations ?? 50,
-        budget: new Budget({ deadline: performance.now() + opts.timeoutMs }),
-        hornTimeoutMs: opts.timeoutMs,
-        checker: () => createSolver('auto'),
-      });
-    } catch (e) {
-      // An engine crash is not a verdict: reported, never a contradiction.
-      runs.push({ config: bias, verdict: 'exception', reason: (e as Error).stack ?? String(e), reasonClass: 'exception', timeMs: performance.now() - t0, contradiction: false });
-      continue;
-    }
-    const contradiction = (v.verdict === 'safe' && expected === 'unsafe') || (v.verdict === 'unsafe' && expected === 'safe');
-    runs.push({
-      config: bias,
-      verdict: v.verdict,
-      reason: v.verdict === 'unknown' ? v.reason : undefined,
-      reasonClass: v.verdict === 'unknown' ? reasonClass(v.reason) : undefined,
-      iterations: v.stats.iterations,
-      timeMs: performance.now() - t0,
-      contradiction,
-    });
-  }
-  if (opts.auto) runs.push(await checkAuto(p, expected, opts.timeoutMs));
+  for (const c of opts.configs) runs.push(await runConfig(c, program, expected, opts));
   return { seed, index, source, expected, exploreMs: x.timeMs, runs };
 }
 
-/** The portfolio on `p`, as `rely verify` runs it (the registry's defaults). */
-async function checkAuto(p: Program, expected: Expected, timeoutMs: number): Promise<RunResult> {
-  const auto = engineNamed('auto')!;
-  const options = Object.fromEntries(Object.entries(auto.options).map(([k, o]) => [k, k === 'maxIterations' ? 50 : o.flags.startsWith('--no-') ? true : o.default]));
+/** One configuration on the program, as `rely verify` runs it (the registry's defaults, a fresh budget). */
+async function runConfig(c: DiffConfig, program: (lowering: AnyEngine['lowering']) => Program, expected: Expected, opts: CheckOptions): Promise<RunResult> {
+  const engine = engineNamed(c.engine)!;
+  const options = engineDefaults(engine, { ...c.options, ...('solver' in engine.options ? { solver: opts.solver ?? 'auto' } : {}) });
   const t0 = performance.now();
   try {
-    const { verdict: v } = await auto.run(p, options, { budget: new Budget({ deadline: t0 + timeoutMs }), log: pino({ level: 'silent' }) });
+    const { verdict: v } = await engine.run(program(engine.lowering), options, { budget: new Budget({ deadline: t0 + opts.timeoutMs }), log: silent });
     return {
-      config: 'auto',
+      config: c.key,
       verdict: v.verdict,
       reason: v.verdict === 'unknown' ? v.reason : undefined,
       reasonClass: v.verdict === 'unknown' ? reasonClass(v.reason) : undefined,
@@ -131,36 +147,44 @@ async function checkAuto(p: Program, expected: Expected, timeoutMs: number): Pro
       contradiction: (v.verdict === 'safe' && expected === 'unsafe') || (v.verdict === 'unsafe' && expected === 'safe'),
     };
   } catch (e) {
-    return { config: 'auto', verdict: 'exception', reason: (e as Error).stack ?? String(e), reasonClass: 'exception', timeMs: performance.now() - t0, contradiction: false };
+    // An engine crash is not a verdict: never a contradiction, but a failure of the run all the same.
+    return { config: c.key, verdict: 'exception', reason: (e as Error).stack ?? String(e), reasonClass: 'exception', timeMs: performance.now() - t0, contradiction: false };
   }
 }
 
-/** The report of a contradiction: enough to reproduce it (seed, index, bias, source). */
+/** The report of a contradiction: enough to reproduce it (seed, index, configuration, source). */
 export function contradictionReport(c: ProgramCheck, r: RunResult): string {
   return (
-    `CONTRADICTION seed ${c.seed} program ${c.index} ${r.config === 'auto' ? 'engine auto' : `bias ${r.config}`}: verify says ${r.verdict}, ` +
+    `CONTRADICTION seed ${c.seed} program ${c.index} ${r.config}: the engine says ${r.verdict}, ` +
     `exhaustive exploration says ${c.expected === 'unsafe' ? 'error reachable' : 'no error in any run'}\n` +
-    `reproduce: node dist/benchmarks/differential.js --seed ${c.seed} --from ${c.index} --count 1 ${r.config === 'auto' ? '--auto' : `--bias ${r.config}`}\n` +
+    `reproduce: rely bench --suite differential --seed ${c.seed} --from ${c.index} --count 1 --engine ${r.config}\n` +
     `--- program ---\n${c.source}`
   );
 }
 
-/** Running counts over checked programs, and the summary line. */
+/** One configuration's counts. */
+export interface ConfigCounts {
+  runs: number;
+  agreeSafe: number;
+  agreeUnsafe: number;
+  readonly unknown: Map<string, number>;
+  contradictions: number;
+  exceptions: number;
+  timeMs: number;
+}
+
+/** Running counts over checked programs, per configuration, and the summary. */
 export class DiffSummary {
   programs = 0;
   skipped = 0;
   readonly skipReasons = new Map<string, number>();
   expectedSafe = 0;
   expectedUnsafe = 0;
-  /** Explored but not verified (the caller's time budget ran out). */
+  /** Explored but not decided by any configuration (the caller's time budget ran out). */
   unverified = 0;
-  runs = 0;
-  agreeSafe = 0;
-  agreeUnsafe = 0;
-  readonly unknown = new Map<string, number>();
+  readonly perConfig = new Map<string, ConfigCounts>();
   readonly contradictions: string[] = [];
   readonly exceptions: string[] = [];
-  verifyMs = 0;
   private readonly t0 = performance.now();
 
   add(c: ProgramCheck): void {
@@ -175,28 +199,65 @@ export class DiffSummary {
     else this.expectedUnsafe++;
     if (c.runs.length === 0) this.unverified++;
     for (const r of c.runs) {
-      this.runs++;
-      this.verifyMs += r.timeMs;
-      if (r.contradiction) this.contradictions.push(contradictionReport(c, r));
-      else if (r.verdict === 'safe') this.agreeSafe++;
-      else if (r.verdict === 'unsafe') this.agreeUnsafe++;
+      const k = this.counts(r.config);
+      k.runs++;
+      k.timeMs += r.timeMs;
+      if (r.contradiction) {
+        k.contradictions++;
+        this.contradictions.push(contradictionReport(c, r));
+      } else if (r.verdict === 'safe') k.agreeSafe++;
+      else if (r.verdict === 'unsafe') k.agreeUnsafe++;
       else {
-        this.unknown.set(r.reasonClass!, (this.unknown.get(r.reasonClass!) ?? 0) + 1);
-        if (r.verdict === 'exception') this.exceptions.push(`seed ${c.seed} program ${c.index} ${r.config}: ${r.reason}`);
+        k.unknown.set(r.reasonClass!, (k.unknown.get(r.reasonClass!) ?? 0) + 1);
+        if (r.verdict === 'exception') {
+          k.exceptions++;
+          this.exceptions.push(`seed ${c.seed} program ${c.index} ${r.config}: ${r.reason}`);
+        }
       }
     }
   }
 
-  line(seed: number): string {
-    const unknown = [...this.unknown.values()].reduce((a, b) => a + b, 0);
-    const classes = [...this.unknown.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ');
+  private counts(config: string): ConfigCounts {
+    let k = this.perConfig.get(config);
+    if (!k) this.perConfig.set(config, (k = { runs: 0, agreeSafe: 0, agreeUnsafe: 0, unknown: new Map(), contradictions: 0, exceptions: 0, timeMs: 0 }));
+    return k;
+  }
+
+  /** All runs' unknowns (exceptions included). */
+  static unknowns(k: ConfigCounts): number {
+    return [...k.unknown.values()].reduce((a, b) => a + b, 0);
+  }
+
+  static classes(k: ConfigCounts): string {
+    return [...k.unknown.entries()].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ');
+  }
+
+  /** What was generated and explored. */
+  programsLine(seed: number): string {
     const skips = [...this.skipReasons.entries()].map(([k, n]) => `${k} ${n}`).join(', ');
     return (
       `differential seed ${seed}: ${this.programs} programs (${this.expectedSafe} safe, ${this.expectedUnsafe} unsafe by exploration, ` +
-      `${this.skipped} skipped${skips ? `: ${skips}` : ''}${this.unverified ? `, ${this.unverified} not verified: time budget` : ''}), ` +
-      `${this.runs} verify runs: ` +
-      `agree-safe ${this.agreeSafe}, agree-unsafe ${this.agreeUnsafe}, unknown ${unknown}${classes ? ` (${classes})` : ''}, ` +
-      `contradictions ${this.contradictions.length}; verify ${(this.verifyMs / 1000).toFixed(1)} s, total ${((performance.now() - this.t0) / 1000).toFixed(1)} s`
+      `${this.skipped} skipped${skips ? `: ${skips}` : ''}${this.unverified ? `, ${this.unverified} not verified: time budget` : ''})`
     );
+  }
+
+  line(seed: number): string {
+    const all = [...this.perConfig.values()];
+    const sum = (f: (k: ConfigCounts) => number): number => all.reduce((a, k) => a + f(k), 0);
+    return (
+      `${this.programsLine(seed)}, ${sum((k) => k.runs)} runs: agree-safe ${sum((k) => k.agreeSafe)}, agree-unsafe ${sum((k) => k.agreeUnsafe)}, ` +
+      `unknown ${sum(DiffSummary.unknowns)}, contradictions ${this.contradictions.length}, exceptions ${this.exceptions.length}; ` +
+      `engines ${(sum((k) => k.timeMs) / 1000).toFixed(1)} s, total ${((performance.now() - this.t0) / 1000).toFixed(1)} s`
+    );
+  }
+
+  /** Per configuration: runs, agreements, UNKNOWN (rate and reasons), contradictions, exceptions, mean time (Markdown). */
+  table(): string {
+    const rows = [...this.perConfig.entries()].map(([config, k]) => {
+      const unknown = DiffSummary.unknowns(k);
+      const rate = k.runs ? ((100 * unknown) / k.runs).toFixed(1) : '—';
+      return `| ${config} | ${k.runs} | ${k.agreeSafe} | ${k.agreeUnsafe} | ${unknown} (${rate} %) | ${DiffSummary.classes(k) || '—'} | ${k.contradictions} | ${k.exceptions} | ${k.runs ? (k.timeMs / k.runs).toFixed(0) : '—'} ms |`;
+    });
+    return ['| configuration | runs | agree SAFE | agree UNSAFE | UNKNOWN | UNKNOWN by reason | contradictions | exceptions | mean time |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
   }
 }

@@ -11,6 +11,12 @@
  * main between two `pthread_create`s. No loops and no nondet values, so exploration is
  * exhaustive and exact: "no error in any run" or "error reachable".
  *
+ * With `extended` (the differential suite's programs) a program may also have a global
+ * array `arr[2]` (constant and computed indices), helper functions (a value function
+ * `add` and a global writer `put`, inlined), nondet locals bounded by an assume
+ * (0..2, so exploration stays exact), bounded `for` loops (sums wrap modulo 4 inside
+ * them, so values stay finite) and `%` and `/` by constants.
+ *
  * The SV-COMP `assert` macro puts an `ERROR:` label into the function, and a label may
  * appear once per function, so a function's first assert uses the macro and further
  * ones call `__VERIFIER_assert` (inlined, its label local to each inlining).
@@ -51,9 +57,22 @@ interface Scope {
   asserts: number;
   /** The program has a mutex `m`. */
   readonly mutex: boolean;
+  /** The function declares the loop counter `k` (extended programs). */
+  counter?: boolean;
 }
 
-type Ctx = 'top' | 'branch' | 'atomic' | 'locked';
+type Ctx = 'top' | 'branch' | 'atomic' | 'locked' | 'loop';
+
+/** What an extended program has beside the classic constructs (generateProgram's `extended`). */
+interface Extras {
+  readonly array: boolean;
+  /** The helper functions `add(v, c)` and `put(v)` (which writes `putTarget`). */
+  readonly calls: boolean;
+  readonly putTarget: string;
+  readonly nondet: boolean;
+  readonly loops: boolean;
+  readonly arith: boolean;
+}
 
 class Generator {
   readonly lines: string[] = [];
@@ -64,6 +83,9 @@ class Generator {
   asserts = 0;
   /** Thread bodies repeat forever (generateProgram's `looping`). */
   looping = false;
+  /** Inside a bounded loop: sums wrap so values stay finite. */
+  inLoop = 0;
+  extras: Extras | null = null;
   constructor(private readonly r: () => number) {}
 
   int(lo: number, hi: number): number {
@@ -137,7 +159,8 @@ class Generator {
       [s.locals.length ? 2 : 0, () => { const g = this.pick(s.globals); const l = this.pick(s.locals); return [g, l, { kind: 'var', name: l }]; }],
       [s.locals.length ? 1 : 0, () => { const l = this.pick(s.locals); const c = this.int(0, 3); return [l, String(c), { kind: 'const', value: c }]; }],
       [1, () => { const [v, w] = this.two(s.vars); return [v, w, w === v ? undefined : { kind: 'var', name: w }]; }],
-      [1, () => { const v = this.pick(s.vars); const w = this.pick(s.vars); const sum = `${w} + ${this.int(1, 2)}`; return [v, this.looping ? `(${sum}) % 4` : sum, undefined]; }],
+      [1, () => { const v = this.pick(s.vars); const w = this.pick(s.vars); const sum = `${w} + ${this.int(1, 2)}`; return [v, this.looping || this.inLoop > 0 ? `(${sum}) % 4` : sum, undefined]; }],
+      ...this.extendedAssignments(s),
     ])();
     const [lhs, rhs, fact] = form;
     this.emit(indent, `${lhs} = ${rhs};`);
@@ -145,6 +168,52 @@ class Generator {
     for (const [v, f] of [...s.facts]) if (v === lhs || (f.kind === 'var' && f.name === lhs)) s.facts.delete(v);
     if (fact) s.facts.set(lhs, fact);
     if (fact?.kind === 'const' && s.globals.includes(lhs)) this.written.set(lhs, [...(this.written.get(lhs) ?? []), fact.value]);
+  }
+
+  /** The extended programs' assignment forms: remainder and quotient, a call of `add`, a computed array index, a nondet value. */
+  extendedAssignments(s: Scope): (readonly [number, () => [string, string, Fact | undefined]])[] {
+    const x = this.extras;
+    if (!x) return [];
+    const bounded = (e: string): string => (this.looping || this.inLoop > 0 ? `(${e}) % 4` : e);
+    return [
+      [x.arith ? 1 : 0, () => [this.pick(s.vars), `${this.pick(s.vars)} ${this.pick(['%', '/'])} ${this.int(2, 3)}`, undefined]],
+      [x.calls ? 1 : 0, () => [this.pick(s.vars), bounded(`add(${this.pick(s.vars)}, ${this.int(0, 2)})`), undefined]],
+      [x.array && s.locals.length ? 0.7 : 0, () => [this.pick(s.vars), `arr[${this.pick(s.locals)} % 2]`, undefined]],
+    ];
+  }
+
+  /** The extended statements: `put(c)`, a nondet local bounded by an assume, a bounded loop. */
+  extendedStmt(s: Scope, kind: string, indent: number): void {
+    switch (kind) {
+      case 'put': {
+        const c = this.int(0, 3);
+        const g = this.extras!.putTarget;
+        this.emit(indent, `put(${c});`);
+        for (const [v, f] of [...s.facts]) if (v === g || (f.kind === 'var' && f.name === g)) s.facts.delete(v);
+        s.facts.set(g, { kind: 'const', value: c });
+        this.written.set(g, [...(this.written.get(g) ?? []), c]);
+        return;
+      }
+      case 'nondet': {
+        const l = this.pick(s.locals);
+        this.emit(indent, `${l} = __VERIFIER_nondet_int();`);
+        this.emit(indent, `__VERIFIER_assume(0 <= ${l} && ${l} <= 2);`);
+        for (const [v, f] of [...s.facts]) if (v === l || (f.kind === 'var' && f.name === l)) s.facts.delete(v);
+        return;
+      }
+      case 'loop': {
+        s.counter = true;
+        this.emit(indent, `for (k = 0; k < ${this.int(1, 3)}; k++) {`);
+        const before = new Map(s.facts);
+        this.inLoop++;
+        this.block(s, 'loop', indent + 1, 1, 2);
+        this.inLoop--;
+        this.emit(indent, '}');
+        // A fact the body changed may hold after one iteration and not after another.
+        for (const [k, v] of [...s.facts]) if (JSON.stringify(before.get(k)) !== JSON.stringify(v)) s.facts.delete(k);
+        return;
+      }
+    }
   }
 
   /** `assert(c)` for the function's first assert, `__VERIFIER_assert(c)` after it. */
@@ -171,6 +240,9 @@ class Generator {
       [ctx === 'top' && s.mutex ? 1.2 : 0, 'lock'],
       [this.asserts < 2 ? 0.6 : 0, 'assert'],
       [ctx === 'branch' ? 0.15 : 0, 'abort'],
+      [this.extras?.calls ? 0.5 : 0, 'put'],
+      [this.extras?.nondet && s.locals.length && ctx !== 'atomic' ? 0.5 : 0, 'nondet'],
+      [this.extras?.loops && (ctx === 'top' || ctx === 'locked') && !this.inLoop ? 0.6 : 0, 'loop'],
     ]);
     switch (kind) {
       case 'assign':
@@ -214,6 +286,8 @@ class Generator {
         this.block(s, 'locked', indent, 1, 2);
         this.emit(indent, 'pthread_mutex_unlock(&m);');
         return;
+      default:
+        return this.extendedStmt(s, kind, indent);
     }
   }
 }
@@ -224,21 +298,34 @@ class Generator {
  * finite-state. `instances`: the threads are instances of one function (identical up
  * to their id, for symmetry).
  */
-export function generateProgram(seed: number, index: number, opts: { looping?: boolean; instances?: boolean } = {}): string {
+export function generateProgram(seed: number, index: number, opts: { looping?: boolean; instances?: boolean; extended?: boolean } = {}): string {
   const g = new Generator(programRng(seed, index));
   g.looping = opts.looping === true;
-  const globals = GLOBALS.slice(0, g.weighted([[2, 1], [3, 2], [2, 3]]));
+  const scalars = GLOBALS.slice(0, g.weighted([[2, 1], [3, 2], [2, 3]]));
   const mutex = g.chance(0.35);
   const threads = g.chance(0.75) ? 2 : 3;
   const join = g.chance(0.6);
-  g.emit(0, `/* generated: seed ${seed}, program ${index} */`);
+  if (opts.extended) g.extras = { array: g.chance(0.3), calls: g.chance(0.3), putTarget: g.pick(scalars), nondet: g.chance(0.35), loops: g.chance(0.35), arith: g.chance(0.3) };
+  g.emit(0, `/* generated: seed ${seed}, program ${index}${opts.extended ? ' (extended)' : ''} */`);
   g.lines.push(...PRELUDE.trimEnd().split('\n'));
   g.emit(0, '');
-  for (const v of globals) {
+  for (const v of scalars) {
     g.initial.set(v, g.chance(0.6) ? 0 : g.int(1, 3));
     g.emit(0, `int ${v} = ${g.initial.get(v)};`);
   }
+  // The array's elements are shared variables like the scalars (constant indices); computed indices only read.
+  const globals = g.extras?.array ? [...scalars, 'arr[0]', 'arr[1]'] : scalars;
+  if (g.extras?.array) {
+    const init = [g.int(0, 3), g.int(0, 3)];
+    init.forEach((c, k) => g.initial.set(`arr[${k}]`, c));
+    g.emit(0, `int arr[2] = {${init.join(', ')}};`);
+  }
   if (mutex) g.emit(0, 'pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;');
+  if (g.extras?.calls) {
+    g.emit(0, '');
+    g.emit(0, 'int add(int v, int c) { return v + c; }');
+    g.emit(0, `void put(int v) { ${g.extras.putTarget} = v; }`);
+  }
 
   const scopes: Scope[] = [];
   for (let k = 1; k <= (opts.instances ? 1 : threads); k++) {
@@ -252,9 +339,11 @@ export function generateProgram(seed: number, index: number, opts: { looping?: b
       g.emit(1, `int ${l} = ${c};`);
       s.facts.set(l, { kind: 'const', value: c });
     }
+    const bodyAt = g.lines.length;
     if (g.looping) g.emit(1, 'while (1) {');
     g.block(s, 'top', g.looping ? 2 : 1, 1, 3);
     if (g.looping) g.emit(1, '}');
+    if (s.counter) g.lines.splice(bodyAt, 0, '  int k = 0;');
     // A thread without an assert sometimes gets one at its end (main asserts when no thread does).
     if (s.asserts === 0 && g.chance(0.35)) g.assert(s, 1);
     g.emit(1, 'return 0;');
@@ -265,6 +354,7 @@ export function generateProgram(seed: number, index: number, opts: { looping?: b
   g.emit(0, '');
   g.emit(0, 'int main(void) {');
   g.emit(1, `pthread_t ${ids.map((i) => `t${i}`).join(', ')};`);
+  const mainAt = g.lines.length;
   const ms: Scope = { vars: globals, locals: [], globals, facts: new Map(), asserts: 0, mutex };
   for (const i of ids) {
     g.emit(1, `pthread_create(&t${i}, 0, thr${opts.instances ? 1 : i}, 0);`);
@@ -288,6 +378,7 @@ export function generateProgram(seed: number, index: number, opts: { looping?: b
       g.assert(ms, 1);
     }
   }
+  if (ms.counter) g.lines.splice(mainAt, 0, '  int k = 0;');
   g.emit(1, 'return 0;');
   g.emit(0, '}');
   return g.text();

@@ -4,6 +4,8 @@ import type { SolverChoice } from '../solver/select.js';
 export interface SuiteRun {
   readonly count?: number;
   readonly seed?: number;
+  /** The first program or case (default 0). */
+  readonly from?: number;
   /** The engines named by --engine; undefined: every engine the suite runs by default. */
   readonly engines?: readonly string[];
   /** Per run (or per case), seconds. */

@@ -20,6 +20,7 @@ interface BenchCli {
   suite: Suite | 'differential' | 'fuzz';
   count?: number;
   seed?: number;
+  from?: number;
   bias: 'modular' | 'none' | 'both';
   engine: string[];
   hornSolver: string[];
@@ -50,6 +51,7 @@ export function benchCommand(program: Command, session: Session): void {
     .addOption(new Option('--suite <suite>', "table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: programs beyond Table 1 (benchmarks/programs/hard); svcomp-style: SV-COMP's concurrency shapes with task files, scored as SV-COMP scores (benchmarks/programs/svcomp-style); liveness: LTL properties of benchmarks/liveness.json (MUX-SEM by N, protocols) with the liveness engines (default: split and explicit-global side by side); ag: Cobleigh's assume-guarantee subjects of benchmarks/ag.json by n (default engines: learn with its split and generalized, explicit-global, explicit-modular, aret; results.md gets the memory study and ag-memory.svg); ci: the fast ones; differential: --count generated programs of --seed, each decided by exhaustive exploration and by every engine (contradictions fail the command); fuzz: --count generated and mutated inputs of --seed through `rely verify` (an internal error, a stack trace, a crash or a hang fails the command)").choices(['table1', 'scaling', 'extra', 'hard', 'svcomp-style', 'liveness', 'ag', 'ci', 'all', 'differential', 'fuzz']).default('table1'))
     .option('--count <N>', 'differential and fuzz: how many programs or inputs', cliParser(parseCount))
     .option('--seed <S>', 'differential and fuzz: the seed (a run reproduces from it)', cliParser(parseSeed))
+    .option('--from <K>', 'differential and fuzz: start at program or case K of the seed (to reproduce one: --from K --count 1)', cliParser(parseSeed))
     .addOption(new Option('--bias <bias>', 'bias settings of the ARET engine (both: one column each)').choices(['modular', 'none', 'both']).default('both'))
     .option('--engine <list>', `comma-separated engines, one column each (aret: one per bias and Horn solver); the first column's speed-ups are shown: ${ENGINES.map((e) => `${e.name}: ${e.description}`).join('; ')}`, parseList(engines), ['auto', 'aret', 'monolithic'])
     .option('--horn-solver <list>', 'comma-separated Horn solvers for the ARET engine (spacer, linear, auto); the first serves every bias, each further one adds a column', parseList(['spacer', 'linear', 'auto']), ['spacer'])
@@ -62,7 +64,7 @@ export function benchCommand(program: Command, session: Session): void {
       if (o.suite === 'differential' || o.suite === 'fuzz') {
         const run = o.suite === 'differential' ? differentialSuite : fuzzSuite;
         const engineList = c.getOptionValueSource('engine') === 'default' ? undefined : o.engine;
-        session.code = await run({ count: o.count, seed: o.seed, engines: engineList, timeoutS: c.getOptionValueSource('timeout') === 'default' ? undefined : o.timeout, jobs: o.jobs, solver: o.solver, out: o.out }, io);
+        session.code = await run({ count: o.count, seed: o.seed, from: o.from, engines: engineList, timeoutS: c.getOptionValueSource('timeout') === 'default' ? undefined : o.timeout, jobs: o.jobs, solver: o.solver, out: o.out }, io);
         return;
       }
       const liveness = o.suite === 'liveness' ? loadLiveness() : [];

@@ -1,23 +1,21 @@
 /**
- * Differential test: on random small programs (benchmarks/generate-programs.ts) the verdict of
- * `verify` never contradicts exhaustive exploration — SAFE only where no run reaches the
+ * Differential test: on random small programs (benchmarks/generate-programs.ts) no engine's
+ * verdict contradicts exhaustive exploration — SAFE only where no run reaches the
  * error, UNSAFE only where one does. UNKNOWN (timeout, iteration limit, a stuck
  * refinement…) is allowed and counted.
  *
  * RELY_DIFF_SEED and RELY_DIFF_COUNT override the seed and the number of programs.
  * Every verify run gets a deadline of RELY_DIFF_TIMEOUT_MS (default 5 s); every program
- * is verified with bias 'modular', every 4th also with 'none', every 2nd also by the
- * default portfolio (`--engine auto`). RELY_DIFF_BLOCK_BUDGET_MS
+ * is verified by the ARET engine with bias 'modular', every 4th also with 'none', every 2nd
+ * also by the default portfolio (`--engine auto`); then a few of the extended programs
+ * (arrays, calls, nondet values, loops, `%`) by every configuration. RELY_DIFF_BLOCK_BUDGET_MS
  * (default 0 = no limit) stops a block of 50 programs from starting verify runs after
  * that long, for quick local runs: the programs it leaves are still explored, and counted
  * as "not verified" in the summary.
- * For many more programs: `node dist/benchmarks/differential.js --seed S --count N`.
+ * For many more programs, every engine: `rely bench --suite differential --seed S --count N`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSolver } from '../solver/select.js';
-import type { SmtSolver } from '../solver/smt.js';
-import type { Bias } from '../aret/refine.js';
-import { DiffSummary, checkProgram, contradictionReport } from '../benchmarks/differential-check.js';
+import { DiffSummary, checkProgram, contradictionReport, diffConfigs } from '../benchmarks/differential-check.js';
 
 const envInt = (name: string, fallback: number): number => {
   const v = process.env[name];
@@ -33,18 +31,18 @@ const BLOCK_BUDGET_MS = envInt('RELY_DIFF_BLOCK_BUDGET_MS', 0);
 const TIMEOUT_MS = envInt('RELY_DIFF_TIMEOUT_MS', 5_000);
 const BLOCK = 50;
 
-let solver: SmtSolver;
+const EXTENDED = envInt('RELY_DIFF_EXTENDED_COUNT', 4);
 const summary = new DiffSummary();
+const [modular, none, auto] = diffConfigs(['aret-modular-spacer', 'aret-none-spacer', 'auto']);
 
 beforeAll(() => {
   console.log(`differential: seed ${SEED}, ${COUNT} programs, ${TIMEOUT_MS} ms per verify run (RELY_DIFF_SEED, RELY_DIFF_COUNT, RELY_DIFF_TIMEOUT_MS)`);
-  solver = createSolver('auto');
 });
 
-afterAll(async () => {
+afterAll(() => {
   console.log(summary.line(SEED));
+  console.log(summary.table());
   for (const e of summary.exceptions) console.log(`verify threw: ${e}`);
-  await solver?.close();
 });
 
 describe(`verify never contradicts exhaustive exploration (seed ${SEED})`, () => {
@@ -58,9 +56,9 @@ describe(`verify never contradicts exhaustive exploration (seed ${SEED})`, () =>
         const rejected: string[] = [];
         for (let i = from; i < to; i++) {
           const inBudget = BLOCK_BUDGET_MS === 0 || performance.now() - t0 < BLOCK_BUDGET_MS;
-          const biases: Bias[] = !inBudget ? [] : i % 4 === 0 ? ['modular', 'none'] : ['modular'];
           // Every other program also through the default portfolio, as `rely verify` runs it.
-          const c = await checkProgram(SEED, i, { solver, biases, auto: inBudget && i % 2 === 0, timeoutMs: TIMEOUT_MS, maxIterations: 50 });
+          const configs = !inBudget ? [] : [modular, ...(i % 4 === 0 ? [none] : []), ...(i % 2 === 0 ? [auto] : [])];
+          const c = await checkProgram(SEED, i, { configs, timeoutMs: TIMEOUT_MS });
           summary.add(c);
           if (c.skipped?.startsWith('frontend')) rejected.push(`seed ${SEED} program ${i}: ${c.skipped}\n${c.source}`);
           for (const r of c.runs) if (r.contradiction) contradictions.push(contradictionReport(c, r));
@@ -73,4 +71,20 @@ describe(`verify never contradicts exhaustive exploration (seed ${SEED})`, () =>
       BLOCK_BUDGET_MS === 0 ? BLOCK * 3 * (TIMEOUT_MS + 5_000) : BLOCK_BUDGET_MS + 2 * TIMEOUT_MS + 30_000,
     );
   }
+});
+
+describe(`every engine on the extended programs (arrays, calls, nondet values, loops, %; seed ${SEED})`, () => {
+  it(`programs 0..${EXTENDED - 1}: no contradiction, no exception`, async () => {
+    const local = new DiffSummary();
+    const failures: string[] = [];
+    for (let i = 0; i < EXTENDED; i++) {
+      const c = await checkProgram(SEED, i, { configs: diffConfigs(), timeoutMs: TIMEOUT_MS, extended: true });
+      local.add(c);
+      summary.add(c);
+      if (c.skipped?.startsWith('frontend')) failures.push(`seed ${SEED} program ${i}: ${c.skipped}\n${c.source}`);
+      for (const r of c.runs) if (r.contradiction || r.verdict === 'exception') failures.push(r.contradiction ? contradictionReport(c, r) : `${r.config} threw on program ${i}: ${r.reason}`);
+    }
+    console.log(`extended: ${local.line(SEED)}\n${local.table()}`);
+    expect(failures, failures.join('\n\n')).toEqual([]);
+  }, EXTENDED * 11 * (TIMEOUT_MS + 5_000));
 });
