@@ -6,7 +6,7 @@
  */
 import type { Expr } from '../ast.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
-import { add, cdiv, crem, mul, neg, num, sub, type Term } from '../../solver/formula.js';
+import { add, cdiv, crem, eq, lt, mul, neg, num, sub, varsOf, type Term } from '../../solver/formula.js';
 import { showType, type IntType } from '../types.js';
 import { calleeName } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
@@ -19,13 +19,44 @@ import { pointee, pointerAsInteger, pointerDifference, pointerUpdate, pointerVal
 import { commonType, convertTo, exprType } from './integers.js';
 import { wraps } from './conversion.js';
 
-const ARITH: Record<string, (a: Term, b: Term, pos: SourcePos) => Term> = {
+/** `/` and `%` take the builder and the operation's type: a divisor known only at run time is checked (divisor below). */
+const ARITH: Record<string, (a: Term, b: Term, pos: SourcePos, bl?: ThreadBuilder, t?: IntType) => Term> = {
   '+': (a, b) => add(a, b),
   '-': (a, b) => sub(a, b),
   '*': (a, b) => mul(a, b),
-  '/': (a, b, pos) => (b.kind === 'int' && b.value === 0n ? fail(pos, 'division by zero') : cdiv(a, b)),
-  '%': (a, b, pos) => (b.kind === 'int' && b.value === 0n ? fail(pos, 'remainder by zero') : crem(a, b)),
+  '/': (a, b, pos, bl, t) => cdiv(a, divisor(bl!, b, t!, pos, 'division by zero')),
+  '%': (a, b, pos, bl, t) => crem(a, divisor(bl!, b, t!, pos, 'remainder by zero')),
 };
+
+/**
+ * A divisor: a constant zero is a located error; a value known at run time is
+ * compared with zero first, and zero is undefined behaviour that reaches the error
+ * location (as an array index out of bounds does). Without the check the explicit
+ * engines divided by zero (an internal error) and the SMT engines let the quotient
+ * be anything. A divisor that reads globals is copied to a temporary first, so that
+ * the value checked is the value divided by.
+ */
+function divisor(b: ThreadBuilder, d: Term, t: IntType, pos: SourcePos, what: string): Term {
+  if (d.kind === 'int') return d.value === 0n ? fail(pos, what) : d;
+  let v: Term = d;
+  if ([...varsOf(d)].some((x) => b.L.isGlobal(x))) {
+    const tmp = b.fresh('div', t);
+    b.assign(tmp, d, pos, '');
+    v = b.read(tmp, pos);
+  }
+  const from = b.cur;
+  const ok = b.cfg.newLoc(pos);
+  const zero = b.cfg.newLoc(pos);
+  b.assume(lt(v, num(0)), ok, pos, false);
+  b.cur = from;
+  b.assume(lt(num(0), v), ok, pos, false);
+  b.cur = from;
+  b.assume(eq(v, num(0)), zero, pos, false);
+  b.cur = zero;
+  b.goto(b.err, pos, `${what} (undefined behaviour)`);
+  b.cur = ok;
+  return v;
+}
 
 /** Evaluates an expression for its side effects only. */
 export function effect(b: ThreadBuilder, e: Expr): void {
@@ -89,10 +120,10 @@ export function rvalue(b: ThreadBuilder, e: Expr): Term {
       if (e.op === '-' && pointee(b, e.left) && pointee(b, e.right)) return pointerDifference(b, e.left, e.right, e.pos);
       const arith = ARITH[e.op] ?? unsupported(e.pos, `operator '${e.op}' (bit operations and shifts are not modelled)`);
       const t = exprType(b, e);
-      if (!wraps(t)) return arith(rvalue(b, e.left), rvalue(b, e.right), e.pos);
+      if (!wraps(t)) return arith(rvalue(b, e.left), rvalue(b, e.right), e.pos, b, t);
       // In a type that wraps, +, - and * commute with the wrap: a chain of them is
       // computed mathematically and converted once; / and % need converted operands.
-      if (e.op === '/' || e.op === '%') return arith(convertTo(b, rvalue(b, e.left), t, e.pos), convertTo(b, rvalue(b, e.right), t, e.pos), e.pos);
+      if (e.op === '/' || e.op === '%') return arith(convertTo(b, rvalue(b, e.left), t, e.pos), convertTo(b, rvalue(b, e.right), t, e.pos), e.pos, b, t);
       return convertTo(b, ringValue(b, e, t), t, e.pos);
     }
     case 'assign':
@@ -206,7 +237,7 @@ function assignment(b: ThreadBuilder, e: Extract<Expr, { k: 'assign' }>): Place 
   const t = commonType(exprType(b, e.target), exprType(b, e.value));
   const inType = (v: Term): Term => (op === '/' || op === '%' ? convertTo(b, v, t, e.pos) : v);
   const rhs = inType(rvalue(b, e.value));
-  atPlace(b, pl, (lv) => b.assign(lv, arith(inType(b.read(lv, e.pos)), rhs, e.pos), e.pos));
+  atPlace(b, pl, (lv) => b.assign(lv, arith(inType(b.read(lv, e.pos)), rhs, e.pos, b, t), e.pos));
   return pl;
 }
 

@@ -1,0 +1,127 @@
+/**
+ * Fuzzing (issue 25): a small seeded campaign through the suite's runner (the same
+ * child processes as `rely bench --suite fuzz`; it needs the build in dist/), the
+ * classifier, the generator's reproducibility, and a regression test for each crash
+ * the campaigns found.
+ */
+import { describe, expect, it } from 'vitest';
+import { classify, runFuzz, FAILURES } from '../benchmarks/fuzz.js';
+import { fuzzCases } from '../benchmarks/fuzz-gen.js';
+import { PRELUDE, rely } from './helpers.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const dir = mkdtempSync(join(tmpdir(), 'rely-fuzz-test-'));
+const file = (name: string, src: string): string => {
+  const f = join(dir, name);
+  writeFileSync(f, src);
+  return f;
+};
+
+describe('the fuzz generator', () => {
+  it('is a function of (seed, index): the same case twice, another seed another case', () => {
+    const g = fuzzCases();
+    const a = g(42, 17);
+    expect(g(42, 17)).toEqual(a);
+    expect(fuzzCases()(42, 17)).toEqual(a);
+    expect(g(43, 17).text).not.toBe(a.text);
+  });
+
+  it('draws generated programs and mutated bundled ones', () => {
+    const g = fuzzCases();
+    const origins = Array.from({ length: 40 }, (_, i) => g(1, i).origin.split(':')[0]);
+    expect(origins).toContain('generated');
+    expect(origins).toContain('mutated');
+  });
+});
+
+describe('the fuzz classifier', () => {
+  const f = '/tmp/x.c';
+  it('accepts verdicts with warnings and one located refusal', () => {
+    expect(classify(f, 0, 'SAFE\n', `${f}:3:4: warning: something\n`).outcome).toBe('ok');
+    expect(classify(f, 2, '', `${f}:3:4: error: expected ';'\n`).outcome).toBe('bad-input-ok');
+    expect(classify(f, 2, '', `${f}:3:4: unsupported: operator '^' (bit operations and shifts are not modelled)\n`).outcome).toBe('bad-input-ok');
+  });
+  it('rejects internal errors, stack traces, engine errors and unlocated or multi-line refusals', () => {
+    expect(classify(f, 4, '', 'rely: internal error: boom\n').outcome).toBe('internal-error');
+    expect(classify(f, 0, 'SAFE\n', 'TypeError: x is undefined\n    at f (file:///a.js:1:2)\n').outcome).toBe('stack-trace');
+    expect(classify(f, 3, 'UNKNOWN\n', '{"level":50,"msg":"invariant check failed"}\n').outcome).toBe('engine-error');
+    expect(classify(f, 2, '', 'error: no location\n').outcome).toBe('bad-message');
+    expect(classify(f, 2, '', `${f}:1:1: error: one\n${f}:2:1: error: two\n`).outcome).toBe('bad-message');
+    // A verdict's text naming an error label is no stack trace.
+    expect(classify(f, 1, 'UNSAFE\n  1. t0 ERROR: reach_error()\n', '').outcome).toBe('ok');
+  });
+});
+
+/**
+ * Failures the campaigns found that are not fixed yet (each reported, with a skipped
+ * test below): the small campaign tolerates these and nothing else.
+ */
+const KNOWN_OPEN: readonly { why: string; re: RegExp }[] = [
+  // The portfolio stops the monolithic lane while it re-checks its invariant; the check's
+  // "undecided (z3 closed)" is logged as an internal error (monolithic/verify.ts).
+  { why: 'a stopped lane logs its cancelled proof check', re: /check failed: .*undecided \(z3 closed\)/ },
+  // A query cancelled by the portfolio while z3 answers a push (native solver, racy).
+  { why: 'a cancelled native z3 push', re: /push canceled/ },
+  // Statements nested 10,000 deep without brackets (`while (0) while (0) …`): the
+  // bracket limit does not cover them and the frontend takes ~40 s, past the time limit.
+  { why: 'statement nesting past 10,000', re: /no answer within/ },
+];
+
+describe('a small fuzz campaign (CI size)', () => {
+  it('200 cases of seed 2026: no internal error, stack trace, crash or hang', async () => {
+    const t0 = performance.now();
+    const results = await runFuzz({ count: 200, seed: 2026, engines: ['auto'], timeoutS: 1, hangS: 40, jobs: 2, solver: 'auto' });
+    const failed = results.filter((r) => FAILURES.includes(r.outcome));
+    const known = failed.filter((r) => KNOWN_OPEN.some((k) => k.re.test(r.detail ?? '')));
+    const outcomes = Object.fromEntries([...new Set(results.map((r) => r.outcome))].map((o) => [o, results.filter((r) => r.outcome === o).length]));
+    console.log(`fuzz seed 2026: ${results.length} cases in ${Math.round((performance.now() - t0) / 1000)} s: ${JSON.stringify(outcomes)}; known open: ${known.map((r) => r.index).join(', ') || 'none'}`);
+    expect(results).toHaveLength(200);
+    expect(failed.filter((r) => !known.includes(r)).map((r) => `case ${r.index} (${r.outcome}, ${r.origin}: ${r.how}): ${r.detail}`)).toEqual([]);
+    // The campaign reaches the engines, not only the parser.
+    expect(outcomes.ok ?? 0).toBeGreaterThan(20);
+  }, 180_000);
+});
+
+describe('crashes the campaigns found', () => {
+  // Seed 3 case 17 and seed 20261127 cases 30 and 32 (generated): a divisor that is zero at
+  // run time. The explicit engines and aret's replay divided by zero (RangeError: an
+  // internal error, exit 4; a failed lane under auto), and the SMT engines let the
+  // quotient be anything (bmc: a counterexample that does not replay). Now the frontend
+  // checks the divisor: zero is undefined behaviour that reaches the error location,
+  // as an array index out of bounds does.
+  const DIV0 = `${PRELUDE}int x = 0;\nint y = 5;\nvoid *t(void *a) { y = y % x; return 0; }\nint main(void) { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0); return 0; }\n`;
+  for (const engine of ['explicit-global', 'explicit-modular', 'aret', 'bmc', 'auto']) {
+    it(`a remainder by a global that is zero: UNSAFE with --engine ${engine}, no internal error`, async () => {
+      const r = await rely(['verify', file(`div0-${engine}.c`, DIV0), '--engine', engine, '--timeout', '60']);
+      expect(r.err).not.toMatch(/internal error/);
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/^UNSAFE/);
+    });
+  }
+
+  it('a division by a nonzero divisor known only at run time stays SAFE; by a local that may be zero, UNSAFE', async () => {
+    const safe = `${PRELUDE}int x = 2;\nint y = 8;\nvoid *t(void *a) { x = 4; return 0; }\nint main(void) { pthread_t h; pthread_create(&h, 0, t, 0); y = y / x; if (y != 4 && y != 2) reach_error(); return 0; }\n`;
+    const s = await rely(['verify', file('div-safe.c', safe), '--engine', 'explicit-global']);
+    expect(s.code).toBe(0);
+    const local = `${PRELUDE}extern int __VERIFIER_nondet_int(void);\nint y = 8;\nint main(void) { int d = __VERIFIER_nondet_int(); if (d < 0 || d > 2) return 0; y = y / d; return 0; }\n`;
+    const u = await rely(['verify', file('div-local.c', local), '--engine', 'explicit-global']);
+    expect(u.err).not.toMatch(/internal error/);
+    expect(u.code).toBe(1);
+  });
+
+  it('a constant zero divisor is still a located error', async () => {
+    const f = file('div-const.c', `${PRELUDE}int y = 8;\nint main(void) { y = y % 0; return 0; }\n`);
+    const r = await rely(['verify', f]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(new RegExp(`^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: error: remainder by zero\\n$`));
+  });
+
+  // Open (see KNOWN_OPEN): statements nested past 10,000 without brackets take the
+  // frontend ~40 s whatever --timeout says (seed 1 case 8: `while (0) ` ×10,001 in
+  // ext-once-init.c). The fix is a nesting limit on statements, as on brackets, or a
+  // frontend that does not slow down with depth: frontend/ is being changed for scale
+  // by another engineer at the time of writing.
+  it.skip('10,001 nested while (0) statements: answered or refused within the time limit', () => {});
+});
