@@ -13,6 +13,7 @@ import { configs, loadManifest, machine, runBench, suiteOf, type RunResult, type
 import { csv, markdownTable } from '../benchmarks/bench-report.js';
 import { scalingReport } from '../benchmarks/scaling-report.js';
 import { differentialSuite } from '../benchmarks/differential-suite.js';
+import { ALL_CONFIGS } from '../benchmarks/differential-check.js';
 import { fuzzSuite } from '../benchmarks/fuzz.js';
 import { EXIT, cliParser, parseSeconds, statusLine, type Session } from './common.js';
 
@@ -53,7 +54,7 @@ export function benchCommand(program: Command, session: Session): void {
     .option('--seed <S>', 'differential and fuzz: the seed (a run reproduces from it)', cliParser(parseSeed))
     .option('--from <K>', 'differential and fuzz: start at program or case K of the seed (to reproduce one: --from K --count 1)', cliParser(parseSeed))
     .addOption(new Option('--bias <bias>', 'bias settings of the ARET engine (both: one column each)').choices(['modular', 'none', 'both']).default('both'))
-    .option('--engine <list>', `comma-separated engines, one column each (aret: one per bias and Horn solver); the first column's speed-ups are shown: ${ENGINES.map((e) => `${e.name}: ${e.description}`).join('; ')}`, parseList(engines), ['auto', 'aret', 'monolithic'])
+    .option('--engine <list>', `comma-separated engines, one column each (aret: one per bias and Horn solver); the first column's speed-ups are shown; with --suite differential also a configuration (${ALL_CONFIGS.filter((k) => k.key !== k.engine).map((k) => k.key).join(', ')}), and every configuration by default: ${ENGINES.map((e) => `${e.name}: ${e.description}`).join('; ')}`, parseList([...new Set([...engines, ...ALL_CONFIGS.map((k) => k.key)])]), ['auto', 'aret', 'monolithic'])
     .option('--horn-solver <list>', 'comma-separated Horn solvers for the ARET engine (spacer, linear, auto); the first serves every bias, each further one adds a column', parseList(['spacer', 'linear', 'auto']), ['spacer'])
     .option('--solver <auto|wasm|native>', 'SMT back end of every run', cliParser(parseSolver), 'auto')
     .option('--timeout <S>', 'time limit per run in seconds', parseSeconds, 60)
@@ -67,6 +68,8 @@ export function benchCommand(program: Command, session: Session): void {
         session.code = await run({ count: o.count, seed: o.seed, from: o.from, engines: engineList, timeoutS: c.getOptionValueSource('timeout') === 'default' ? undefined : o.timeout, jobs: o.jobs, solver: o.solver, out: o.out }, io);
         return;
       }
+      const notEngine = o.engine.find((e) => !engines.includes(e));
+      if (notEngine) c.error(`error: --engine ${notEngine} is a configuration of --suite differential; name engines here (${engines.join(', ')})`, { exitCode: EXIT.badInput });
       const liveness = o.suite === 'liveness' ? loadLiveness() : [];
       const ag = o.suite === 'ag' ? loadAg() : [];
       const entries = o.suite === 'liveness' ? livenessManifest(liveness) : o.suite === 'ag' ? agManifest(ag) : suiteOf(loadManifest(), o.suite);

@@ -3,6 +3,7 @@
  * (a regression check on verdicts, no timing assertions), and a run whose verdict
  * differs from the manifest is caught.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,5 +66,32 @@ describe('rely bench', () => {
     const table = markdownTable([entry('a', 'safe'), entry('b', 'unsafe')], cols, [{ ...r('safe'), program: 'a' }, { ...r('unknown'), program: 'b' }], m, 30);
     expect(table).toContain('SV-COMP score (TRUE +2, FALSE +1, wrong TRUE −32, wrong FALSE −16): auto 2.');
     expect(table).toContain('Parameterized tasks (threads created without a static bound) correct: auto 1/2.');
+  });
+});
+
+describe('rely bench --suite differential', () => {
+  // Through bin/rely.js: the suite forks compiled workers (dist/benchmarks/differential-worker.js).
+  const bench = (...args: string[]) => spawnSync(process.execPath, ['bin/rely.js', 'bench', '--suite', 'differential', ...args], { encoding: 'utf8', timeout: 120_000 });
+
+  it('engines against exploration: a table per configuration, results.md and results.json, exit 0 without contradictions', () => {
+    const out = mkdtempSync(join(tmpdir(), 'rely-diff-'));
+    const r = bench('--seed', '5', '--count', '6', '--engine', 'explicit-global,explicit-modular,aret-modular-spacer', '--jobs', '2', '--out', out);
+    console.log(r.stdout);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^\| explicit-modular \| \d+ \| \d+ \| \d+ \| \d+ \([\d.]+ %\) \|/m);
+    expect(r.stdout).toMatch(/^\| aret-modular-spacer \|/m);
+    const json = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { configs: string[]; contradictions: number; perConfig: Record<string, { runs: number }> };
+    expect(json.configs).toEqual(['explicit-global', 'explicit-modular', 'aret-modular-spacer']);
+    expect(json.contradictions).toBe(0);
+    // Every program checked is decided or counted UNKNOWN by every configuration: 6 programs less the skipped.
+    const skipped = Number(/(\d+) skipped/.exec(r.stdout)![1]);
+    for (const k of json.configs) expect(json.perConfig[k].runs).toBe(6 - skipped);
+    expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain('| configuration | runs |');
+  }, 120_000);
+
+  it('an engine it does not know: exit 2 with the configurations it has', () => {
+    const r = bench('--count', '1', '--engine', 'aret-sideways');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('aret-modular-spacer');
   });
 });
