@@ -9,7 +9,7 @@
  * process group is killed, native z3 processes included).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -78,6 +78,21 @@ interface Lane {
 }
 
 /** The runner beside this module when compiled (dist/benchmarks/), else the build's (vitest runs the sources). */
+/** A hang's limit on the wall clock, as a multiple of its CPU limit. */
+const WALL_FACTOR = 6;
+
+/** CPU seconds (user + system, all threads) of a process so far, from /proc; undefined where there is none. */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+const CLOCK_TICKS = 100;
+
 const RUNNER = [fileURLToPath(new URL('./fuzz-runner.js', import.meta.url)), join(ROOT, 'dist', 'benchmarks', 'fuzz-runner.js')].find((f) => existsSync(f))!;
 
 function startLane(): Lane {
@@ -93,7 +108,7 @@ function startLane(): Lane {
     const p = lane.pending;
     if (p && p.id === m.id) {
       lane.pending = undefined;
-      clearTimeout(p.timer);
+      clearInterval(p.timer);
       p.resolve(m);
     }
   });
@@ -101,7 +116,7 @@ function startLane(): Lane {
     const p = lane.pending;
     if (p) {
       lane.pending = undefined;
-      clearTimeout(p.timer);
+      clearInterval(p.timer);
       // Let the last stderr arrive first.
       setTimeout(() => p.resolve({ crash: `runner exited (${signal ?? `code ${code}`})${lane.stderr ? `: ${lane.stderr.trim().slice(-2000)}` : ''}` }), 50);
     }
@@ -159,11 +174,19 @@ export async function runFuzz(o: FuzzOptions): Promise<CaseResult[]> {
         const id = ids++;
         const t0 = performance.now();
         const l = lane;
+        const cpu0 = cpuSeconds(l.child.pid!);
         const reply = await new Promise<RunReply | { crash: string } | 'hang'>((resolve) => {
-          const timer = setTimeout(() => {
-            l.pending = undefined;
-            resolve('hang');
-          }, o.hangS * 1000);
+          // A hang: hangS of CPU time in the runner (a loaded machine stretches the wall
+          // clock, not the work), or WALL_FACTOR times that on the wall clock.
+          const timer = setInterval(() => {
+            const cpu = cpuSeconds(l.child.pid!);
+            const wall = (performance.now() - t0) / 1000;
+            if ((cpu !== undefined && cpu0 !== undefined ? cpu - cpu0 > o.hangS : wall > o.hangS) || wall > o.hangS * WALL_FACTOR) {
+              clearInterval(timer);
+              l.pending = undefined;
+              resolve('hang');
+            }
+          }, 500);
           l.pending = { id, resolve, timer };
           l.child.send({ id, argv: verifyArgv(file, engine, o.timeoutS, o.solver) } satisfies RunRequest);
         });
@@ -172,7 +195,7 @@ export async function runFuzz(o: FuzzOptions): Promise<CaseResult[]> {
         if (reply === 'hang') {
           killLane(lane);
           lane = undefined;
-          r = { ...base, outcome: 'hang', ms: performance.now() - t0, detail: `no answer within ${o.hangS} s` };
+          r = { ...base, outcome: 'hang', ms: performance.now() - t0, detail: `no answer within ${o.hangS} s of CPU time (${fmtS(performance.now() - t0)} on the wall clock)` };
         } else if ('crash' in reply) {
           lane = undefined;
           r = { ...base, outcome: 'crash', ms: performance.now() - t0, detail: reply.crash };
@@ -209,7 +232,7 @@ export async function fuzzSuite(run: SuiteRun, io: SuiteIo): Promise<number> {
   const hangS = timeoutS + FUZZ_DEFAULTS.hangMarginS;
   const failDir = join(run.out, 'failures');
   const t0 = performance.now();
-  io.err(`fuzz: ${count} cases of seed ${seed}, engine ${engines.join(',')}, --timeout ${timeoutS} s (a hang after ${hangS} s), ${run.jobs} job(s), solver ${run.solver}\n`);
+  io.err(`fuzz: ${count} cases of seed ${seed}, engine ${engines.join(',')}, --timeout ${timeoutS} s (a hang after ${hangS} s of CPU time), ${run.jobs} job(s), solver ${run.solver}\n`);
   const failed: { r: CaseResult; file: string }[] = [];
   const sofar: CaseResult[] = [];
   const report = (results: readonly CaseResult[], final: boolean): string => {
@@ -239,7 +262,7 @@ export async function fuzzSuite(run: SuiteRun, io: SuiteIo): Promise<number> {
       '',
       `Command: \`rely bench --suite fuzz --count ${count} --seed ${seed}${run.engines ? ` --engine ${engines.join(',')}` : ''}${run.timeoutS !== undefined ? ` --timeout ${timeoutS}` : ''} --jobs ${run.jobs} --solver ${run.solver}\``,
       '',
-      `Per case: \`rely verify FILE --engine E --timeout ${timeoutS} --solver ${run.solver} --log-level error\`; a case without an answer after ${hangS} s is a hang. Cases are drawn by fast-check from (seed, index) alone (benchmarks/fuzz-gen.ts).`,
+      `Per case: \`rely verify FILE --engine E --timeout ${timeoutS} --solver ${run.solver} --log-level error\`; a case without an answer after ${hangS} s of CPU time in its runner process (or ${hangS * WALL_FACTOR} s on the wall clock) is a hang. Cases are drawn by fast-check from (seed, index) alone (benchmarks/fuzz-gen.ts).`,
       '',
       summary,
       '',
