@@ -94,7 +94,33 @@ export async function differentialSuite(run: SuiteRun, io: SuiteIo): Promise<num
       writeFileSync(file, c.source);
       io.out(`${contradictionReport(c, r)}\n(program written to ${file})\n`);
     }
-    if (summary.programs % 50 === 0) io.err(`${summary.line(seed)}\n`);
+    if (summary.programs % 50 === 0) {
+      io.err(`${summary.line(seed)}\n`);
+      record(false);
+    }
+  };
+  const summaryLine = (): string => summary.line(seed) + (crashes.length ? `; ${crashes.length} worker crashes` : '');
+  /** results.md and results.json of the programs checked so far: a long run that is stopped keeps its record. */
+  const record = (finished: boolean): void => {
+    const md = [
+      `# rely bench --suite differential --seed ${seed} --from ${from} --count ${count}`,
+      '',
+      `${new Date().toISOString().slice(0, 10)}; ${timeoutMs / 1000} s per run; solver ${run.solver}; ${run.jobs} job${run.jobs === 1 ? '' : 's'}.` +
+        (finished ? '' : ` **Not finished: ${summary.programs} of ${count} programs checked.**`),
+      '',
+      summaryLine(),
+      '',
+      summary.table(),
+      '',
+      ...crashes,
+      ...summary.exceptions.map((e) => `exception: ${e.split('\n')[0]}`),
+      ...summary.contradictions.map((c) => c.split('\n')[0]),
+      '',
+    ].join('\n');
+    writeFileSync(join(run.out, 'results.md'), md);
+    const perConfig = Object.fromEntries([...summary.perConfig].map(([k, v]) => [k, { ...v, unknown: Object.fromEntries(v.unknown) }]));
+    const json = { seed, from, count, checked: summary.programs, finished, timeoutS: timeoutMs / 1000, solver: run.solver, configs: keys, perConfig, crashes, contradictions: summary.contradictions.length, exceptions: summary.exceptions.length };
+    writeFileSync(join(run.out, 'results.json'), JSON.stringify(json, null, 2) + '\n');
   };
   const onCrash = (index: number, why: string): void => {
     const line = `CRASH seed ${seed} program ${index}: ${why}`;
@@ -108,26 +134,7 @@ export async function differentialSuite(run: SuiteRun, io: SuiteIo): Promise<num
   };
   await Promise.all(Array.from({ length: Math.max(1, run.jobs) }, lane));
 
-  const summaryLine = summary.line(seed) + (crashes.length ? `; ${crashes.length} worker crashes` : '');
-  const md = [
-    `# rely bench --suite differential --seed ${seed} --from ${from} --count ${count}`,
-    '',
-    `${new Date().toISOString().slice(0, 10)}; ${timeoutMs / 1000} s per run; solver ${run.solver}; ${run.jobs} job${run.jobs === 1 ? '' : 's'}.`,
-    '',
-    summaryLine,
-    '',
-    summary.table(),
-    '',
-    ...crashes,
-    ...summary.exceptions.map((e) => `exception: ${e.split('\n')[0]}`),
-    ...summary.contradictions.map((c) => c.split('\n')[0]),
-    '',
-  ].join('\n');
-  writeFileSync(join(run.out, 'results.md'), md);
-  writeFileSync(
-    join(run.out, 'results.json'),
-    JSON.stringify({ seed, from, count, timeoutS: timeoutMs / 1000, solver: run.solver, configs: keys, perConfig: Object.fromEntries([...summary.perConfig].map(([k, v]) => [k, { ...v, unknown: Object.fromEntries(v.unknown) }])), crashes, contradictions: summary.contradictions.length, exceptions: summary.exceptions.length }, null, 2) + '\n',
-  );
-  io.out(`${summaryLine}\n\n${summary.table()}\n`);
+  record(true);
+  io.out(`${summaryLine()}\n\n${summary.table()}\n`);
   return summary.contradictions.length > 0 || summary.exceptions.length > 0 || crashes.length > 0 ? 1 : 0;
 }
