@@ -62,11 +62,9 @@ const KNOWN_OPEN: readonly { why: string; re: RegExp }[] = [
   // The portfolio stops the monolithic lane while it re-checks its invariant; the check's
   // "undecided (z3 closed)" is logged as an internal error (monolithic/verify.ts).
   { why: 'a stopped lane logs its cancelled proof check', re: /check failed: .*undecided \(z3 closed\)/ },
-  // A query cancelled by the portfolio while z3 answers a push (native solver, racy).
+  // A query cancelled by the portfolio while native z3 answers a push: `rely: internal
+  // error: z3: line 6 column 7: push canceled` (seed 20261127 case 146; racy, solver/).
   { why: 'a cancelled native z3 push', re: /push canceled/ },
-  // Statements nested 10,000 deep without brackets (`while (0) while (0) …`): the
-  // bracket limit does not cover them and the frontend takes ~40 s, past the time limit.
-  { why: 'statement nesting past 10,000', re: /no answer within/ },
 ];
 
 describe('a small fuzz campaign (CI size)', () => {
@@ -124,4 +122,11 @@ describe('crashes the campaigns found', () => {
   // frontend that does not slow down with depth: frontend/ is being changed for scale
   // by another engineer at the time of writing.
   it.skip('10,001 nested while (0) statements: answered or refused within the time limit', () => {});
+
+  // Open: nested ?: grow superlinearly (explicit-global, --timeout 2: 100 deep 2.5 s of
+  // CPU, 300 deep 11 s, 600 deep 66 s; seed 2026 case 50, 3,000 deep, passed 40 s of
+  // CPU). Garbage collection dominates; the lowering (frontend/blocks.ts) and
+  // explicit's compileSteps, which does not look at the deadline, grow with depth. The
+  // generator draws at most 60 nested ?: until this is fixed.
+  it.skip('600 nested ?: answered within the time limit', () => {});
 });
