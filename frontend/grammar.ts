@@ -3,8 +3,11 @@
  * headers in `.i` files parse), statements and expressions. What rely cannot model is
  * rejected later, during lowering, and only where it is actually used.
  *
- * C's typedef ambiguity (`T * x;`) is resolved by a per-file sub-grammar whose
- * `typedefName` rule lists the typedef names declared in that file.
+ * C's typedef ambiguity (`T * x;`) is resolved before matching: the parser marks
+ * each token that is a typedef name of the file by replacing its first character with
+ * TYPEDEF_MARK (the text keeps its length, so positions stay right), and `typedefName`
+ * matches the mark. A per-file rule listing the names instead cost every identifier a
+ * try of every name: 50,000 typedefs in a header took minutes.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -168,10 +171,10 @@ C {
             | "_Static_assert" | "__attribute__" | "__attribute" | "__extension__" | "__asm__" | "__asm"
             | "__inline__" | "__inline" | "__restrict__" | "__restrict" | "__typeof__" | "__typeof"
             | "__const" | "_Noreturn" | "_Atomic" | "_Alignas" | "_Alignof" | "_Thread_local" | "__thread") ~identPart
-  ident = ~keyword ~typedefName identStart identPart*
+  ident = ~keyword identStart identPart*
   identStart = letter | "_" | "$"
   identPart = alnum | "_" | "$"
-  typedefName = "\u0000never\u0000"
+  typedefName = "\uE000" identPart*
   number = digit (alnum | "." | "_")*  -- int
          | "." digit (alnum | ".")*  -- frac
   charLit = "'" (escape | ~"'" any)+ "'"
@@ -179,6 +182,9 @@ C {
   escape = "\\" any
 }
 `;
+
+/** Replaces the first character of a typedef name's token in the text matched (see above): not a character of C, nor one ohm-js skips as a space (those are U+0000 to U+0020). */
+export const TYPEDEF_MARK = '\uE000';
 
 let base: ohm.Grammar | undefined;
 
@@ -194,8 +200,8 @@ const toRecipe = (g: ohm.Grammar): string => (g as unknown as { toRecipe(): stri
 
 export const grammarHash = (): string => createHash('sha256').update(C_GRAMMAR).digest('hex');
 
-/** The base grammar (no typedef names besides the built-in ones). */
-export function baseGrammar(): ohm.Grammar {
+/** The C grammar. */
+export function cGrammar(): ohm.Grammar {
   if (!base) {
     const saved = existsSync(RECIPE) ? (JSON.parse(readFileSync(RECIPE, 'utf8')) as { hash: string; recipe: unknown }) : undefined;
     base = saved?.hash === grammarHash() ? makeRecipe(saved.recipe) : ohm.grammar(C_GRAMMAR);
@@ -207,20 +213,4 @@ export function baseGrammar(): ohm.Grammar {
 export function writeRecipe(): void {
   const recipe = JSON.parse(toRecipe(ohm.grammar(C_GRAMMAR))) as unknown;
   writeFileSync(RECIPE, JSON.stringify({ hash: grammarHash(), recipe }));
-}
-
-const cache = new Map<string, ohm.Grammar>();
-
-/** A grammar that treats the given identifiers as typedef names. */
-export function grammarFor(typedefNames: readonly string[]): ohm.Grammar {
-  const names = [...new Set(typedefNames)].filter((n) => /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(n)).sort();
-  const key = names.join(' ');
-  let g = cache.get(key);
-  if (!g) {
-    const alts = names.map((n) => `"${n}"`).join(' | ');
-    const ns = { C: baseGrammar() } as unknown as ohm.Namespace;
-    g = ohm.grammar(`CFile <: C { typedefName := (${alts || '"\\u0000never\\u0000"'}) ~identPart }`, ns);
-    cache.set(key, g);
-  }
-  return g;
 }

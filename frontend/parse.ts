@@ -22,7 +22,7 @@ import type {
 } from './ast.js';
 import { fail, type SourcePos } from './diagnostics.js';
 import { bodyItems, type TokenRange } from './body-items.js';
-import { grammarFor } from './grammar.js';
+import { cGrammar, TYPEDEF_MARK } from './grammar.js';
 import { charValue, parseIntLiteral, positionAt, preprocess, type Preprocessed, type PreprocessOptions } from './preprocess.js';
 
 /** Typedef names that system headers would declare; known even when headers are not read. */
@@ -243,8 +243,9 @@ export function parseC(source: string, file: string, opts: ParseOptions = {}): T
   const pp = preprocess(source, file, opts);
   const toks = tokenTexts(pp);
   const chunks = splitChunks(pp);
-  const grammar = grammarFor([...BUILTIN_TYPEDEFS, ...typedefNames(toks, chunks)]);
+  const grammar = cGrammar();
   const sem = semanticsFor(grammar);
+  const marked = markTypedefs(pp, toks, [...BUILTIN_TYPEDEFS, ...typedefNames(toks, chunks)]);
   const items: TranslationUnit['items'] = [];
   let skipped = 0;
   const system = chunks.map((c) => pp.system.slice(c.firstToken, c.lastToken + 1).every(Boolean));
@@ -256,13 +257,13 @@ export function parseC(source: string, file: string, opts: ParseOptions = {}): T
   const needed = neededChunks(toks, chunks, optional);
   for (const [k, c] of chunks.entries()) {
     if (!needed.has(k)) continue;
-    const func = c.body === undefined ? undefined : parseFunction({ pp, toks, grammar, sem }, c, c.body);
+    const func = c.body === undefined ? undefined : parseFunction({ pp, toks, text: marked, grammar, sem }, c, c.body);
     if (func) {
       items.push({ item: func, system: optional[k] });
       continue;
     }
     const text = pp.text.slice(c.start, c.end);
-    const m = grammar.match(text, 'ExternalDecl');
+    const m = grammar.match(marked.slice(c.start, c.end), 'ExternalDecl');
     if (m.failed()) {
       if (optional[k]) {
         skipped++;
@@ -283,10 +284,26 @@ export function parseC(source: string, file: string, opts: ParseOptions = {}): T
   return { file, items, skippedSystemChunks: skipped, systemIncludes: pp.systemIncludes };
 }
 
+/** The preprocessed text with the first character of each typedef name's token replaced by TYPEDEF_MARK (./grammar.ts says why). */
+function markTypedefs(pp: Preprocessed, toks: readonly string[], typedefs: readonly string[]): string {
+  const names = new Set(typedefs);
+  const parts: string[] = [];
+  let from = 0;
+  toks.forEach((t, i) => {
+    if (!names.has(t)) return;
+    parts.push(pp.text.slice(from, pp.offsets[i]), TYPEDEF_MARK);
+    from = pp.offsets[i] + 1;
+  });
+  parts.push(pp.text.slice(from));
+  return parts.join('');
+}
+
 /** What matching a piece of the preprocessed text needs. */
 interface Matching {
   readonly pp: Preprocessed;
   readonly toks: readonly string[];
+  /** pp.text with typedef names marked (markTypedefs). */
+  readonly text: string;
   readonly grammar: ohm.Grammar;
   readonly sem: ohm.Semantics;
 }
@@ -300,7 +317,7 @@ function parseFunction(m: Matching, c: Chunk, open: number): TopLevel | undefine
   const pieces = bodyItems(m.toks, open, c.lastToken);
   if (!pieces) return undefined;
   // The head with an empty body: `int f(int a) { }`.
-  const head = matchText(m, c.start, m.pp.text.slice(c.start, m.pp.offsets[open] + 1) + ' }', 'ExternalDecl') as TopLevel | undefined;
+  const head = matchText(m, c.start, m.text.slice(c.start, m.pp.offsets[open] + 1) + ' }', 'ExternalDecl') as TopLevel | undefined;
   if (head?.k !== 'func' || head.def.body.k !== 'block') return undefined;
   const body: Stmt[] = [];
   for (const p of pieces) {
@@ -326,7 +343,7 @@ function parseChain(m: Matching, arms: readonly TokenRange[], orElse: TokenRange
 /** The AST of the tokens r matched by a grammar rule; undefined when they do not match. */
 function matchRange(m: Matching, r: TokenRange, rule: string): unknown {
   const start = m.pp.offsets[r.first];
-  return matchText(m, start, m.pp.text.slice(start, m.pp.offsets[r.last] + m.toks[r.last].length), rule);
+  return matchText(m, start, m.text.slice(start, m.pp.offsets[r.last] + m.toks[r.last].length), rule);
 }
 
 function matchText(m: Matching, start: number, text: string, rule: string): unknown {
@@ -346,8 +363,8 @@ export function parseExpression(text: string, at: SourcePos): Expr {
   const moved = (p: SourcePos): SourcePos => ({ file: at.file, line: at.line + p.line - 1, col: p.line === 1 ? at.col + p.col - 1 : p.col });
   const placed: Preprocessed = { ...pp, positions: pp.positions.map(moved) };
   if (pp.text.trim() === '') fail(at, 'empty expression');
-  const grammar = grammarFor(BUILTIN_TYPEDEFS);
-  const m = grammar.match(pp.text, 'Expr');
+  const grammar = cGrammar();
+  const m = grammar.match(markTypedefs(pp, tokenTexts(pp), BUILTIN_TYPEDEFS), 'Expr');
   if (m.failed()) {
     const offset = m.getRightmostFailurePosition();
     const found = /^\S+/.exec(pp.text.slice(offset))?.[0];
@@ -460,7 +477,9 @@ const ACTIONS: ohm.ActionDict<unknown> = {
     return { words: ['__typeof__'] };
   },
   TypedefName(n): SpecPart {
-    return { typedefName: n.sourceString };
+    // The name as written, not as matched (its first character is the mark).
+    const { pp, base } = current!;
+    return { typedefName: pp.text.slice(base + n.source.startIdx, base + n.source.endIdx) };
   },
   StructSpec_def(kind, _attrs, name, _o, _fields, _c): SpecPart {
     return { tag: { kind: kind.sourceString as 'struct', name: name.numChildren ? name.sourceString : undefined, hasBody: true } };

@@ -186,7 +186,7 @@ export function preprocess(source: string, file: string, opts: PreprocessOptions
     let i = 0;
     let pending: Token[] = [];
     const flush = (): void => {
-      if (pending.length) out.push(...expand(pending, macros));
+      if (pending.length) append(out, expand(pending, macros));
       pending = [];
     };
     while (i < toks.length) {
@@ -323,6 +323,19 @@ function includeTarget(args: Token[], macros: Map<string, Macro>, here: SourcePo
   return fail(here, 'malformed #include');
 }
 
+/**
+ * Macros expanding inside macros deeper than this are refused with a located error: each
+ * expanded token carries the set of macros it came through, and expansion recurses once
+ * per level, so a chain of n `#define`s each naming the next took time and memory n²
+ * (20,000 took over 4 GB). Real headers nest a few dozen deep.
+ */
+export const MAX_MACRO_NESTING = 1_000;
+
+/** Appends xs to out: `out.push(...xs)` passes xs as arguments, and throws past about 100,000 of them. */
+function append<T>(out: T[], xs: readonly T[]): void {
+  for (const x of xs) out.push(x);
+}
+
 /** Expands macros in a token list (recursively, with each macro disabled inside itself). */
 function expand(toks: Token[], macros: Map<string, Macro>): Token[] {
   const res: Token[] = [];
@@ -337,9 +350,10 @@ function expand(toks: Token[], macros: Map<string, Macro>): Token[] {
     }
     const hide = new Set(t.hide ?? []);
     hide.add(m.name);
+    if (hide.size > MAX_MACRO_NESTING) fail(t.pos, `macro expansion nested deeper than ${MAX_MACRO_NESTING} macros: rely's limit`);
     if (m.params === null) {
       const body = m.body.map((b) => ({ ...b, pos: t.pos, system: t.system, hide }));
-      res.push(...expand(paste(body), macros));
+      append(res, expand(paste(body), macros));
       i++;
       continue;
     }
@@ -380,10 +394,10 @@ function expand(toks: Token[], macros: Map<string, Macro>): Token[] {
       } else if (pi >= 0) {
         const raw = argsList[pi];
         const nextIsPaste = m.body[k + 1]?.text === '##' || m.body[k - 1]?.text === '##';
-        body.push(...(nextIsPaste ? raw : expand(raw, macros)).map((a) => ({ ...a, hide: new Set([...(a.hide ?? []), ...hide]) })));
+        append(body, (nextIsPaste ? raw : expand(raw, macros)).map((a) => ({ ...a, hide: new Set([...(a.hide ?? []), ...hide]) })));
       } else body.push({ ...b, pos: t.pos, system: t.system, hide });
     }
-    res.push(...expand(paste(body), macros));
+    append(res, expand(paste(body), macros));
     i = j + 1;
   }
   return res;
