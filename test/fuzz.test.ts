@@ -7,7 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { classify, runFuzz, FAILURES } from '../benchmarks/fuzz.js';
 import { fuzzCases } from '../benchmarks/fuzz-gen.js';
-import { PRELUDE, rely } from './helpers.js';
+import { PRELUDE, lower, rely } from './helpers.js';
+import { checkProof } from '../aret/proof.js';
+import { Timeout } from '../core/errors.js';
+import { and } from '../solver/formula.js';
+import type { SmtSolver } from '../solver/smt.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,4 +133,26 @@ describe('crashes the campaigns found', () => {
   // explicit's compileSteps, which does not look at the deadline, grow with depth. The
   // generator draws at most 60 nested ?: until this is fixed.
   it.skip('600 nested ?: answered within the time limit', () => {});
+});
+
+describe("aret's proof check cut short", () => {
+  // Fuzz seed 20261127 case 212: the portfolio's aret lane re-checked its proof as the
+  // run's time ran out; the checker's "unknown" was logged as an internal error
+  // ("proof check failed: CS1 (thread main) undecided"). An undecided obligation when
+  // the run's time is up is a timeout.
+  const p = lower('int x = 0;\nint main(void) { x = 1; return 0; }\n');
+  const proof = { reach: p.threads.map(() => and()), env: p.threads.map(() => and()), modular: true };
+  const checker = (answer: () => boolean | 'unknown') => ({ entails: async () => answer(), close: async () => {} }) as unknown as SmtSolver;
+
+  it('an undecided obligation after the deadline is a Timeout', async () => {
+    let late = false;
+    const check = checkProof(p, proof, checker(() => ((late = true), 'unknown')), () => {
+      if (late) throw new Timeout();
+    });
+    await expect(check).rejects.toBeInstanceOf(Timeout);
+  });
+
+  it('an undecided obligation within the time is still a failed check', async () => {
+    expect(await checkProof(p, proof, checker(() => 'unknown'), () => {})).toMatch(/undecided$/);
+  });
 });
