@@ -63,7 +63,7 @@ export const aretEngine: Engine<AretOptions, Proof, VerifyStats> = {
     solver: solverOption,
   },
   async run(p, o, ctx) {
-    const solvers = new SolverPool(o.solver, { stop: ctx.budget.signal, nice: ctx.nice });
+    const solvers = new SolverPool(o.solver, { stop: ctx.budget.signal, nice: ctx.nice, limits: ctx.budget.solverLimits() });
     try {
       const solver = solvers.open({ timeoutMs: ctx.budget.queryMs(QUERY_CAP_MS) });
       const { progress, log } = ctx;

@@ -4,7 +4,7 @@
  * the error tuple is a real counterexample (UNSAFE, with a concrete trace replayed
  * by the interpreter), else UNKNOWN with the reason.
  */
-import type { SmtSolver, SolverStats } from '../solver/smt.js';
+import { SolverFailed, type SmtSolver, type SolverStats } from '../solver/smt.js';
 import type { HornSystem } from '../solver/horn.js';
 import type { Graph } from '../core/dot.js';
 import { aretGraphs } from './graph.js';
@@ -155,7 +155,7 @@ function statsOf(whole: Program, slice: Slice, run: RunState, solver: SmtSolver,
 /** What stops a run without a verdict, as UNKNOWN; an internal error is also reported. */
 function stopped(e: unknown, onInternalError?: (message: string) => void): Outcome<Proof> {
   if (e instanceof Timeout) return { verdict: 'unknown', reason: 'timeout' };
-  if (e instanceof OutOfMemory || e instanceof SolverUnknown) return { verdict: 'unknown', reason: e.message };
+  if (e instanceof OutOfMemory || e instanceof SolverUnknown || e instanceof SolverFailed) return { verdict: 'unknown', reason: e.message };
   if (e instanceof ReplayFailed || e instanceof InvalidSolution) {
     onInternalError?.(e.message);
     return { verdict: 'unknown', reason: e.message };

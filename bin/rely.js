@@ -10,6 +10,33 @@ import { Worker, isMainThread } from 'node:worker_threads';
 
 export const STACK_MB = 512;
 
+/**
+ * `--max-memory MB` as the arguments give it (the last one; the CLI itself reports a bad
+ * value): it caps the worker's JS heap too, so an allocation spike stops at the limit
+ * (V8 ends the thread, not the process) instead of growing until the next check.
+ */
+function maxMemoryMb(args) {
+  let mb;
+  for (let i = 0; i < args.length && args[i] !== '--'; i++) {
+    const m = /^--max-memory(?:=(.*))?$/.exec(args[i]);
+    if (!m) continue;
+    const v = m[1] ?? args[i + 1] ?? '';
+    mb = /^\d+$/.test(v) && Number(v) >= 16 ? Number(v) : undefined;
+  }
+  return mb;
+}
+
+/** The verdict of a run whose worker V8 stopped at its heap limit: UNKNOWN, as the CLI prints it (verify and svcomp). */
+function outOfMemory(args, mb) {
+  const reason = `out of memory: the JS heap reached its limit${mb === undefined ? '' : ` of ${mb} MB (--max-memory)`}`;
+  if (args[0] === 'svcomp') {
+    process.stdout.write(`UNKNOWN: ${reason}\nResult: UNKNOWN\n`);
+    return 0;
+  }
+  process.stdout.write(args.includes('--json') ? `${JSON.stringify({ verdict: 'unknown', reason })}\n` : `UNKNOWN: ${reason}\n`);
+  return 3;
+}
+
 if (isMainThread) {
   // A reader that stops early (`rely verify --help | head`) is not an error of ours:
   // stop quietly instead of dying with a stack trace.
@@ -17,13 +44,19 @@ if (isMainThread) {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw e;
   });
+  const args = process.argv.slice(2);
+  const mb = maxMemoryMb(args);
   const cli = new Worker(new URL(import.meta.url), {
-    argv: process.argv.slice(2),
+    argv: args,
     // The worker's stderr is a pipe: tell it whether ours is a terminal (progress lines).
     env: { ...process.env, RELY_STDERR_TTY: process.stderr.isTTY ? '1' : '0' },
-    resourceLimits: { stackSizeMb: STACK_MB },
+    resourceLimits: { stackSizeMb: STACK_MB, ...(mb !== undefined && { maxOldGenerationSizeMb: mb }) },
   });
   cli.on('error', (e) => {
+    if (e.code === 'ERR_WORKER_OUT_OF_MEMORY' && (args[0] === 'verify' || args[0] === 'svcomp')) {
+      process.exitCode = outOfMemory(args, mb);
+      return;
+    }
     process.stderr.write(`rely: internal error: ${e.message}\n`);
     process.exitCode = 4;
   });

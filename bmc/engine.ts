@@ -19,7 +19,7 @@ export const bmcEngine: Engine<BmcEngineOptions, null, BmcStats> = {
     solver: solverOption,
   },
   async run(p, o, ctx) {
-    const solvers = new SolverPool(o.solver, { stop: ctx.budget.signal, nice: ctx.nice });
+    const solvers = new SolverPool(o.solver, { stop: ctx.budget.signal, nice: ctx.nice, limits: ctx.budget.solverLimits() });
     try {
       const solver = solvers.open();
       const verdict = await verifyBmc(p, solver, {

@@ -6,7 +6,7 @@
  * values chosen by the solver. It proves nothing: no error within the bound is
  * UNKNOWN, as is a timeout.
  */
-import type { SmtSolver, SolverStats } from '../solver/smt.js';
+import { SolverFailed, type SmtSolver, type SolverStats } from '../solver/smt.js';
 import { type Program, singleInstances } from '../frontend/program.js';
 import type { Budget } from '../core/budget.js';
 import { OutOfMemory, ReplayFailed, SolverUnknown, Timeout } from '../core/errors.js';
@@ -48,7 +48,7 @@ export async function verifyBmc(p: Program, solver: SmtSolver, opts: BmcOptions)
     return done({ verdict: 'unknown', reason: `bounded: no error within ${errorFreeDepth} steps (--max-depth)` });
   } catch (e) {
     if (e instanceof Timeout || (e instanceof SolverUnknown && e.reason === 'timeout')) return done({ verdict: 'unknown', reason: `timeout${explored()}` });
-    if (e instanceof SolverUnknown || e instanceof OutOfMemory) return done({ verdict: 'unknown', reason: `${e.message}${explored()}` });
+    if (e instanceof SolverUnknown || e instanceof OutOfMemory || e instanceof SolverFailed) return done({ verdict: 'unknown', reason: `${e.message}${explored()}` });
     if (e instanceof ReplayFailed) {
       opts.onInternalError?.(e.message);
       return done({ verdict: 'unknown', reason: e.message });

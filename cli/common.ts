@@ -54,6 +54,15 @@ export function parseSeconds(v: string): number {
   return Number(v);
 }
 
+/** `--max-memory`: a whole number of megabytes, at least MIN_MEMORY_MB (bin/rely.js reads the flag the same way). */
+export function parseMegabytes(v: string): number {
+  if (!/^\d+$/.test(v) || Number(v) < MIN_MEMORY_MB) throw new InvalidArgumentError(`expected a whole number of megabytes, at least ${MIN_MEMORY_MB}`);
+  return Number(v);
+}
+
+/** A smaller --max-memory is a usage error: it caps the CLI's JS heap, and rely could not load. (Its process takes about 90 MB at rest: a limit below that ends a run at once, UNKNOWN: out of memory.) */
+export const MIN_MEMORY_MB = 16;
+
 /** Checked before the run, so that a long verification does not end in an unwritable path. */
 export function parseOutputPath(v: string): string {
   if (existsSync(v) && statSync(v).isDirectory()) throw new InvalidArgumentError(`${v} is a directory`);

@@ -1,6 +1,7 @@
 /** `rely verify`: its options gathered from the engine registry, the run within the budget, and the verdict's output. */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { Command, Option } from 'commander';
 import { loadProgram } from '../frontend/index.js';
 import { InputError, UnboundedThreads } from '../frontend/diagnostics.js';
@@ -10,7 +11,7 @@ import type { LivenessEngine, LivenessStats } from '../core/engine.js';
 import { Budget } from '../core/budget.js';
 import { DEFAULT_ENGINE, ENGINES, LIVENESS_ENGINES, engineNamed, engineOptions, livenessEngineNamed, type AnyEngine } from '../engines/registry.js';
 import { FAIRNESS, livenessJson, livenessPage, livenessText, readProperty, type PropertySource } from './ltl.js';
-import { EXIT, addCommon, cliParser, frontendOptions, logger, parseOutputDir, parseOutputPath, parseSeconds, statusLine, warnAll, type Common, type Session } from './common.js';
+import { EXIT, addCommon, cliParser, frontendOptions, logger, parseMegabytes, parseOutputDir, parseOutputPath, parseSeconds, statusLine, warnAll, type Common, type Session } from './common.js';
 import { verifyJson, verifyText } from './report.js';
 import { htmlReport, verifyPage, type ReportPage } from './html-report.js';
 import { buchiGraph, cfgGraph, type Graph } from '../core/dot.js';
@@ -22,6 +23,8 @@ export interface VerifyCli extends Common {
   engine: string;
   maxInstances: number;
   timeout: number;
+  /** --max-memory (MB), undefined: the default (80% of the JS heap's limit). */
+  maxMemory?: number;
   json?: boolean;
   proof?: string;
   report?: string;
@@ -116,6 +119,16 @@ async function verifyUnbounded(
   return last!;
 }
 
+/** `--max-memory`'s help: what it bounds, the default here, what happens at the limit. */
+function maxMemoryHelp(): string {
+  const heapMb = Math.round((0.8 * getHeapStatistics().heap_size_limit) / 2 ** 20);
+  return (
+    "memory limit of the whole run in MB: rely's process (all its threads) and its native z3 processes together, checked between the engines' steps and every 0.2 s while z3 works; " +
+    'each JS heap and each z3 process (z3 -memory:MB) is capped at MB as well. Past it: UNKNOWN: out of memory (… MB in use (rely … MB, z3 … MB), past the run\'s limit of MB MB), or UNKNOWN: solver: z3 out of memory (limit MB MB), exit 3. ' +
+    `Default: no limit but the JS heap's, UNKNOWN past 80% of it (${heapMb} MB here); z3 unbounded`
+  );
+}
+
 /** The options of `rely verify`, shared by `rely svcomp`. */
 export function verifyOptions(cmd: Command): Command {
   cmd.addOption(
@@ -125,6 +138,7 @@ export function verifyOptions(cmd: Command): Command {
   );
   engineOptionsOf(cmd)
     .option('--timeout <S>', 'overall time limit in seconds, parsing included, then UNKNOWN: timeout', parseSeconds, DEFAULT_TIMEOUT_S)
+    .option('--max-memory <MB>', maxMemoryHelp(), parseMegabytes)
     .option('--max-instances <K>', 'a program that creates threads in a loop without constant bounds is first proved for any number of threads (explicit-modular with the thread as a template), else searched for bugs with 1, 2, …, K iterations of each such loop (an error found is real; finding none proves nothing)', cliParser(parseCount), DEFAULT_MAX_INSTANCES)
     .option('--json', 'print one JSON object')
     .option('--proof <OUT.smt2>', 'if SAFE, write the proof as an SMT-LIB 2 script (check it: z3 OUT.smt2; every answer must be unsat)', parseOutputPath)
@@ -136,7 +150,7 @@ export function verifyOptions(cmd: Command): Command {
 /** Verifies one file as `rely verify` does, prints the verdict, and returns the answer (with the program it is about). */
 export async function verifyFile(file: string, o: VerifyCli, session: Session): Promise<Answer> {
   const { io } = session;
-  const budget = new Budget({ deadline: performance.now() + o.timeout * 1000 }); // parsing included
+  const budget = new Budget({ deadline: performance.now() + o.timeout * 1000, memoryLimitMb: o.maxMemory }); // parsing included
   session.log = logger(o.logLevel, io);
   const engine = engineNamed(o.engine)!; // commander checked the choice
   const progress = io.errIsTty ? statusLine(io) : undefined;
@@ -188,7 +202,7 @@ async function writePictures(p: Program, file: string, o: VerifyCli, own: readon
 /** `rely verify --ltl`: the property's liveness engine (split unless --engine names another), its verdict printed. */
 async function verifyLiveness(file: string, o: VerifyCli & PropertySource, engine: LivenessEngine<LivenessStats>, session: Session): Promise<'safe' | 'unsafe' | 'unknown'> {
   const { io } = session;
-  const budget = new Budget({ deadline: performance.now() + o.timeout * 1000 });
+  const budget = new Budget({ deadline: performance.now() + o.timeout * 1000, memoryLimitMb: o.maxMemory });
   session.log = logger(o.logLevel, io);
   const bound = readProperty(file, o, frontendOptions(o));
   warnAll(bound.program, io);

@@ -1,10 +1,15 @@
 /**
- * The run's budget: a deadline and a heap limit. Engines call `check()` between
- * steps of their searches and size each solver query by `queryMs`, so a run ends with
- * UNKNOWN (timeout, out of memory) rather than overrunning `--timeout` or dying in
- * V8's heap abort with a stack trace.
+ * The run's budget: a deadline, a heap limit and (--max-memory) a memory limit.
+ * Engines call `check()` between steps of their searches and size each solver query
+ * by `queryMs`, so a run ends with UNKNOWN (timeout, out of memory) rather than
+ * overrunning `--timeout` or dying in V8's heap abort with a stack trace. The memory
+ * limit counts the whole run: rely's process (every thread) and its native z3
+ * processes; the z3s get it too (solverLimits: z3's own -memory and a watch while a
+ * query runs, solver/z3-native.ts).
  */
 import { getHeapStatistics } from 'node:v8';
+import { MB, runMemory } from '../solver/memory.js';
+import { memoryNote, type NativeLimits } from '../solver/z3-native.js';
 import { Cancelled, OutOfMemory, Timeout } from './errors.js';
 
 export interface BudgetLimits {
@@ -12,6 +17,8 @@ export interface BudgetLimits {
   readonly deadline?: number;
   /** Live heap bytes past which the run stops with UNKNOWN (out of memory); default 80% of node's heap limit: a big Map that grows needs a large block at once. */
   readonly heapLimitBytes?: number;
+  /** --max-memory: MB the whole run may use (rely's resident memory and its z3 processes'); none by default. */
+  readonly memoryLimitMb?: number;
   /** Stops the run from outside: check() throws Cancelled, and the run's solvers close (solver/select.ts). */
   readonly signal?: AbortSignal;
 }
@@ -24,24 +31,38 @@ const TURN_MS = 25;
 export class Budget {
   readonly deadline: number | undefined;
   readonly signal: AbortSignal | undefined;
+  readonly memoryLimitMb: number | undefined;
   private readonly heapLimit: number;
+  /** Whether the heap limit is the default (80% of V8's), for the message. */
+  private readonly heapDefault: boolean;
   private heapSeen = -Infinity;
   private turned = performance.now();
 
   constructor(limits: BudgetLimits = {}) {
     this.deadline = limits.deadline;
     this.signal = limits.signal;
+    this.memoryLimitMb = limits.memoryLimitMb;
+    this.heapDefault = limits.heapLimitBytes === undefined;
     this.heapLimit = limits.heapLimitBytes ?? 0.8 * getHeapStatistics().heap_size_limit;
+  }
+
+  private limits(): BudgetLimits {
+    return { heapLimitBytes: this.heapDefault ? undefined : this.heapLimit, memoryLimitMb: this.memoryLimitMb };
   }
 
   /** The same heap limit and deadline (or an earlier one) for a part of the run that `stop` (or this budget's own signal) ends. */
   lane(stop: AbortSignal, deadline?: number): Budget {
-    return new Budget({ deadline: this.earlier(deadline), heapLimitBytes: this.heapLimit, signal: this.signal ? AbortSignal.any([this.signal, stop]) : stop });
+    return new Budget({ ...this.limits(), deadline: this.earlier(deadline), signal: this.signal ? AbortSignal.any([this.signal, stop]) : stop });
   }
 
   /** The same limits and signal, with the deadline no later than `deadline`: a share of the run. */
   within(deadline?: number): Budget {
-    return new Budget({ deadline: this.earlier(deadline), heapLimitBytes: this.heapLimit, signal: this.signal });
+    return new Budget({ ...this.limits(), deadline: this.earlier(deadline), signal: this.signal });
+  }
+
+  /** What the run's native solvers are bounded by: the memory limit and the deadline. */
+  solverLimits(): NativeLimits {
+    return { memoryMb: this.memoryLimitMb, deadline: this.deadline };
   }
 
   private earlier(deadline: number | undefined): number | undefined {
@@ -55,8 +76,31 @@ export class Budget {
     if (this.deadline !== undefined && now > this.deadline) throw new Timeout();
     if (now - this.heapSeen < HEAP_CHECK_MS) return;
     this.heapSeen = now;
+    const why = this.memoryProblem();
+    if (why) throw new OutOfMemory(why);
+  }
+
+  /**
+   * Why the run is out of memory (the reason of its UNKNOWN), or undefined: the heap
+   * of this thread past the heap limit, or with --max-memory the run's memory past it.
+   */
+  memoryProblem(): string | undefined {
     const used = getHeapStatistics().used_heap_size;
-    if (used > this.heapLimit) throw new OutOfMemory(used, this.heapLimit);
+    if (used > this.heapLimit) {
+      const whose = this.heapDefault ? "80% of the JS heap's limit; --max-memory MB sets it" : '--max-memory';
+      return `out of memory: ${Math.round(used / MB)} MB of heap in use, past the run's limit of ${Math.round(this.heapLimit / MB)} MB (${whose})`;
+    }
+    if (this.memoryLimitMb === undefined) return undefined;
+    const m = runMemory();
+    return m.total > this.memoryLimitMb * MB ? memoryNote(m, this.memoryLimitMb) : undefined;
+  }
+
+  /** memoryProblem(), at most every HEAP_CHECK_MS (undefined between): for searches that check their own way (the explicit engines). */
+  overMemory(): string | undefined {
+    const now = performance.now();
+    if (now - this.heapSeen < HEAP_CHECK_MS) return undefined;
+    this.heapSeen = now;
+    return this.memoryProblem();
   }
 
   /**

@@ -145,7 +145,7 @@ export interface CheckedRun {
 
 /** Runs `search` on a solver of back end `choice`, with checkers from the same pool; every solver is closed afterwards. */
 export async function withSolvers<V>(choice: SolverChoice, p: Program, ctx: RunContext, search: (solver: SmtSolver, run: CheckedRun) => Promise<V>): Promise<{ verdict: V; backend: BackendName }> {
-  const solvers = new SolverPool(choice, { stop: ctx.budget.signal, nice: ctx.nice });
+  const solvers = new SolverPool(choice, { stop: ctx.budget.signal, nice: ctx.nice, limits: ctx.budget.solverLimits() });
   try {
     const solver = solvers.open();
     const verdict = await search(solver, { checker: () => solvers.open(), budget: ctx.budget, onInternalError: (message) => ctx.log.error({ file: p.file }, message) });

@@ -21,14 +21,8 @@ export class Cancelled extends Error {
   }
 }
 
-const MB = 2 ** 20;
-
-/** The live heap passed the run's limit (budget.ts): UNKNOWN before V8 aborts the process. */
-export class OutOfMemory extends Error {
-  constructor(used: number, limit: number) {
-    super(`out of memory: ${Math.round(used / MB)} MB of heap in use, past the run's limit of ${Math.round(limit / MB)} MB (node --max-old-space-size=N raises it)`);
-  }
-}
+/** The live heap, or the run's memory, passed the run's limit (budget.ts): UNKNOWN before V8 aborts the process. The message says which and how much. */
+export class OutOfMemory extends Error {}
 
 /** An SMT query the solver could not decide where an engine needs the answer. */
 export class SolverUnknown extends Error {

@@ -33,6 +33,7 @@ const explicitEngine = (name: ExplicitEngine, description: string): Engine<Expli
       nondetRange: o.intRange,
       maxStates: o.maxStates,
       deadline: ctx.budget.deadline,
+      memory: () => ctx.budget.overMemory(),
       onInternalError: (message) => ctx.log.error({ file: p.file }, message),
     });
     return { verdict, backend: null };

@@ -22,6 +22,8 @@ export interface SearchOptions {
   maxStates?: number;
   /** performance.now() past which the search stops (incomplete). */
   deadline?: number;
+  /** Asked every 1024 states: why the run is out of memory (the search stops, incomplete), or undefined (Budget.overMemory). */
+  memory?: () => string | undefined;
 }
 
 export interface ExploreOptions extends SearchOptions {
@@ -39,7 +41,9 @@ export interface SearchResult {
   /** Every reachable state (for the tried nondet values) was explored. */
   readonly complete: boolean;
   /** Why the search stopped early. */
-  readonly stoppedBy?: 'state limit' | 'timeout';
+  readonly stoppedBy?: 'state limit' | 'timeout' | 'out of memory';
+  /** With stoppedBy 'out of memory': the reason, as the budget says it. */
+  readonly memory?: string;
   /** Some choice was cut to the nondet range: "no error" holds only for that range. */
   readonly usedNondetRange: boolean;
   readonly nondetRange: readonly [bigint, bigint];
@@ -100,6 +104,7 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   let fired = 0;
   let cut = 0;
   let stoppedBy: ExploreResult['stoppedBy'];
+  let memory: string | undefined;
   let errorState = -1;
   const noStacks: Stacks = p.threads.map(() => []);
   const inBounds = (vals: readonly bigint[]): boolean => !bounded.some((i) => vals[i] < lo || vals[i] > hi);
@@ -167,6 +172,7 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
 
   for (let s = 0; s < values.length && errorState < 0 && !stoppedBy; s++) {
     if ((s & 1023) === 0 && opts.deadline !== undefined && performance.now() > opts.deadline) stoppedBy = 'timeout';
+    else if ((s & 1023) === 0 && (memory = opts.memory?.())) stoppedBy = 'out of memory';
     successors(s, (next, nst, c, aux) => {
       fired++;
       add(next, nst, s, c, aux);
@@ -215,6 +221,7 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
     errorReachable: errorState >= 0,
     complete: !stoppedBy,
     stoppedBy,
+    memory,
     usedNondetRange: usedRange,
     nondetRange: range,
     cut,

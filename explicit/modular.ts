@@ -326,6 +326,7 @@ export function checkModular(p: Program, opts: SearchOptions = {}, groups: reado
   let cut = 0;
   let fired = 0;
   let stoppedBy: ModularResult['stoppedBy'];
+  let memory: string | undefined;
   let errorThread: number | undefined;
 
   const add = (f: Fact): void => {
@@ -379,6 +380,7 @@ export function checkModular(p: Program, opts: SearchOptions = {}, groups: reado
   for (const f of initFacts(p, ts, init.states)) add(f);
   for (let i = 0; i < work.length && !stoppedBy && errorThread === undefined; i++) {
     if ((i & 1023) === 0 && opts.deadline !== undefined && performance.now() > opts.deadline) stoppedBy = 'timeout';
+    else if ((i & 1023) === 0 && (memory = opts.memory?.())) stoppedBy = 'out of memory';
     clipped = consequences(p, ts, env, work[i], add, () => fired++) || clipped;
   }
   const done = !stoppedBy && errorThread === undefined;
@@ -387,6 +389,7 @@ export function checkModular(p: Program, opts: SearchOptions = {}, groups: reado
     errorThread: errorThread === undefined ? undefined : ts[errorThread].name,
     complete: !stoppedBy,
     stoppedBy,
+    memory,
     usedNondetRange: clipped,
     nondetRange: range,
     cut,

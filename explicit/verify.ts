@@ -57,6 +57,13 @@ function boundOf(r: SearchResult, intRange: readonly [bigint, bigint] | undefine
   return parts.length ? parts.join(', ') : null;
 }
 
+/** Why an incomplete search stopped, as UNKNOWN's reason. */
+function stopReason(r: SearchResult): string {
+  if (r.stoppedBy === 'timeout') return 'timeout';
+  if (r.stoppedBy === 'out of memory') return `${r.memory ?? 'out of memory'} (after ${r.states} states)`;
+  return `state limit (${r.states} states)`;
+}
+
 /** The global engine's answer: UNSAFE with a replayed trace, SAFE with a closed state set, or UNKNOWN. */
 function globalOutcome(p: Program, r: ExploreResult, bound: string | null, symmetry: string | null, internal: (m: string) => Outcome<ExplicitProof>): Outcome<ExplicitProof> {
   if (r.errorReachable) {
@@ -64,7 +71,7 @@ function globalOutcome(p: Program, r: ExploreResult, bound: string | null, symme
     if ('failure' in replayed) return internal(`explicit-global: the error trace does not replay: ${replayed.failure}`);
     return { verdict: 'unsafe', trace: replayed.trace, traceReplayed: true };
   }
-  if (!r.complete) return { verdict: 'unknown', reason: r.stoppedBy === 'timeout' ? 'timeout' : `state limit (${r.states} states)` };
+  if (!r.complete) return { verdict: 'unknown', reason: stopReason(r) };
   if (bound) return { verdict: 'unknown', reason: `bounded: no error with ${bound}` };
   if (r.closed !== true) return internal('explicit-global: the explored state set is not closed under the transitions');
   return { verdict: 'safe', proof: { kind: 'global', states: r.states, symmetry }, proofChecked: true };
@@ -76,7 +83,7 @@ export function verifyExplicit(p: Program, engine: ExplicitEngine, opts: Explici
     opts.onInternalError?.(message);
     return { verdict: 'unknown', reason: `internal check failed: ${message}` };
   };
-  const search = { nondetRange: opts.nondetRange, intRange: opts.intRange, maxStates: opts.maxStates, deadline: opts.deadline };
+  const search = { nondetRange: opts.nondetRange, intRange: opts.intRange, maxStates: opts.maxStates, deadline: opts.deadline, memory: opts.memory };
   // The global search takes states up to permutations of identical threads.
   const sym = hasTemplates(p) ? undefined : findSymmetry(p);
   const symmetry = sym ? sym.classes.map((c) => `${p.threads[c.threads[0]].fn} ×${c.threads.length}`).join(', ') : null;
@@ -114,7 +121,7 @@ export function verifyExplicit(p: Program, engine: ExplicitEngine, opts: Explici
       return done({ verdict: 'unknown', reason: `error reachable in the thread-modular abstraction (thread ${m.errorThread}); explicit-global: ${o.reason}` });
     return done(o);
   }
-  if (!m.complete) return done({ verdict: 'unknown', reason: m.stoppedBy === 'timeout' ? 'timeout' : `state limit (${m.states} states)` });
+  if (!m.complete) return done({ verdict: 'unknown', reason: stopReason(m) });
   if (bound) return done({ verdict: 'unknown', reason: `bounded: no error with ${bound}` });
   const failure = checkModularProof(m.proof!);
   if (failure) return done(internal(`explicit-modular: the fixpoint does not re-check: ${failure}`));

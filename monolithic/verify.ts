@@ -16,7 +16,7 @@
  * the whole program, whose traces are the ones replayed.
  */
 import type { HornResult } from '../solver/horn.js';
-import type { SmtSolver, SolverStats } from '../solver/smt.js';
+import { SolverFailed, type SmtSolver, type SolverStats } from '../solver/smt.js';
 import { type Program, singleInstances } from '../frontend/program.js';
 import { coneOfInfluence } from '../frontend/slice.js';
 import { Budget, stopwatch } from '../core/budget.js';
@@ -94,6 +94,8 @@ export async function verifyMonolithic(whole: Program, solver: SmtSolver, opts: 
     try {
       r = await timed('spacerMs', () => solver.horn(sys, { timeoutMs: queryTimeoutMs() }));
     } catch (e) {
+      // The solver failed (died, a limit): UNKNOWN with its reason (the outer catch).
+      if (e instanceof SolverFailed) throw e;
       // An answer the solver layer cannot read (e.g. a construct the IR lacks) proves nothing.
       return internal(`internal: Spacer's answer could not be read: ${(e as Error).message}`);
     }
@@ -120,7 +122,7 @@ export async function verifyMonolithic(whole: Program, solver: SmtSolver, opts: 
         reason: `timeout (Spacer found an error reachable; the search for its trace ran out of time${unrolledSteps ? `, none has ${unrolledSteps} steps or fewer` : ''})`,
       });
     if (timeout) return done({ verdict: 'unknown', reason: 'timeout' });
-    if (e instanceof SolverUnknown || e instanceof OutOfMemory) return done({ verdict: 'unknown', reason: e.message });
+    if (e instanceof SolverUnknown || e instanceof OutOfMemory || e instanceof SolverFailed) return done({ verdict: 'unknown', reason: e.message });
     if (e instanceof ReplayFailed) return internal(e.message);
     throw e;
   }

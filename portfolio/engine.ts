@@ -11,7 +11,7 @@
  * no verdict of its own; the report says which lane decided.
  */
 import type { Engine, EngineResult, EngineStats, EngineVerdict } from '../core/engine.js';
-import { Cancelled } from '../core/errors.js';
+import { Cancelled, OutOfMemory } from '../core/errors.js';
 import { backendOf } from '../solver/select.js';
 import { aretEngine } from '../aret/engine.js';
 import { bmcEngine } from '../bmc/engine.js';
@@ -108,7 +108,9 @@ export const portfolioEngine: Engine<PortfolioOptions, PortfolioProof, Portfolio
     }
     // A lane stopped inside a solver call may fail in any way (its solver closed under it): it was stopped.
     const wasStopped = (s: Settled): boolean => 'error' in s && (s.error instanceof Cancelled || stops[s.i].signal.aborted);
-    const failure = settled.find((s) => 'error' in s && !wasStopped(s));
+    // A lane out of memory (its worker's heap at the limit) did not decide: its reason is the run's.
+    const outOfMemory = (s: Settled): boolean => 'error' in s && s.error instanceof OutOfMemory;
+    const failure = settled.find((s) => 'error' in s && !wasStopped(s) && !outOfMemory(s));
     if (failure && 'error' in failure) {
       if (!winner) throw failure.error;
       ctx.log.error({ file: p.file, lane: LANES[failure.i].name, error: String(failure.error) }, 'a portfolio lane failed');
@@ -117,6 +119,7 @@ export const portfolioEngine: Engine<PortfolioOptions, PortfolioProof, Portfolio
       const s = settled.find((x) => x.i === i);
       const none = { engine: lane.name, reason: null, backend: null, stats: null, options: options[i] };
       if (!s) return { ...none, verdict: 'not run' };
+      if ('error' in s && outOfMemory(s) && !wasStopped(s)) return { ...none, verdict: 'unknown', reason: (s.error as Error).message };
       if ('error' in s) return wasStopped(s) ? { ...none, verdict: 'stopped' } : { ...none, verdict: 'error', reason: String(s.error) };
       const v = s.result.verdict;
       // A lane stopped inside a solver query ends as unknown: it did not decide, it was stopped.

@@ -15,7 +15,7 @@ const log = pino({ level: job.logLevel }, { write: (line: string) => post({ log:
 try {
   const engine = WORKER_ENGINES.find((e) => e.name === job.engine);
   if (!engine) throw new Error(`internal: no worker engine ${job.engine}`);
-  const budget = new Budget({ deadline: job.msLeft === null ? undefined : performance.now() + job.msLeft });
+  const budget = new Budget({ deadline: job.msLeft === null ? undefined : performance.now() + job.msLeft, memoryLimitMb: job.memoryLimitMb ?? undefined });
   post({ result: await engine.run(reinternProgram(job.program), job.options, { budget, log }) });
 } catch (e) {
   post({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) });

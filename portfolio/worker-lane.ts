@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { EngineResult, EngineStats, RunContext } from '../core/engine.js';
-import { Cancelled } from '../core/errors.js';
+import { Cancelled, OutOfMemory } from '../core/errors.js';
 import type { Program } from '../frontend/program.js';
 
 /** What the worker is sent. */
@@ -18,6 +18,8 @@ export interface LaneJob {
   readonly options: Record<string, unknown>;
   /** Milliseconds to the run's deadline (clocks differ between threads), null: none. */
   readonly msLeft: number | null;
+  /** --max-memory (MB), null: none. */
+  readonly memoryLimitMb: number | null;
   readonly logLevel: string;
 }
 
@@ -39,9 +41,11 @@ function relog(log: Logger, line: string): void {
 export function runInWorker(engine: string, p: Program, options: Record<string, unknown>, ctx: RunContext): Promise<EngineResult<unknown, EngineStats>> {
   const { budget } = ctx;
   if (budget.signal?.aborted) return Promise.reject(new Cancelled());
-  const job: LaneJob = { engine, program: p, options, msLeft: budget.deadline === undefined ? null : budget.deadline - performance.now(), logLevel: ctx.log.level };
+  const memoryLimitMb = budget.memoryLimitMb ?? null;
+  const job: LaneJob = { engine, program: p, options, msLeft: budget.deadline === undefined ? null : budget.deadline - performance.now(), memoryLimitMb, logLevel: ctx.log.level };
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SCRIPT, { workerData: job });
+    // With --max-memory the worker's heap is capped by it too: V8 stops the thread (not the process) past it.
+    const worker = new Worker(WORKER_SCRIPT, { workerData: job, ...(memoryLimitMb !== null && { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb } }) });
     const end = (settle: () => void): void => {
       budget.signal?.removeEventListener('abort', stop);
       void worker.terminate();
@@ -54,7 +58,15 @@ export function runInWorker(engine: string, p: Program, options: Record<string, 
       else if ('result' in m) end(() => resolve(m.result));
       else end(() => reject(new Error(`the ${engine} lane failed: ${m.error}`)));
     });
-    worker.on('error', (e) => end(() => reject(e)));
+    worker.on('error', (e) =>
+      end(() =>
+        reject(
+          (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new OutOfMemory(`out of memory: the ${engine} lane's JS heap reached its limit${memoryLimitMb === null ? '' : ` of ${memoryLimitMb} MB (--max-memory)`}`)
+            : e,
+        ),
+      ),
+    );
     // After a result this is a no-op (a promise settles once).
     worker.on('exit', (code) => end(() => reject(new Error(`the ${engine} lane's worker exited (code ${code}) without a result`))));
   });

@@ -12,6 +12,14 @@ export type Model = ReadonlyMap<string, bigint>;
 /** A solver's reason for `unknown` as rely reports it: `timeout`, or the solver's words on one line. */
 export const unknownReason = (raw: string): string => (/timeout|canceled/.test(raw) ? 'timeout' : raw.replace(/\s+/g, ' ').trim());
 
+/**
+ * The solver itself failed, not the query: its process died, was killed at a limit
+ * (memory, an answer overdue), or could not start. The run cannot go on with it, so
+ * engines end UNKNOWN with the message as the reason (`solver: z3 exited (signal
+ * SIGKILL) during a query`, `solver: z3 out of memory (limit 500 MB)`).
+ */
+export class SolverFailed extends Error {}
+
 export interface QueryOptions {
   /** Per-query limit; the answer is unknown('timeout') past it. */
   timeoutMs?: number;

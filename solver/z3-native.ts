@@ -4,6 +4,13 @@
  * (DESIGN.md, "Measured here"). The process is restarted after a crash (replaying
  * declarations and the push/assert stack) and killed on close or process exit.
  * Horn queries use a second process, since `(set-logic HORN)` must start a session.
+ *
+ * Limits (NativeLimits): z3 runs with `-memory:MB` (past it z3 prints `(error "out of
+ * memory")` and exits with code 101), and while a request is in flight the run's
+ * memory (rely's process and its z3s) is watched against the same limit. Every request
+ * has a time bound: its query's limit, else the run's deadline, plus GRACE_MS; a z3
+ * that does not answer by then is killed. A z3 that dies, or is killed at a limit,
+ * fails its request with SolverFailed (the engines' UNKNOWN), never a hang.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
@@ -12,7 +19,8 @@ import { delimiter, join } from 'node:path';
 import { mkVar, smtSymbol, toSmt, varsOf, type Term } from './formula.js';
 import { hornToSmtLib, type HornResult, type HornSystem } from './horn.js';
 import { inlineRelations, parseSExprs, sexprToTerm, showSExpr, type RelationDef, type SExpr } from './sexpr.js';
-import { unknownReason, type Backend, type Model, type SatResult } from './smt.js';
+import { SolverFailed, unknownReason, type Backend, type Model, type SatResult } from './smt.js';
+import { MB, runMemory, solverPids } from './memory.js';
 
 /** The z3 binary: $RELY_Z3 if set, else `z3` on PATH; undefined when there is none. */
 export function findZ3(): string | undefined {
@@ -32,7 +40,19 @@ export function findZ3(): string | undefined {
 }
 
 const GRACE_MS = 2000;
+/** How often the run's memory is looked at while a request is in flight. */
+const MEMORY_POLL_MS = 200;
+/** z3's exit code when it runs out of memory (ERR_MEMOUT). */
+const Z3_MEMOUT = 101;
 const live = new Set<Z3Process>();
+
+/** The bounds of a native back end's processes. */
+export interface NativeLimits {
+  /** The run's memory limit in MB (--max-memory): each z3's own (-memory), and rely's process with its z3s together while a request waits. */
+  readonly memoryMb?: number;
+  /** performance.now() of the run's deadline: a request without a time limit of its own waits no longer (plus a grace). */
+  readonly deadline?: number;
+}
 process.on('exit', () => {
   for (const p of live) p.kill();
 });
@@ -53,13 +73,22 @@ class Z3Process {
     private readonly binary: string,
     /** Niceness of the process (0: as rely's own): a background lane's solver yields the cores. */
     private readonly nice = 0,
+    private readonly limits: NativeLimits = {},
   ) {}
 
   private start(): void {
-    const child = spawn(this.binary, ['-in', '-smt2'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const memory = this.limits.memoryMb === undefined ? [] : [`-memory:${Math.max(1, Math.floor(this.limits.memoryMb))}`];
+    const child = spawn(this.binary, ['-in', '-smt2', ...memory], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
     live.add(this);
-    if (this.nice && child.pid !== undefined) setPriority(child.pid, this.nice);
+    if (child.pid !== undefined) solverPids.add(child.pid);
+    if (this.nice && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, this.nice);
+      } catch {
+        // already gone: its 'exit' reports it
+      }
+    }
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (d: string) => {
       this.buffer += d;
@@ -75,14 +104,19 @@ class Z3Process {
     });
     child.stderr.resume();
     const gone = (why: string): void => {
+      if (child.pid !== undefined) solverPids.delete(child.pid);
       if (this.child !== child) return;
       this.child = undefined;
       live.delete(this);
-      this.waiting?.reject(new CrashError(why));
+      this.waiting?.reject(new SolverFailed(why));
       this.waiting = undefined;
     };
-    child.on('error', (e) => gone(`cannot run z3 (${this.binary}): ${e.message}`));
-    child.on('exit', (code, sig) => gone(`z3 exited (${sig ?? code})`));
+    child.on('error', (e) => gone(`solver: cannot run z3 (${this.binary}): ${e.message}`));
+    child.on('exit', (code, sig) => {
+      const memout = code === Z3_MEMOUT || this.buffer.includes('(error "out of memory")');
+      const limit = this.limits.memoryMb === undefined ? '' : ` (limit ${this.limits.memoryMb} MB)`;
+      gone(memout ? `solver: z3 out of memory${limit}` : `solver: z3 exited (${sig ? `signal ${sig}` : `code ${code}`}) during a query`);
+    });
     child.stdin.on('error', () => {}); // reported through 'exit'
     this.buffer = '';
     const preamble = this.onStart();
@@ -100,23 +134,47 @@ class Z3Process {
         if (!this.child) this.start();
         const text = typeof commands === 'function' ? commands() : commands;
         const marker = `<<rely:${++this.seq}>>`;
-        const timer =
-          timeoutMs === undefined
+        // A request without a limit of its own (push, assert, a model's values) waits until the run's deadline.
+        const deadline = this.limits.deadline;
+        const bound = timeoutMs ?? (deadline === undefined ? undefined : Math.max(0, deadline - performance.now()));
+        let timer: NodeJS.Timeout | undefined;
+        let watch: NodeJS.Timeout | undefined;
+        const settle = (): void => {
+          clearTimeout(timer);
+          clearInterval(watch);
+        };
+        const fail = (e: Error): void => {
+          // Stop it; the next request restarts it.
+          settle();
+          this.waiting = undefined;
+          this.kill();
+          reject(e);
+        };
+        timer =
+          bound === undefined
             ? undefined
-            : setTimeout(() => {
-                // z3 did not honour its own timeout: stop it; the next request restarts it.
-                this.waiting = undefined;
-                this.kill();
-                reject(new TimeoutError());
-              }, timeoutMs + GRACE_MS);
+            : setTimeout(
+                () =>
+                  // A query past its own limit is a timeout (z3 did not honour it); any other request is overdue.
+                  fail(timeoutMs !== undefined ? new TimeoutError() : new SolverFailed(`solver: z3 did not answer within ${Math.round(bound + GRACE_MS)} ms (the run's time left and a ${GRACE_MS / 1000} s grace): killed`)),
+                bound + GRACE_MS,
+              );
+        const memoryMb = this.limits.memoryMb;
+        watch =
+          memoryMb === undefined
+            ? undefined
+            : setInterval(() => {
+                const m = runMemory();
+                if (m.total > memoryMb * MB) fail(new SolverFailed(`solver: z3 stopped: ${memoryNote(m, memoryMb)}`));
+              }, MEMORY_POLL_MS);
         this.waiting = {
           marker,
           resolve: (out) => {
-            clearTimeout(timer);
+            settle();
             resolve(out);
           },
           reject: (e) => {
-            clearTimeout(timer);
+            settle();
             reject(e);
           },
         };
@@ -137,6 +195,7 @@ class Z3Process {
     const c = this.child;
     this.child = undefined;
     live.delete(this);
+    if (c?.pid !== undefined) solverPids.delete(c.pid);
     c?.kill('SIGKILL');
     // kill() does not reach 'exit' (the child is already forgotten): fail the request under way here.
     this.waiting?.reject(new CrashError('z3 closed'));
@@ -156,10 +215,16 @@ export class TimeoutError extends Error {
   }
 }
 
-/** z3 died (or could not start) while a request was in flight. */
+/** The process was closed by rely (the run stopped) while a request was in flight. */
 export class CrashError extends Error {}
 
-/** A failed query as an answer: unknown with the reason, when the solver gave up or died. */
+/** The run's memory past its limit, as the reasons say it. */
+export function memoryNote(m: { rely: number; solvers: number; total: number }, limitMb: number): string {
+  const mb = (b: number): number => Math.round(b / MB);
+  return `out of memory: ${mb(m.total)} MB in use (rely ${mb(m.rely)} MB, z3 ${mb(m.solvers)} MB), past the run's limit of ${limitMb} MB (--max-memory)`;
+}
+
+/** A failed query as an answer: unknown with the reason, when the solver gave up or was closed; a failed solver (SolverFailed) is thrown. */
 function failedQuery(e: unknown): { status: 'unknown'; reason: string } {
   if (e instanceof TimeoutError) return { status: 'unknown', reason: 'timeout' };
   if (e instanceof CrashError) return { status: 'unknown', reason: e.message };
@@ -168,13 +233,17 @@ function failedQuery(e: unknown): { status: 'unknown'; reason: string } {
 
 function checkErrors(out: string): void {
   const m = /\(error "([^"]*)"\)/.exec(out);
+  if (m?.[1] === 'out of memory') throw new SolverFailed('solver: z3 out of memory');
   if (m) throw new Error(`z3: ${m[1]}`);
 }
 
 /** Why `proc`'s last check-sat answered unknown. */
 async function reasonUnknown(proc: Z3Process): Promise<string> {
   const why = await proc.request('(get-info :reason-unknown)');
-  return unknownReason(/:reason-unknown "?([^")]*)"?/.exec(why)?.[1] ?? 'unknown');
+  const reason = unknownReason(/:reason-unknown "?([^")]*)"?/.exec(why)?.[1] ?? 'unknown');
+  // z3 stopped at its memory limit (-memory) with an answer: the solver is spent, not the query undecided.
+  if (/memout|out of memory/.test(reason)) throw new SolverFailed(`solver: z3 out of memory (${reason})`);
+  return reason;
 }
 
 /** z3's answer `out` to a check-sat, with the values of `vars` when sat (asked of the same process). */
@@ -202,9 +271,9 @@ export class NativeBackend implements Backend {
   private timeoutSet = 0;
   private pendingPop = false;
 
-  constructor(binary = findZ3(), nice = 0) {
+  constructor(binary = findZ3(), nice = 0, limits: NativeLimits = {}) {
     if (!binary) throw new Error('native z3 not found: install z3 (e.g. apt-get install z3) or set RELY_Z3 to its path');
-    this.smt = new Z3Process(binary, nice);
+    this.smt = new Z3Process(binary, nice, limits);
     this.smt.onStart = () => {
       this.timeoutSet = 0;
       this.pendingPop = false; // the restarted process never saw the check's push
@@ -212,7 +281,7 @@ export class NativeBackend implements Backend {
       const stack = this.levels.flatMap((l) => ['(push 1)', ...l]);
       return ['(set-option :global-declarations true)', '(set-option :produce-models true)', ...decls, ...stack].join('\n') + '\n';
     };
-    this.oneShot = new Z3Process(binary, nice);
+    this.oneShot = new Z3Process(binary, nice, limits);
   }
 
   private declare(t: Term): string {

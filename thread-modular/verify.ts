@@ -14,7 +14,7 @@
  * UNKNOWN with that reason, as is everything else.
  */
 import type { HornResult } from '../solver/horn.js';
-import type { SmtSolver, SolverStats } from '../solver/smt.js';
+import { SolverFailed, type SmtSolver, type SolverStats } from '../solver/smt.js';
 import type { Program } from '../frontend/program.js';
 import { lockFlags, withLockOwners } from '../frontend/lock-owners.js';
 import { Budget, stopwatch } from '../core/budget.js';
@@ -94,7 +94,7 @@ export async function verifyThreadModular(p: Program, solver: SmtSolver, opts: T
     return done({ verdict: 'unknown', reason: `no thread-modular invariant exists (Spacer: the clauses are unsatisfiable${owners}); the proof needs to relate two threads' locals or count threads` });
   } catch (e) {
     if (e instanceof Timeout || (e instanceof SolverUnknown && e.reason === 'timeout')) return done({ verdict: 'unknown', reason: 'timeout' });
-    if (e instanceof SolverUnknown || e instanceof OutOfMemory) return done({ verdict: 'unknown', reason: e.message });
+    if (e instanceof SolverUnknown || e instanceof OutOfMemory || e instanceof SolverFailed) return done({ verdict: 'unknown', reason: e.message });
     throw e;
   }
 }

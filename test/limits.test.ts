@@ -1,0 +1,203 @@
+/**
+ * Limits a user sets and can trust (issue 25): `--max-memory` (rely's process and its
+ * z3 processes together), and the native solver bounded — its memory, a z3 that
+ * crashes, one that hangs: each ends UNKNOWN with its reason (exit 3), promptly. Run
+ * through bin/rely.js as a user runs rely (its worker's heap cap is part of the limit);
+ * the fake z3s (RELY_Z3) are shell scripts, so only the tests of the real one skip
+ * without it.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { rely } from './helpers.js';
+import { NativeBackend, findZ3 } from '../solver/z3-native.js';
+import { SmtSolver, SolverFailed } from '../solver/smt.js';
+import { mkVar, num, gt } from '../solver/formula.js';
+
+const z3 = findZ3();
+const Z3_SKIP = 'no z3 binary on PATH and RELY_Z3 unset (apt-get install z3)';
+if (!z3) console.warn(`limits tests: the real z3's half skipped: ${Z3_SKIP}`);
+
+const dir = mkdtempSync(join(tmpdir(), 'rely-limits-'));
+const script = (name: string, text: string): string => {
+  const f = join(dir, name);
+  writeFileSync(f, text);
+  chmodSync(f, 0o755);
+  return f;
+};
+/** A z3 that acknowledges every command (the echo markers) and dies by SIGKILL at the first check-sat. */
+const CRASHING = script(
+  'crashing-z3.sh',
+  `#!/bin/bash
+while IFS= read -r line; do
+  case "$line" in
+    *check-sat*) kill -9 $$ ;;
+    '(echo "'*) m=\${line#'(echo "'}; echo "\${m%'")'}" ;;
+  esac
+done
+`,
+);
+/** A z3 that reads every command and never answers. */
+const HANGING = script('hanging-z3.sh', '#!/bin/bash\nwhile IFS= read -r line; do :; done\n');
+
+/** bin/rely.js with `args`: exit code, output, seconds taken. */
+function cli(args: string[], env: Record<string, string> = {}): { code: number | null; out: string; err: string; s: number } {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, ['bin/rely.js', ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } });
+  const s = (performance.now() - t0) / 1000;
+  console.log(`rely ${args.join(' ')}: exit ${r.status} in ${s.toFixed(1)} s: ${r.stdout.split('\n')[0]}`);
+  return { code: r.status, out: r.stdout, err: r.stderr, s };
+}
+
+/** How long node and rely take to start here, measured: the slack of every "promptly" below. */
+const startup = ((): number => {
+  const t0 = performance.now();
+  spawnSync(process.execPath, ['bin/rely.js', '--version'], { encoding: 'utf8' });
+  return (performance.now() - t0) / 1000;
+})();
+
+describe('--max-memory: parsing and help', () => {
+  it('--help says what it bounds, the default, and what happens at the limit', async () => {
+    const { out } = await rely(['verify', '--help']);
+    const help = out.replace(/\s+/g, ' ');
+    expect(help).toMatch(/--max-memory <MB> memory limit of the whole run in MB: rely's process \(all its threads\) and its native z3 processes together/);
+    expect(help).toMatch(/Past it: UNKNOWN: out of memory/);
+    expect(help).toMatch(/exit 3/);
+    expect(help).toMatch(/Default: no limit but the JS heap's, UNKNOWN past 80% of it \(\d+ MB here\); z3 unbounded/);
+    expect((await rely(['svcomp', '--help'])).out).toMatch(/--max-memory <MB>/);
+  });
+
+  it('a value that is not a whole number of megabytes, at least 16, is a usage error (exit 2)', async () => {
+    for (const v of ['abc', '0', '15', '1.5', '-100', '100MB', '']) {
+      const r = await rely(['verify', '--max-memory', v, 'benchmarks/programs/peterson.c']);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/option '--max-memory <MB>' argument '.*' is invalid\. expected a whole number of megabytes, at least 16/);
+    }
+    expect((await rely(['svcomp', '--max-memory', 'x', 'benchmarks/programs/peterson.c'])).code).toBe(2);
+  });
+});
+
+describe('--max-memory: the run stops at the limit with UNKNOWN (exit 3)', () => {
+  it('a state space that outgrows the limit: UNKNOWN: out of memory, with the run\'s memory and the limit', () => {
+    const r = cli(['verify', '--engine', 'explicit-global', '--timeout', '100', '--max-memory', '150', 'benchmarks/programs/simple12.c']);
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/^UNKNOWN: out of memory: \d+ MB in use \(rely \d+ MB, z3 0 MB\), past the run's limit of 150 MB \(--max-memory\) \(after \d+ states\)\n/);
+    expect(r.err).toBe('');
+  });
+
+  // Below what rely needs at rest (about 90 MB here): the first check stops it, or its
+  // worker's heap cap does (V8 ends the thread; bin/rely.js prints the verdict).
+  const TINY = /^UNKNOWN: (.*out of memory: \d+ MB in use \(rely \d+ MB, z3 \d+ MB\), past the run's limit of 40 MB \(--max-memory\)|out of memory: the JS heap reached its limit of 40 MB \(--max-memory\)$)/m;
+  it('a limit below what rely needs to start: UNKNOWN: out of memory (exit 3; --json too; svcomp: Result: UNKNOWN, exit 0)', () => {
+    const r = cli(['verify', '--max-memory', '40', 'benchmarks/programs/peterson.c']);
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(TINY);
+    const j = cli(['verify', '--json', '--max-memory', '40', 'benchmarks/programs/peterson.c']);
+    expect(j.code).toBe(3);
+    const v = JSON.parse(j.out) as { verdict: string; reason: string };
+    expect(v.verdict).toBe('unknown');
+    expect(`UNKNOWN: ${v.reason}`).toMatch(TINY);
+    const s = cli(['svcomp', '--max-memory', '40', 'benchmarks/programs/peterson.c']);
+    expect(s.code).toBe(0);
+    expect(s.out).toMatch(/Result: UNKNOWN\n$/);
+  });
+
+  it('without --max-memory nothing changes: the same run decides', () => {
+    const r = cli(['verify', '--engine', 'explicit-global', '--timeout', '100', 'benchmarks/programs/peterson.c']);
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('a native z3 that fails: UNKNOWN with the reason, promptly (fake z3s through RELY_Z3)', () => {
+  it.each(['aret', 'bmc', 'monolithic'])('one that dies (SIGKILL) during a query, --engine %s: UNKNOWN: solver: z3 exited (signal SIGKILL) during a query', (engine) => {
+    const r = cli(['verify', '--engine', engine, '--solver', 'native', '--timeout', '60', 'benchmarks/programs/peterson.c'], { RELY_Z3: CRASHING });
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/^UNKNOWN: solver: z3 exited \(signal SIGKILL\) during a query/);
+    expect(r.err).toBe('');
+    expect(r.s).toBeLessThan(startup + 10); // no waiting for the timeout
+  });
+
+  it('the default portfolio with it: every solver lane says so; no internal error', () => {
+    const r = cli(['verify', '--timeout', '60', '--max-states', '10', 'benchmarks/programs/peterson.c'], { RELY_Z3: CRASHING });
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/aret: solver: z3 exited \(signal SIGKILL\) during a query/);
+    expect(r.out).toMatch(/monolithic: solver: z3 exited \(signal SIGKILL\) during a query/);
+    expect(r.s).toBeLessThan(startup + 10);
+  });
+
+  it.each(['aret', 'monolithic'])('one that never answers, --engine %s: killed at the deadline (+ 2 s grace), UNKNOWN, exit 3', (engine) => {
+    const r = cli(['verify', '--engine', engine, '--solver', 'native', '--timeout', '3', 'benchmarks/programs/peterson.c'], { RELY_Z3: HANGING });
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/^UNKNOWN: (solver: unknown \()?timeout/);
+    expect(r.err).toBe('');
+    expect(r.s).toBeLessThan(2 * startup + 3 + 2 + 4); // startup counted twice: the machine's load varies
+  });
+
+  it('a request without a time limit of its own (push) to a z3 that never answers: SolverFailed at the deadline + 2 s', async () => {
+    const b = new NativeBackend(HANGING, 0, { deadline: performance.now() + 300 });
+    const t0 = performance.now();
+    await expect(b.push()).rejects.toThrow(/^solver: z3 did not answer within \d+ ms \(the run's time left and a 2 s grace\): killed$/);
+    expect(performance.now() - t0).toBeLessThan(4000);
+    await b.close();
+  });
+
+  it('a z3 that cannot be run: UNKNOWN naming it', () => {
+    const r = cli(['verify', '--engine', 'monolithic', '--solver', 'native', '--timeout', '20', 'benchmarks/programs/peterson.c'], { RELY_Z3: join(dir, 'no-such-z3') });
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/^UNKNOWN: solver: cannot run z3 \(.*no-such-z3\): spawn .* ENOENT/);
+  });
+});
+
+// Skipped without native z3 (Z3_SKIP): these need the real one.
+describe.skipIf(!z3)('the real z3 at its limits', () => {
+  it('z3 past its memory limit (-memory): SolverFailed: solver: z3 out of memory (limit N MB)', async () => {
+    const s = new SmtSolver(new NativeBackend(z3, 0, { memoryMb: 1 }));
+    const x = mkVar('x');
+    const e = await s.check([gt(x, num(0))]).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(SolverFailed);
+    // z3 at its -memory:1, or (on a slow start) the watch of the run's memory first.
+    expect((e as Error).message).toMatch(/^solver: z3 (out of memory \(limit 1 MB\)|stopped: out of memory: \d+ MB in use .* past the run's limit of 1 MB \(--max-memory\))$/);
+    await s.close();
+    // z3 alone at its limit (a wrapper gives it -memory:1; rely sets none, so nothing else watches).
+    const wrapped = script('z3-memory-1.sh', `#!/bin/sh\nexec ${z3} -memory:1 "$@"\n`);
+    const w = new SmtSolver(new NativeBackend(wrapped));
+    const f = await w.check([gt(x, num(0))]).catch((err: unknown) => err);
+    expect(f).toBeInstanceOf(SolverFailed);
+    expect((f as Error).message).toBe('solver: z3 out of memory');
+    await w.close();
+  });
+
+  it('z3 killed (kill -9) during a run: UNKNOWN: solver: z3 exited (signal SIGKILL) during a query, at once', async () => {
+    // Spacer takes tens of seconds on QRCU: z3 is surely in a query when it is killed.
+    const child = spawn(process.execPath, ['bin/rely.js', 'verify', '--engine', 'monolithic', '--solver', 'native', '--timeout', '100', 'benchmarks/programs/qrcu.c'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const z3Child = async (): Promise<number> => {
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 200));
+        const tasks = spawnSync('ps', ['-o', 'pid=,comm=', '--ppid', String(child.pid)], { encoding: 'utf8' }).stdout;
+        const m = /(\d+)\s+z3/.exec(tasks);
+        if (m) return Number(m[1]);
+      }
+    };
+    const pid = await z3Child();
+    await new Promise((r) => setTimeout(r, 1000));
+    const t0 = performance.now();
+    process.kill(pid, 'SIGKILL');
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(code).toBe(3);
+    expect(out).toMatch(/^UNKNOWN: solver: z3 exited \(signal SIGKILL\) during a query/);
+  });
+
+  it('--max-memory reaches the z3s: each runs with -memory:MB', async () => {
+    const b = new NativeBackend(z3, 0, { memoryMb: 300 });
+    const s = new SmtSolver(b);
+    expect((await s.check([gt(mkVar('x'), num(0))])).status).toBe('sat');
+    // z3 reads `-memory:300` in place, its ':' turned into a NUL.
+    expect(readFileSync(`/proc/${b.pid}/cmdline`, 'utf8').replace(/\0/g, ' ')).toMatch(/ -memory.300 /);
+    await s.close();
+  });
+});
