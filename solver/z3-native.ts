@@ -231,6 +231,15 @@ function failedQuery(e: unknown): { status: 'unknown'; reason: string } {
   throw e;
 }
 
+/**
+ * z3 cancelled a command. A query's timer that fires just as its check-sat ends can
+ * cancel the next command too (a push, an assert): then the assertion stack is not what
+ * rely thinks it is.
+ */
+function cancelled(out: string): boolean {
+  return /\(error "[^"]*\bcanceled\b[^"]*"\)/.test(out);
+}
+
 function checkErrors(out: string): void {
   const m = /\(error "([^"]*)"\)/.exec(out);
   if (m?.[1] === 'out of memory') throw new SolverFailed('solver: z3 out of memory');
@@ -294,23 +303,39 @@ export class NativeBackend implements Backend {
     return out.join('\n');
   }
 
+  /**
+   * z3's output of a request that changed the stack: a cancelled command restarts the
+   * process, which replays the declarations and `levels` (already updated), so the
+   * stack is as rely thinks it is.
+   */
+  private stackChanged(out: string): void {
+    if (cancelled(out)) this.smt.kill();
+    else checkErrors(out);
+  }
+
   // State changes happen inside the request closures, after any restart's replay.
   async push(): Promise<void> {
-    checkErrors(await this.smt.request(() => (this.levels.push([]), `${this.owed()}(push 1)`)));
+    this.stackChanged(await this.smt.request(() => (this.levels.push([]), `${this.owed()}(push 1)`)));
   }
 
   async pop(): Promise<void> {
-    checkErrors(await this.smt.request(() => (this.levels.pop(), `${this.owed()}(pop 1)`)));
+    this.stackChanged(await this.smt.request(() => (this.levels.pop(), `${this.owed()}(pop 1)`)));
   }
 
   async assert(t: Term): Promise<void> {
     const a = `(assert ${toSmt(t)})`;
-    checkErrors(
+    this.stackChanged(
       await this.smt.request(() => {
         this.levels[this.levels.length - 1]?.push(a);
         return `${this.owed()}${this.declare(t)}\n${a}`;
       }),
     );
+  }
+
+  /** A check whose commands z3 cancelled (a late timer): a fresh process restores the stack, and the answer is a timeout. */
+  private cancelledCheck(): { status: 'unknown'; reason: string } {
+    this.smt.kill();
+    return { status: 'unknown', reason: 'timeout' };
   }
 
   /** What z3 must hear before a check of `terms`: the pop it is owed, new declarations, the time limit. */
@@ -329,6 +354,7 @@ export class NativeBackend implements Backend {
     } catch (e) {
       return failedQuery(e);
     }
+    if (cancelled(out)) return this.cancelledCheck();
     const result = await answer(this.smt, out, vars);
     // The pop needs no answer: it goes out in front of the next request, saving a round trip.
     this.pendingPop = true;
@@ -360,6 +386,10 @@ export class NativeBackend implements Backend {
       );
     } catch (e) {
       const failed = failedQuery(e);
+      return extras.map(() => failed);
+    }
+    if (cancelled(out)) {
+      const failed = this.cancelledCheck();
       return extras.map(() => failed);
     }
     checkErrors(out);
