@@ -9,6 +9,7 @@ import { and, not, primed, smtSymbol, toSmt, varsOf, type Term } from '../solver
 import type { Program } from '../frontend/program.js';
 import { solutionObligations, type Atom, type HornSolution, type HornSystem } from '../solver/horn.js';
 import type { SmtSolver } from '../solver/smt.js';
+import { SolverUnknown } from './errors.js';
 
 /**
  * One premise of a proof rule in Horn form: the unknowns in `body` and `constraint`
@@ -31,13 +32,19 @@ export interface NamedHornSystem extends HornSystem {
 /**
  * Re-checks that `solution` satisfies every clause of `sys` with `checker`, a fresh
  * solver, closed afterwards: one query per clause, body ∧ constraint ∧ ¬head must be
- * unsat, each within `timeoutMs()`. The first clause that fails, or undefined.
+ * unsat, each within `timeoutMs()`. The first clause that fails, or undefined; a
+ * clause the solver leaves undecided throws SolverUnknown (the engines' UNKNOWN).
  */
 export async function firstFailingClause(sys: NamedHornSystem, solution: HornSolution, checker: SmtSolver, timeoutMs: () => number | undefined): Promise<string | undefined> {
   try {
     for (const [k, f] of solutionObligations(sys, solution).entries()) {
       const r = await checker.check([f], { timeoutMs: timeoutMs() });
-      if (r.status !== 'unsat') return `${sys.clauses[k].name} ${r.status === 'unknown' ? `undecided (${r.reason})` : 'does not hold'}`;
+      // Undecided (the run's time ran out, the portfolio stopped the run and closed the
+      // checker, or z3 gave up): UNKNOWN with the solver's reason, not a failed check
+      // logged as an internal error (fuzz seed 20261127: "invariant check failed:
+      // initiation undecided (z3 closed)").
+      if (r.status === 'unknown') throw new SolverUnknown(r.reason);
+      if (r.status !== 'unsat') return `${sys.clauses[k].name} does not hold`;
     }
     return undefined;
   } finally {

@@ -9,7 +9,8 @@ import { classify, runFuzz, FAILURES } from '../benchmarks/fuzz.js';
 import { fuzzCases } from '../benchmarks/fuzz-gen.js';
 import { PRELUDE, lower, rely } from './helpers.js';
 import { checkProof } from '../aret/proof.js';
-import { Timeout } from '../core/errors.js';
+import { SolverUnknown, Timeout } from '../core/errors.js';
+import { checkInvariant } from '../monolithic/proof.js';
 import { and } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -63,9 +64,6 @@ describe('the fuzz classifier', () => {
  * test below): the small campaign tolerates these and nothing else.
  */
 const KNOWN_OPEN: readonly { why: string; re: RegExp }[] = [
-  // The portfolio stops the monolithic lane while it re-checks its invariant; the check's
-  // "undecided (z3 closed)" is logged as an internal error (monolithic/verify.ts).
-  { why: 'a stopped lane logs its cancelled proof check', re: /check failed: .*undecided \(z3 closed\)/ },
   // A query cancelled by the portfolio while native z3 answers a push: `rely: internal
   // error: z3: line 6 column 7: push canceled` (seed 20261127 case 146; racy, solver/).
   { why: 'a cancelled native z3 push', re: /push canceled/ },
@@ -154,5 +152,20 @@ describe("aret's proof check cut short", () => {
 
   it('an undecided obligation within the time is still a failed check', async () => {
     expect(await checkProof(p, proof, checker(() => 'unknown'), () => {})).toMatch(/undecided$/);
+  });
+});
+
+describe('a certificate check left undecided', () => {
+  // Fuzz seed 20261127 cases 54, 110, 315, 333, 389, 450 (monolithic under auto): the
+  // invariant's re-check came back unknown — the portfolio had stopped the lane and
+  // closed its checker ("initiation undecided (z3 closed)"), or the run's time ran out
+  // ("consecution … undecided (timeout)") — and was logged as an internal error. It is
+  // the solver's UNKNOWN.
+  const p = lower('int x = 0;\nint main(void) { x = 1; return 0; }\n');
+  const checker = (reason: string) => ({ check: async () => ({ status: 'unknown', reason }), close: async () => {} }) as unknown as SmtSolver;
+
+  it('throws SolverUnknown with the reason (timeout: the engines report UNKNOWN: timeout)', async () => {
+    await expect(checkInvariant(p, { kind: 'invariant', invariant: and() }, checker('timeout'))).rejects.toBeInstanceOf(SolverUnknown);
+    await expect(checkInvariant(p, { kind: 'invariant', invariant: and() }, checker('z3 closed'))).rejects.toThrow(/z3 closed/);
   });
 });
