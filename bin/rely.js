@@ -26,9 +26,20 @@ function maxMemoryMb(args) {
   return mb;
 }
 
+/**
+ * How long past its deadline a run may go before it is stopped from here: the engines
+ * stop themselves at the deadline (a z3 that does not answer is killed 2 s after it);
+ * this catches a phase that cannot look at the clock (one long match of the parser).
+ */
+const DEADLINE_GRACE_MS = 10_000;
+
 /** The verdict of a run whose worker V8 stopped at its heap limit: UNKNOWN, as the CLI prints it (verify and svcomp). */
 function outOfMemory(args, mb) {
-  const reason = `out of memory: the JS heap reached its limit${mb === undefined ? '' : ` of ${mb} MB (--max-memory)`}`;
+  return unknown(args, `out of memory: the JS heap reached its limit${mb === undefined ? '' : ` of ${mb} MB (--max-memory)`}`);
+}
+
+/** UNKNOWN with `reason`, printed as the CLI prints it (verify and svcomp); returns the exit code. */
+function unknown(args, reason) {
   if (args[0] === 'svcomp') {
     process.stdout.write(`UNKNOWN: ${reason}\nResult: UNKNOWN\n`);
     return 0;
@@ -48,6 +59,7 @@ if (isMainThread) {
   const mb = maxMemoryMb(args);
   const cli = new Worker(new URL(import.meta.url), {
     argv: args,
+    workerData: { rely: true },
     // The worker's stderr is a pipe: tell it whether ours is a terminal (progress lines).
     env: { ...process.env, RELY_STDERR_TTY: process.stderr.isTTY ? '1' : '0' },
     resourceLimits: { stackSizeMb: STACK_MB, ...(mb !== undefined && { maxOldGenerationSizeMb: mb }) },
@@ -60,7 +72,18 @@ if (isMainThread) {
     process.stderr.write(`rely: internal error: ${e.message}\n`);
     process.exitCode = 4;
   });
+  // The run's deadline (cli/common.ts announceDeadline): past it and the grace, the worker is stopped.
+  let watchdog;
+  cli.on('message', (m) => {
+    if (m?.kind !== 'deadline') return;
+    clearTimeout(watchdog);
+    watchdog = setTimeout(() => {
+      process.exitCode = unknown(args, `timeout (the run did not stop within ${DEADLINE_GRACE_MS / 1000} s of its deadline: stopped)`);
+      void cli.terminate();
+    }, Math.max(0, m.at - Date.now()) + DEADLINE_GRACE_MS);
+  });
   cli.on('exit', (code) => {
+    clearTimeout(watchdog);
     process.exitCode ??= code;
   });
 } else {

@@ -1,6 +1,7 @@
 /** What every command shares: where output goes, exit codes, logging, and the frontend's options. */
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { pino, type Logger } from 'pino';
 import { showPos } from '../frontend/diagnostics.js';
@@ -25,6 +26,14 @@ export interface Io {
   err: (s: string) => void;
   /** stderr is a terminal: worth a live progress line. */
   errIsTty?: boolean;
+}
+
+/**
+ * Tells bin/rely.js, when the CLI runs in its worker, when this run's time is up: it
+ * stops a run that goes on well past that (a phase that cannot look at the clock).
+ */
+export function announceDeadline(seconds: number): void {
+  if ((workerData as { rely?: boolean } | null)?.rely) parentPort?.postMessage({ kind: 'deadline', at: Date.now() + seconds * 1000 });
 }
 
 /** One invocation of `rely`: its output, the exit code its command sets, its logger. */

@@ -11,7 +11,7 @@ import type { LivenessEngine, LivenessStats } from '../core/engine.js';
 import { Budget } from '../core/budget.js';
 import { DEFAULT_ENGINE, ENGINES, LIVENESS_ENGINES, engineNamed, engineOptions, livenessEngineNamed, type AnyEngine } from '../engines/registry.js';
 import { FAIRNESS, livenessJson, livenessPage, livenessText, readProperty, type PropertySource } from './ltl.js';
-import { EXIT, addCommon, cliParser, frontendOptions, logger, parseMegabytes, parseOutputDir, parseOutputPath, parseSeconds, statusLine, warnAll, type Common, type Session } from './common.js';
+import { EXIT, addCommon, announceDeadline, cliParser, frontendOptions, logger, parseMegabytes, parseOutputDir, parseOutputPath, parseSeconds, statusLine, warnAll, type Common, type Session } from './common.js';
 import { verifyJson, verifyText } from './report.js';
 import { htmlReport, verifyPage, type ReportPage } from './html-report.js';
 import { buchiGraph, cfgGraph, type Graph } from '../core/dot.js';
@@ -151,6 +151,7 @@ export function verifyOptions(cmd: Command): Command {
 export async function verifyFile(file: string, o: VerifyCli, session: Session): Promise<Answer> {
   const { io } = session;
   const budget = new Budget({ deadline: performance.now() + o.timeout * 1000, memoryLimitMb: o.maxMemory }); // parsing included
+  announceDeadline(o.timeout);
   session.log = logger(o.logLevel, io);
   const engine = engineNamed(o.engine)!; // commander checked the choice
   const progress = io.errIsTty ? statusLine(io) : undefined;
@@ -203,6 +204,7 @@ async function writePictures(p: Program, file: string, o: VerifyCli, own: readon
 async function verifyLiveness(file: string, o: VerifyCli & PropertySource, engine: LivenessEngine<LivenessStats>, session: Session): Promise<'safe' | 'unsafe' | 'unknown'> {
   const { io } = session;
   const budget = new Budget({ deadline: performance.now() + o.timeout * 1000, memoryLimitMb: o.maxMemory });
+  announceDeadline(o.timeout);
   session.log = logger(o.logLevel, io);
   const bound = readProperty(file, o, frontendOptions(o));
   warnAll(bound.program, io);

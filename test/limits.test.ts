@@ -249,3 +249,18 @@ z.on('exit', (c) => process.exit(c ?? 0));
     await s.close();
   });
 });
+
+describe('--timeout holds whatever the phase', () => {
+  // 600 nested `?:` took the parser over a minute of CPU (fuzz seed 20261127): no check of
+  // the clock runs inside one match, so bin/rely.js stops the worker 10 s past the deadline.
+  const nested = `#include <pthread.h>\nint x;\nint main() { x = ${'(x ? '.repeat(600)}x${' : 1)'.repeat(600)}; return 0; }\n`;
+  const file = join(dir, 'nested-conditional.c');
+  writeFileSync(file, nested);
+
+  it('a slow parse: UNKNOWN: timeout, exit 3, within the deadline and its grace (--json: the --max-memory tests cover its shape)', () => {
+    const r = cli(['verify', '--timeout', '1', file]);
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/^UNKNOWN: timeout/);
+    expect(r.s).toBeLessThan(1 + 10 + startup + 5);
+  }, 120_000);
+});
