@@ -43,6 +43,13 @@ export interface Blocks {
 }
 
 const MAX_PATHS_PER_CUT = 4096;
+/**
+ * Work from one cut, in edges walked weighted by the length of the path so far (what a
+ * step copies), before it counts as a path explosion too: an else-if chain of n arms
+ * whose tests are stable made n paths of up to n edges each, n³ work and formulas n²
+ * long (4,000 arms took minutes).
+ */
+const MAX_WORK_PER_CUT = 1_000_000;
 
 class PathExplosion extends Error {}
 
@@ -61,15 +68,24 @@ interface PathState {
 }
 
 export function buildTransitions(input: BlockInput): Blocks {
+  const cuts = [...(input.cuts ?? [])];
   try {
-    return build(input, new Set(input.cuts));
+    return build(input, new Set(cuts));
   } catch (e) {
     if (!(e instanceof PathExplosion)) throw e;
-    // Too many paths through local branching: also cut at every join location.
-    const indeg = new Map<number, number>();
-    for (const edges of input.cfg.out) for (const ed of edges) indeg.set(ed.to, (indeg.get(ed.to) ?? 0) + 1);
-    return build(input, new Set([...(input.cuts ?? []), ...[...indeg].filter(([, n]) => n > 1).map(([l]) => l)]));
   }
+  // Too many paths through local branching: also cut at every join location.
+  const indeg = new Map<number, number>();
+  for (const edges of input.cfg.out) for (const ed of edges) indeg.set(ed.to, (indeg.get(ed.to) ?? 0) + 1);
+  cuts.push(...[...indeg].filter(([, n]) => n > 1).map(([l]) => l));
+  try {
+    return build(input, new Set(cuts));
+  } catch (e) {
+    if (!(e instanceof PathExplosion)) throw e;
+  }
+  // Still too many (a long else-if chain, whose arms' tests do not join): also cut at every branch.
+  input.cfg.out.forEach((edges, l) => edges.length > 1 && cuts.push(l));
+  return build(input, new Set(cuts));
 }
 
 function build(input: BlockInput, forcedCuts: Set<number>): Blocks {
@@ -178,7 +194,9 @@ function build(input: BlockInput, forcedCuts: Set<number>): Blocks {
       continue;
     }
     let paths = 0;
+    let cost = 0;
     const walk = (loc: number, st: PathState, len: number): void => {
+      if ((cost += len + 1) > MAX_WORK_PER_CUT) throw new PathExplosion();
       if (len > 0) {
         const term = cfg.terminal.has(loc);
         if (st.depth > 0 && heads.has(loc))
