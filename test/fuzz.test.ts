@@ -131,6 +131,14 @@ describe('crashes the campaigns found', () => {
   // explicit's compileSteps, which does not look at the deadline, grow with depth. The
   // generator draws at most 60 nested ?: until this is fixed.
   it.skip('600 nested ?: answered within the time limit', () => {});
+
+  // Open: `rely: internal error: z3: line 15 column 7: push canceled` (exit 4; fuzz seed
+  // 20261127 cases 146, 228 and 345 in runs before the last, none of them reproducible
+  // on its own): under auto the portfolio cancels a lane while native z3 answers its
+  // `(push 1)`; z3 prints an error instead of an answer and solver/z3-native.ts's
+  // checkErrors throws a plain Error, which no engine maps to UNKNOWN. solver/ was being
+  // changed by another engineer at the time (SolverFailed for a z3 that fails).
+  it.skip('a push cancelled by the portfolio is the stopped lane, never an internal error', () => {});
 });
 
 describe("aret's proof check cut short", () => {
