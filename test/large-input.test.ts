@@ -46,4 +46,30 @@ describe('large and deeply nested input', () => {
     // The 10,001st open bracket: main's `{`, then 9,999 parentheses, then this one.
     expect(r.err).toBe(`${r.file}:4:${'int main() { x = '.length + 10_000}: error: nested deeper than 10000 brackets ('(', '[', '{'): rely's limit\n`);
   });
+
+  it('a sum of 10,000 terms (quadratic in the parser and in lowering before: minutes): SAFE', () => {
+    const r = rely(`${HEAD}int main() { x = 1${' + 1'.repeat(9_999)}; if (x != 10000) reach_error(); return 0; }\n`, 'sum-10k.c');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it('a statement past 50,000 tokens: a located error, exit 2', () => {
+    const r = rely(`${HEAD}int main() { x = 1${' + 1'.repeat(25_000)}; return 0; }\n`, 'too-long.c');
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`${r.file}:4:14: error: statement or declaration longer than 50000 tokens: rely's limit\n`);
+  }, 60_000);
+
+  it('macros nested past 1,000: a located error, exit 2 (a chain of 20,000 defines took over 4 GB)', () => {
+    const defines = Array.from({ length: 20_000 }, (_, i) => `#define M${i + 1} M${i}`).join('\n');
+    const r = rely(`#define M0 1\n${defines}\n${HEAD}int main() { x = M20000; return 0; }\n`, 'macros.c');
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`${r.file}:20005:18: error: macro expansion nested deeper than 1000 macros: rely's limit\n`);
+  }, 60_000);
+
+  it('an else-if chain of 2,000 arms (n³ in the large blocks before): explicit-global, SAFE', () => {
+    const arms = Array.from({ length: 2_000 }, (_, i) => `  ${i ? 'else ' : ''}if (x == ${i}) { x = ${i + 1}; }`).join('\n');
+    const r = rely(`${HEAD}void *t(void *a) {\n${arms}\n  return 0;\n}\nint main() { pthread_t h; pthread_create(&h, 0, t, 0); if (x < 0) reach_error(); return 0; }\n`, 'else-if.c', '--engine', 'explicit-global', '--timeout', '60');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+  }, 90_000);
 });
