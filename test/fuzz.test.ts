@@ -12,7 +12,8 @@ import { checkProof } from '../aret/proof.js';
 import { SolverUnknown, Timeout } from '../core/errors.js';
 import { checkInvariant } from '../monolithic/proof.js';
 import { and } from '../solver/formula.js';
-import type { SmtSolver } from '../solver/smt.js';
+import { SolverFailed, type SmtSolver } from '../solver/smt.js';
+import { checkErrors } from '../solver/z3-native.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,26 +60,15 @@ describe('the fuzz classifier', () => {
   });
 });
 
-/**
- * Failures the campaigns found that are not fixed yet (each reported, with a skipped
- * test below): the small campaign tolerates these and nothing else.
- */
-const KNOWN_OPEN: readonly { why: string; re: RegExp }[] = [
-  // A query cancelled by the portfolio while native z3 answers a push: `rely: internal
-  // error: z3: line 6 column 7: push canceled` (seed 20261127 case 146; racy, solver/).
-  { why: 'a cancelled native z3 push', re: /push canceled/ },
-];
-
 describe('a small fuzz campaign (CI size)', () => {
   it('200 cases of seed 2026: no internal error, stack trace, crash or hang', async () => {
     const t0 = performance.now();
     const results = await runFuzz({ count: 200, seed: 2026, engines: ['auto'], timeoutS: 1, hangS: 40, jobs: 2, solver: 'auto' });
     const failed = results.filter((r) => FAILURES.includes(r.outcome));
-    const known = failed.filter((r) => KNOWN_OPEN.some((k) => k.re.test(r.detail ?? '')));
     const outcomes = Object.fromEntries([...new Set(results.map((r) => r.outcome))].map((o) => [o, results.filter((r) => r.outcome === o).length]));
-    console.log(`fuzz seed 2026: ${results.length} cases in ${Math.round((performance.now() - t0) / 1000)} s: ${JSON.stringify(outcomes)}; known open: ${known.map((r) => r.index).join(', ') || 'none'}`);
+    console.log(`fuzz seed 2026: ${results.length} cases in ${Math.round((performance.now() - t0) / 1000)} s: ${JSON.stringify(outcomes)}`);
     expect(results).toHaveLength(200);
-    expect(failed.filter((r) => !known.includes(r)).map((r) => `case ${r.index} (${r.outcome}, ${r.origin}: ${r.how}): ${r.detail}`)).toEqual([]);
+    expect(failed.map((r) => `case ${r.index} (${r.outcome}, ${r.origin}: ${r.how}): ${r.detail}`)).toEqual([]);
     // The campaign reaches the engines, not only the parser.
     expect(outcomes.ok ?? 0).toBeGreaterThan(20);
   }, 180_000);
@@ -118,7 +108,7 @@ describe('crashes the campaigns found', () => {
     expect(r.err).toMatch(new RegExp(`^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: error: remainder by zero\\n$`));
   });
 
-  // Open (see KNOWN_OPEN): statements nested past 10,000 without brackets take the
+  // Open: statements nested past 10,000 without brackets take the
   // frontend ~40 s whatever --timeout says (seed 1 case 8: `while (0) ` ×10,001 in
   // ext-once-init.c). The fix is a nesting limit on statements, as on brackets, or a
   // frontend that does not slow down with depth: frontend/ is being changed for scale
@@ -132,13 +122,15 @@ describe('crashes the campaigns found', () => {
   // generator draws at most 60 nested ?: until this is fixed.
   it.skip('600 nested ?: answered within the time limit', () => {});
 
-  // Open: `rely: internal error: z3: line 15 column 7: push canceled` (exit 4; fuzz seed
-  // 20261127 cases 146, 228 and 345 in runs before the last, none of them reproducible
-  // on its own): under auto the portfolio cancels a lane while native z3 answers its
-  // `(push 1)`; z3 prints an error instead of an answer and solver/z3-native.ts's
-  // checkErrors throws a plain Error, which no engine maps to UNKNOWN. solver/ was being
-  // changed by another engineer at the time (SolverFailed for a z3 that fails).
-  it.skip('a push cancelled by the portfolio is the stopped lane, never an internal error', () => {});
+  // `rely: internal error: z3: line 15 column 7: push canceled` (exit 4; fuzz seed
+  // 20261127 cases 146, 228 and 345 in earlier runs, none reproducible on its own):
+  // native z3 answered a `(push 1)` with an error when it cancelled the request, and
+  // checkErrors threw a plain Error, which no engine maps to UNKNOWN. Now SolverFailed.
+  it('a request native z3 cancelled is SolverFailed (the engines\' UNKNOWN), not an internal error', () => {
+    expect(() => checkErrors('(error "line 15 column 7: push canceled")')).toThrow(SolverFailed);
+    expect(() => checkErrors('(error "line 3 column 1: unknown constant x")')).toThrow(/^z3: /);
+    expect(() => checkErrors('sat')).not.toThrow();
+  });
 });
 
 describe("aret's proof check cut short", () => {
