@@ -6,9 +6,10 @@
  * how the time per 1,000 lines at the largest size compares with the smallest (1.0 is
  * linear).
  *
- *   npm run bench:frontend-scale [-- --sizes 1000,10000 --frontend <dist/frontend/index.js>]
+ *   npm run bench:frontend-scale [-- --sizes 1000,10000 --timeout 600 --frontend <dist/frontend/index.js>]
  *
- * `--frontend` measures another build (an older checkout's dist) with the same inputs.
+ * `--frontend` measures another build (an older checkout's dist) with the same inputs;
+ * `--timeout` (seconds, default 600) stops a case that takes longer.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,7 +19,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, workerData, parentPort } from 'node:worker_threads';
 
 const STACK_MB = 512; // as bin/rely.js
-const TIMEOUT_MS = 600_000;
 const HEAD = '#include <pthread.h>\nint x = 0;\n';
 const THREAD = (body: string): string =>
   `${HEAD}void *t(void *a) {\n${body}\n  return 0;\n}\nint main() { pthread_t h; pthread_create(&h, 0, t, 0); return 0; }\n`;
@@ -81,9 +81,9 @@ async function inWorker(): Promise<void> {
 }
 
 /** One shape at one size, in a fresh process: its measurement, or what stopped it. */
-function measure(file: string, frontend: string): Measured | string {
-  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', file, frontend], { encoding: 'utf8', timeout: TIMEOUT_MS });
-  if (r.error || r.signal) return `stopped after ${TIMEOUT_MS / 1000} s`;
+function measure(file: string, frontend: string, timeoutS: number): Measured | string {
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', file, frontend], { encoding: 'utf8', timeout: timeoutS * 1000 });
+  if (r.error || r.signal) return `stopped after ${timeoutS} s`;
   if (r.status !== 0) return (r.stderr.trim().split('\n')[0] || `exit ${r.status}`).replace(file, '<input>');
   return JSON.parse(r.stdout) as Measured;
 }
@@ -96,6 +96,7 @@ function option(args: string[], name: string): string | undefined {
 async function main(args: string[]): Promise<void> {
   if (args[0] === '--child') return child(args[1], args[2]);
   const sizes = (option(args, '--sizes') ?? '1000,10000,100000').split(',').map(Number);
+  const timeoutS = Number(option(args, '--timeout') ?? 600);
   const frontend = option(args, '--frontend') ?? fileURLToPath(new URL('../frontend/index.js', import.meta.url));
   const dir = mkdtempSync(join(tmpdir(), 'rely-scale-'));
   const fmt = (ms: number): string => (ms >= 10_000 ? `${(ms / 1000).toFixed(0)} s` : `${(ms / 1000).toFixed(2)} s`);
@@ -108,7 +109,7 @@ async function main(args: string[]): Promise<void> {
       const file = join(dir, `${shape.replace(/\W+/g, '-')}-${n}.c`);
       writeFileSync(file, gen(n));
       const count = readFileSync(file, 'utf8').split('\n').length - 1;
-      const m = measure(file, frontend);
+      const m = measure(file, frontend, timeoutS);
       if (typeof m === 'string') {
         console.log(`| ${shape} | ${count} | ${m} | | | | |`);
         continue;
