@@ -6,10 +6,11 @@
  * how the time per 1,000 lines at the largest size compares with the smallest (1.0 is
  * linear).
  *
- *   npm run bench:frontend-scale [-- --sizes 1000,10000 --timeout 600 --frontend <dist/frontend/index.js>]
+ *   npm run bench:frontend-scale [-- --sizes 1000,10000 --shapes else-if --timeout 600 --frontend <dist/frontend/index.js>]
  *
  * `--frontend` measures another build (an older checkout's dist) with the same inputs;
- * `--timeout` (seconds, default 600) stops a case that takes longer.
+ * `--timeout` (seconds, default 600) stops a case that takes longer; `--shapes` runs
+ * the shapes whose names contain one of the given words.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -103,7 +104,9 @@ async function main(args: string[]): Promise<void> {
   console.log(`Frontend scale: ${cpus().length} cores, Node ${process.version}, frontend ${frontend}\n`);
   console.log('| shape | lines | time (wall) | CPU time | CPU ms per 1,000 lines | peak RSS | per-1,000-line CPU vs smallest |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
+  const only = option(args, '--shapes')?.split(',');
   for (const [shape, gen] of Object.entries(SHAPES)) {
+    if (only && !only.some((w) => shape.includes(w))) continue;
     let first: number | undefined;
     for (const n of sizes) {
       const file = join(dir, `${shape.replace(/\W+/g, '-')}-${n}.c`);
