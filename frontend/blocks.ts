@@ -85,7 +85,14 @@ export function buildTransitions(input: BlockInput): Blocks {
   }
   // Still too many (a long else-if chain, whose arms' tests do not join): also cut at every branch.
   input.cfg.out.forEach((edges, l) => edges.length > 1 && cuts.push(l));
-  return build(input, new Set(cuts));
+  try {
+    return build(input, new Set(cuts));
+  } catch (e) {
+    if (!(e instanceof PathExplosion)) throw e;
+  }
+  // Still too much work (a straight run of thousands of steps, e.g. nested `if (1)`:
+  // its PathExplosion was an internal error, fuzz seed 2026 case 85): small blocks.
+  return build({ ...input, largeBlocks: false }, new Set(cuts));
 }
 
 function build(input: BlockInput, forcedCuts: Set<number>): Blocks {

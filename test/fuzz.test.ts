@@ -12,8 +12,8 @@ import { checkProof } from '../aret/proof.js';
 import { SolverUnknown, Timeout } from '../core/errors.js';
 import { checkInvariant } from '../monolithic/proof.js';
 import { and } from '../solver/formula.js';
-import { SolverFailed, type SmtSolver } from '../solver/smt.js';
-import { checkErrors } from '../solver/z3-native.js';
+import type { SmtSolver } from '../solver/smt.js';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,6 +108,18 @@ describe('crashes the campaigns found', () => {
     expect(r.err).toMatch(new RegExp(`^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: error: remainder by zero\\n$`));
   });
 
+  // Seed 2026 case 85 (ttas-spinlock-bug.c with 3,000 nested `if (1)` inserted): a
+  // straight run of 3,000 steps was too much work for one block even when cut at every
+  // branch, and the frontend's PathExplosion escaped as `rely: internal error: ` with an
+  // empty message. Now such code falls back to small blocks. Through bin/rely.js: the
+  // nesting needs its stack.
+  it('a thread body with 3,000 nested if (1): answered, no internal error', () => {
+    const f = file('if1x3000.c', `${PRELUDE}int x = 0;\nvoid *t(void *a) { x = 1; ${'if (1) '.repeat(3000)}; x = 2; return 0; }\nint main(void) { pthread_t h; pthread_create(&h, 0, t, 0); if (x == 3) reach_error(); return 0; }\n`);
+    const r = spawnSync(process.execPath, ['bin/rely.js', 'verify', f, '--engine', 'explicit-global', '--timeout', '60'], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.status).toBe(0);
+  }, 120_000);
+
   // Open: statements nested past 10,000 without brackets take the
   // frontend ~40 s whatever --timeout says (seed 1 case 8: `while (0) ` ×10,001 in
   // ext-once-init.c). The fix is a nesting limit on statements, as on brackets, or a
@@ -123,14 +135,10 @@ describe('crashes the campaigns found', () => {
   it.skip('600 nested ?: answered within the time limit', () => {});
 
   // `rely: internal error: z3: line 15 column 7: push canceled` (exit 4; fuzz seed
-  // 20261127 cases 146, 228 and 345 in earlier runs, none reproducible on its own):
-  // native z3 answered a `(push 1)` with an error when it cancelled the request, and
-  // checkErrors threw a plain Error, which no engine maps to UNKNOWN. Now SolverFailed.
-  it('a request native z3 cancelled is SolverFailed (the engines\' UNKNOWN), not an internal error', () => {
-    expect(() => checkErrors('(error "line 15 column 7: push canceled")')).toThrow(SolverFailed);
-    expect(() => checkErrors('(error "line 3 column 1: unknown constant x")')).toThrow(/^z3: /);
-    expect(() => checkErrors('sat')).not.toThrow();
-  });
+  // 20261127 cases 146, 228 and 345 in runs before 8675912, none reproducible on its
+  // own): a query's late timer cancelled native z3's next command. Fixed in 8675912
+  // (solver/z3-native.ts restarts the process with the stack replayed; the check is
+  // UNKNOWN: timeout), tested in test/limits.test.ts with a proxy z3 that cancels a push.
 });
 
 describe("aret's proof check cut short", () => {
