@@ -240,13 +240,9 @@ function cancelled(out: string): boolean {
   return /\(error "[^"]*\bcanceled\b[^"]*"\)/.test(out);
 }
 
-export function checkErrors(out: string): void {
+function checkErrors(out: string): void {
   const m = /\(error "([^"]*)"\)/.exec(out);
   if (m?.[1] === 'out of memory') throw new SolverFailed('solver: z3 out of memory');
-  // A request z3 cancelled (`push canceled`: its time limit, or a run stopping) is no
-  // bug of rely's: the engines' UNKNOWN. It was an internal error (exit 4) under the
-  // portfolio (fuzz seed 20261127).
-  if (m && /\bcancell?ed\b/.test(m[1])) throw new SolverFailed(`solver: z3 cancelled the request (${m[1]})`);
   if (m) throw new Error(`z3: ${m[1]}`);
 }
 
