@@ -124,14 +124,18 @@ describe('crashes the campaigns found', () => {
   // frontend ~40 s whatever --timeout says (seed 1 case 8: `while (0) ` ×10,001 in
   // ext-once-init.c). The fix is a nesting limit on statements, as on brackets, or a
   // frontend that does not slow down with depth: frontend/ is being changed for scale
-  // by another engineer at the time of writing.
+  // by another engineer at the time of writing. Since 3c5d02c bin/rely.js (and the fuzz
+  // runner) stops a run 10 s past its deadline with UNKNOWN: timeout, so the user gets an
+  // answer within the limit; the frontend's slowness itself is what stays open.
   it.skip('10,001 nested while (0) statements: answered or refused within the time limit', () => {});
 
   // Open: nested ?: grow superlinearly (explicit-global, --timeout 2: 100 deep 2.5 s of
   // CPU, 300 deep 11 s, 600 deep 66 s; seed 2026 case 50, 3,000 deep, passed 40 s of
   // CPU). Garbage collection dominates; the lowering (frontend/blocks.ts) and
   // explicit's compileSteps, which does not look at the deadline, grow with depth. The
-  // generator draws at most 60 nested ?: until this is fixed.
+  // generator draws at most 60 nested ?: until this is fixed. Since 3c5d02c the run is
+  // stopped 10 s past its deadline (UNKNOWN: timeout; test/limits.test.ts), the slowness
+  // stays open.
   it.skip('600 nested ?: answered within the time limit', () => {});
 
   // `rely: internal error: z3: line 15 column 7: push canceled` (exit 4; fuzz seed
