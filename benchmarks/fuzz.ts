@@ -249,6 +249,8 @@ export async function fuzzSuite(run: SuiteRun, io: SuiteIo): Promise<number> {
     }
     const n = (k: Outcome) => byOutcome.get(k) ?? 0;
     const slowest = [...results].sort((x, y) => y.ms - x.ms)[0];
+    // Answered, but later than bin/rely.js's watchdog allows (--timeout + 10 s on the wall clock).
+    const late = results.filter((r) => r.outcome !== 'hang' && r.ms > (timeoutS + 10) * 1000);
     const summary = `seed ${seed}, ${results.length}${final ? '' : ` of ${count}`} cases (${[...byOrigin].map(([k, v]) => `${v} ${k}`).join(', ')}) in ${fmtS(wall)}: ${failed.length} failure(s) — ${n('internal-error')} internal errors, ${n('stack-trace')} stack traces, ${n('hang')} hangs, ${n('crash')} crashes, ${n('engine-error')} engine errors, ${n('bad-message')} bad exit-2 messages; ${n('ok')} verdicts (exit 0/1/3), ${n('bad-input-ok')} located refusals (exit 2)`;
     const codes = [...byCode].sort(([x], [y]) => x.localeCompare(y));
     // Failures grouped by their message with numbers and paths blurred: one line per bug, roughly.
@@ -275,6 +277,8 @@ export async function fuzzSuite(run: SuiteRun, io: SuiteIo): Promise<number> {
       ...codes.map(([k, v]) => `| ${k} | ${v} |`),
       '',
       `Wall time ${fmtS(wall)}; mean per case ${fmtS(results.length ? results.reduce((x, r) => x + r.ms, 0) / results.length : 0)}${slowest ? `; slowest case ${slowest.index} (${fmtS(slowest.ms)}, ${slowest.outcome})` : ''}.`,
+      '',
+      `Answered later than --timeout + 10 s on the wall clock (not a failure; the machine's load counts): ${late.length}${late.length ? ` (cases ${late.slice(0, 20).map((r) => `${r.index}: ${fmtS(r.ms)}`).join(', ')}${late.length > 20 ? ', …' : ''})` : ''}.`,
       '',
       ...(groups.size ? ['## Failures by message', '', '| cases | message | indices |', '| ---: | --- | --- |', ...[...groups].sort((x, y) => y[1].length - x[1].length).map(([k, ix]) => `| ${ix.length} | ${k.replace(/\|/g, '\\|').replace(/`/g, "'")} | ${ix.slice(0, 12).join(', ')}${ix.length > 12 ? ', …' : ''} |`), ''] : []),
       ...(failed.length ? ['## Failures', '', ...failed.map(({ r, file }) => `- case ${r.index} (${r.outcome}, ${r.origin}: ${r.how}): \`${(r.detail ?? '').split('\n')[0].slice(0, 200).replace(/`/g, "'")}\` — input ${relative(run.out, file)}`), ''] : []),
