@@ -138,6 +138,13 @@ describe('crashes the campaigns found', () => {
   // stays open.
   it.skip('600 nested ?: answered within the time limit', () => {});
 
+  // Open: fuzz seed 20261127 case 1342 (chiron-single-2.c with `#define N '\xff'`: arrays of
+  // 255 cells indexed by loop counters in a loop over all 255) kept the frontend busy
+  // past 22 s of CPU with --timeout 2, under every engine (a hang in the committed run,
+  // whose code predates the deadline watchdog of 3c5d02c; now stopped 10 s past the
+  // deadline with UNKNOWN: timeout). The lowering does not look at the deadline.
+  it.skip('chiron-single-2.c with N = 255: answered within --timeout', () => {});
+
   // `rely: internal error: z3: line 15 column 7: push canceled` (exit 4; fuzz seed
   // 20261127 cases 146, 228 and 345 in runs before 8675912, none reproducible on its
   // own): a query's late timer cancelled native z3's next command. Fixed in 8675912
