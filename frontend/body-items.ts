@@ -30,7 +30,7 @@ const OPENERS: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
 const isIdent = (t: string | undefined): boolean => t !== undefined && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(t);
 
 /** For each bracket in toks[first..last], the index of its partner; undefined when they do not match. */
-function partners(toks: readonly string[], first: number, last: number): Map<number, number> | undefined {
+export function partners(toks: readonly string[], first: number, last: number): Map<number, number> | undefined {
   const match = new Map<number, number>();
   const open: number[] = [];
   for (let i = first; i <= last; i++) {
@@ -46,12 +46,12 @@ function partners(toks: readonly string[], first: number, last: number): Map<num
 }
 
 /**
- * The block items of the body `{ … }` at toks[open..close]: each item's token range.
- * Undefined when the scan cannot tell (the caller then parses the body whole).
+ * The block items of the block `{ … }` at toks[open..close] (match: partners()): each
+ * item's token range. Undefined when the scan cannot tell (the caller then parses the
+ * block whole).
  */
-export function bodyItems(toks: readonly string[], open: number, close: number): BodyItem[] | undefined {
-  const match = partners(toks, open, close);
-  if (!match || match.get(open) !== close) return undefined;
+export function bodyItems(toks: readonly string[], match: ReadonlyMap<number, number>, open: number, close: number): BodyItem[] | undefined {
+  if (match.get(open) !== close) return undefined;
   const items: BodyItem[] = [];
   for (let i = open + 1; i < close; ) {
     const last = statementEnd(toks, match, i, close);
@@ -126,9 +126,36 @@ function statementHead(
     return { next: match.get(i + 1)! + 1, wait: t === 'if' ? 'if' : undefined };
   }
   if (t === 'do') return { next: i + 1, wait: 'do' };
-  if (t === 'case' || t === 'default' || t === 'else') return undefined; // outside a switch: let the parser say
+  if (t === 'case') {
+    const colon = caseColon(toks, match, i + 1);
+    return colon === undefined ? undefined : { next: colon + 1 };
+  }
+  if (t === 'default') return toks[i + 1] === ':' ? { next: i + 2 } : undefined;
+  if (t === 'else') return undefined; // an else without its if: let the parser say
   if (isIdent(t) && toks[i + 1] === ':' && toks[i + 2] !== ':' && toks[i + 2] !== '}') return { next: i + 2 };
   return {};
+}
+
+/** The `:` ending the label `case e:` whose value starts at toks[i] (one inside `a ? b : c` belongs to its `?`). */
+function caseColon(toks: readonly string[], match: ReadonlyMap<number, number>, i: number): number | undefined {
+  let questions = 0;
+  for (let k = i; k < toks.length; k++) {
+    const t = toks[k];
+    if (t in OPENERS) k = match.get(k)!;
+    else if (t === '?') questions++;
+    else if (t === ':' && questions-- === 0) return k;
+    else if (t === ';' || t === '}') return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The `{` of the block that statement r ends with, when its items can be matched one by
+ * one: r is a block, or `while`, `for`, `switch` or an else-less `if` whose body is one.
+ */
+export function innerBlock(toks: readonly string[], match: ReadonlyMap<number, number>, r: TokenRange): number | undefined {
+  const open = toks[r.first] === '{' ? r.first : CONTROL.has(toks[r.first]) && toks[r.first + 1] === '(' ? match.get(r.first + 1)! + 1 : undefined;
+  return open !== undefined && toks[open] === '{' && match.get(open) === r.last ? open : undefined;
 }
 
 /** The last token of a statement without a head: a block, or anything up to its `;`. */

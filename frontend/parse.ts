@@ -21,7 +21,7 @@ import type {
   TypeName,
 } from './ast.js';
 import { fail, type SourcePos } from './diagnostics.js';
-import { bodyItems, type TokenRange } from './body-items.js';
+import { bodyItems, innerBlock, partners, type TokenRange } from './body-items.js';
 import { cGrammar, TYPEDEF_MARK } from './grammar.js';
 import { charValue, parseIntLiteral, positionAt, preprocess, type Preprocessed, type PreprocessOptions } from './preprocess.js';
 
@@ -47,6 +47,18 @@ interface Chunk {
  * a 512 MB stack, in which 20,000 nested parentheses parse and 100,000 do not.
  */
 export const MAX_NESTING = 10_000;
+
+/**
+ * Statements and declarations longer than this (in tokens) are refused with a located
+ * error. ohm-js memoizes every rule tried at every position of the text it matches,
+ * some 10 KB per token: 50,000 tokens (a sum of 25,000 terms) take about 500 MB.
+ * Function bodies and blocks are matched item by item, so only one statement counts.
+ */
+export const MAX_STATEMENT_TOKENS = 50_000;
+
+function checkLength(pp: Preprocessed, first: number, last: number): void {
+  if (last - first >= MAX_STATEMENT_TOKENS) fail(pp.positions[first], `statement or declaration longer than ${MAX_STATEMENT_TOKENS} tokens: rely's limit`);
+}
 
 /** Splits the token stream at top-level `;` and at the `}` ending a function body. */
 function splitChunks(pp: Preprocessed): Chunk[] {
@@ -262,6 +274,7 @@ export function parseC(source: string, file: string, opts: ParseOptions = {}): T
       items.push({ item: func, system: optional[k] });
       continue;
     }
+    checkLength(pp, c.firstToken, c.lastToken);
     const text = pp.text.slice(c.start, c.end);
     const m = grammar.match(marked.slice(c.start, c.end), 'ExternalDecl');
     if (m.failed()) {
@@ -314,26 +327,52 @@ interface Matching {
  * matches it whole, and reports its syntax errors as it always has.
  */
 function parseFunction(m: Matching, c: Chunk, open: number): TopLevel | undefined {
-  const pieces = bodyItems(m.toks, open, c.lastToken);
-  if (!pieces) return undefined;
+  const match = partners(m.toks, open, c.lastToken);
+  if (!match) return undefined;
   // The head with an empty body: `int f(int a) { }`.
   const head = matchText(m, c.start, m.text.slice(c.start, m.pp.offsets[open] + 1) + ' }', 'ExternalDecl') as TopLevel | undefined;
   if (head?.k !== 'func' || head.def.body.k !== 'block') return undefined;
-  const body: Stmt[] = [];
+  const body = parseItems(m, match, open, c.lastToken);
+  return body && { k: 'func', def: { ...head.def, body: { ...head.def.body, body } } };
+}
+
+/** The items of the block toks[open..close], each matched on its own. */
+function parseItems(m: Matching, match: ReadonlyMap<number, number>, open: number, close: number): Stmt[] | undefined {
+  const pieces = bodyItems(m.toks, match, open, close);
+  if (!pieces) return undefined;
+  const items: Stmt[] = [];
   for (const p of pieces) {
-    const s = p.chain ? parseChain(m, p.chain.arms, p.chain.orElse) : (matchRange(m, p, 'BlockItem') as Stmt | undefined);
+    const s = p.chain ? parseChain(m, match, p.chain.arms, p.chain.orElse) : parseStatement(m, match, p);
     if (!s) return undefined;
-    body.push(s);
+    items.push(s);
   }
-  return { k: 'func', def: { ...head.def, body: { ...head.def.body, body } } };
+  return items;
+}
+
+/**
+ * A statement; one that ends with a block (innerBlock) is matched with the block empty,
+ * and the block's items are matched one by one: a loop's body can be as long as a
+ * function's.
+ */
+function parseStatement(m: Matching, match: ReadonlyMap<number, number>, r: TokenRange): Stmt | undefined {
+  const open = innerBlock(m.toks, match, r);
+  if (open === undefined) return matchRange(m, r, 'BlockItem') as Stmt | undefined;
+  const start = m.pp.offsets[r.first];
+  const s = matchText(m, start, m.text.slice(start, m.pp.offsets[open] + 1) + ' }', 'BlockItem') as Stmt | undefined;
+  const block = s?.k === 'block' ? s : s?.k === 'if' ? s.then : s && 'body' in s ? s.body : undefined;
+  if (block?.k !== 'block' || block.body.length) return undefined;
+  const items = parseItems(m, match, open, r.last);
+  if (!items) return undefined;
+  block.body = items;
+  return s;
 }
 
 /** An else-if chain from its arms (each an `if` without else) and its final else, linked in a loop. */
-function parseChain(m: Matching, arms: readonly TokenRange[], orElse: TokenRange | undefined): Stmt | undefined {
-  let rest = orElse && (matchRange(m, orElse, 'Stmt') as Stmt | undefined);
+function parseChain(m: Matching, match: ReadonlyMap<number, number>, arms: readonly TokenRange[], orElse: TokenRange | undefined): Stmt | undefined {
+  let rest = orElse && parseStatement(m, match, orElse);
   if (orElse && !rest) return undefined;
   for (let i = arms.length - 1; i >= 0; i--) {
-    const arm = matchRange(m, arms[i], 'Stmt') as Stmt | undefined;
+    const arm = parseStatement(m, match, arms[i]);
     if (arm?.k !== 'if' || arm.else) return undefined;
     rest = { ...arm, else: rest };
   }
@@ -342,6 +381,7 @@ function parseChain(m: Matching, arms: readonly TokenRange[], orElse: TokenRange
 
 /** The AST of the tokens r matched by a grammar rule; undefined when they do not match. */
 function matchRange(m: Matching, r: TokenRange, rule: string): unknown {
+  checkLength(m.pp, r.first, r.last);
   const start = m.pp.offsets[r.first];
   return matchText(m, start, m.text.slice(start, m.pp.offsets[r.last] + m.toks[r.last].length), rule);
 }
