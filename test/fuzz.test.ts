@@ -108,6 +108,15 @@ describe('crashes the campaigns found', () => {
     expect(r.err).toMatch(new RegExp(`^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: error: remainder by zero\\n$`));
   });
 
+  // Seed 20261127 case 2652 (gas-station-bug-3.c, a name replaced by pthread_join):
+  // `pthread_join();` read its missing first argument (TypeError: an internal error).
+  it('pthread_join with no arguments: a located error', async () => {
+    const f = file('join0.c', `${PRELUDE}int main(void) { pthread_join(); return 0; }\n`);
+    const r = await rely(['verify', f]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`${f}:3:18: error: 'pthread_join' takes 2 argument(s), given 0\n`);
+  });
+
   // Seed 2026 case 85 (ttas-spinlock-bug.c with 3,000 nested `if (1)` inserted): a
   // straight run of 3,000 steps was too much work for one block even when cut at every
   // branch, and the frontend's PathExplosion escaped as `rely: internal error: ` with an

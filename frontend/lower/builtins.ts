@@ -259,6 +259,7 @@ function staticHandle(b: ThreadBuilder, arg: Expr): Extract<Binding, { k: 'handl
 
 /** Blocks until the thread's termination flag is set. */
 function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined {
+  arity(e, 2); // `pthread_join()` was an internal error (fuzz seed 20261127 case 2652)
   const arg = e.args[0];
   // With templates, a join of a handle no single instance owns (one that a loop of
   // templates filled) is not awaited: the joining thread may go on at once, which
