@@ -227,6 +227,7 @@ const fmtS = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 export async function fuzzSuite(run: SuiteRun, io: SuiteIo): Promise<number> {
   const count = run.count ?? FUZZ_DEFAULTS.count;
   const seed = run.seed ?? FUZZ_DEFAULTS.seed;
+  const from = run.from ?? 0;
   const engines = run.engines ?? [FUZZ_DEFAULTS.engine];
   const timeoutS = run.timeoutS ?? FUZZ_DEFAULTS.timeoutS;
   const hangS = timeoutS + FUZZ_DEFAULTS.hangMarginS;
@@ -262,7 +263,7 @@ export async function fuzzSuite(run: SuiteRun, io: SuiteIo): Promise<number> {
     const md = [
       final ? '# Fuzz run' : `# Fuzz run (in progress: ${results.length} of ${count} cases)`,
       '',
-      `Command: \`rely bench --suite fuzz --count ${count} --seed ${seed}${run.engines ? ` --engine ${engines.join(',')}` : ''}${run.timeoutS !== undefined ? ` --timeout ${timeoutS}` : ''} --jobs ${run.jobs} --solver ${run.solver}\``,
+      `Command: \`rely bench --suite fuzz --count ${count} --seed ${seed}${from ? ` --from ${from}` : ''}${run.engines ? ` --engine ${engines.join(',')}` : ''}${run.timeoutS !== undefined ? ` --timeout ${timeoutS}` : ''} --jobs ${run.jobs} --solver ${run.solver}\``,
       '',
       `Per case: \`rely verify FILE --engine E --timeout ${timeoutS} --solver ${run.solver} --log-level error\`; a case without an answer after ${hangS} s of CPU time in its runner process (or ${hangS * WALL_FACTOR} s on the wall clock) is a hang. Cases are drawn by fast-check from (seed, index) alone (benchmarks/fuzz-gen.ts).`,
       '',
@@ -285,11 +286,12 @@ export async function fuzzSuite(run: SuiteRun, io: SuiteIo): Promise<number> {
     ];
     mkdirSync(run.out, { recursive: true });
     writeFileSync(join(run.out, 'results.md'), md.join('\n'));
-    writeFileSync(join(run.out, 'results.json'), JSON.stringify({ seed, count, done: results.length, final, engines, timeoutS, hangS, jobs: run.jobs, solver: run.solver, wallMs: Math.round(wall), outcomes: Object.fromEntries(byOutcome), exitCodes: Object.fromEntries(byCode), failures: failed.map(({ r }) => r) }, null, 1) + '\n');
+    writeFileSync(join(run.out, 'results.json'), JSON.stringify({ seed, from, count, done: results.length, final, engines, timeoutS, hangS, jobs: run.jobs, solver: run.solver, wallMs: Math.round(wall), outcomes: Object.fromEntries(byOutcome), exitCodes: Object.fromEntries(byCode), failures: failed.map(({ r }) => r) }, null, 1) + '\n');
     return [`fuzz: ${summary}`, `by exit code: ${codes.map(([k, v]) => `${k}: ${v}`).join(', ')}`, ...(slowest ? [`slowest case: ${slowest.index} (${fmtS(slowest.ms)}, ${slowest.origin})`] : [])].join('\n') + '\n';
   };
   const results = await runFuzz({
     count, seed, engines, timeoutS, hangS, jobs: run.jobs, solver: run.solver,
+    indices: from ? Array.from({ length: count }, (_, i) => from + i) : undefined,
     onResult: (r, c, _file, done) => {
       sofar.push(r);
       if (FAILURES.includes(r.outcome)) {
