@@ -19,6 +19,7 @@ import { FALSE, TRUE, and, conjuncts, eq, isLinear, le, mkVar, num, primed, subs
 import { actionVars, type Cfg, type Edge } from './cfg.js';
 import { fail, unsupported } from './diagnostics.js';
 import type { Location, Step, Transition } from './program.js';
+import type { SourcePos } from './diagnostics.js';
 
 export interface BlockInput {
   cfg: Cfg;
@@ -51,7 +52,12 @@ const MAX_PATHS_PER_CUT = 4096;
  */
 const MAX_WORK_PER_CUT = 1_000_000;
 
-class PathExplosion extends Error {}
+/** Too many paths, or too much work, from one cut; `pos` is where the path that went past the limit starts. */
+class PathExplosion extends Error {
+  constructor(readonly pos: SourcePos | undefined) {
+    super('too many paths from one cut');
+  }
+}
 
 interface PathState {
   sym: Map<string, Term>;
@@ -92,7 +98,14 @@ export function buildTransitions(input: BlockInput): Blocks {
   }
   // Still too much work (a straight run of thousands of steps, e.g. nested `if (1)`:
   // its PathExplosion was an internal error, fuzz seed 2026 case 85): small blocks.
-  return build({ ...input, largeBlocks: false }, new Set(cuts));
+  try {
+    return build({ ...input, largeBlocks: false }, new Set(cuts));
+  } catch (e) {
+    if (!(e instanceof PathExplosion)) throw e;
+    // Small blocks cut at every step but inside an atomic section, which must stay one
+    // transition: its branches multiply (an internal error before, fuzz seed 20261127 case 3747).
+    return unsupported(e.pos ?? input.cfg.posOf[input.entry]!, `an atomic section with more than ${MAX_PATHS_PER_CUT} paths through its branches, or paths too long to fold into one step`);
+  }
 }
 
 function build(input: BlockInput, forcedCuts: Set<number>): Blocks {
@@ -203,7 +216,7 @@ function build(input: BlockInput, forcedCuts: Set<number>): Blocks {
     let paths = 0;
     let cost = 0;
     const walk = (loc: number, st: PathState, len: number): void => {
-      if ((cost += len + 1) > MAX_WORK_PER_CUT) throw new PathExplosion();
+      if ((cost += len + 1) > MAX_WORK_PER_CUT) throw new PathExplosion(st.first?.pos ?? cfg.posOf[start]);
       if (len > 0) {
         const term = cfg.terminal.has(loc);
         if (st.depth > 0 && heads.has(loc))
@@ -220,7 +233,7 @@ function build(input: BlockInput, forcedCuts: Set<number>): Blocks {
               (st.sawVisible && cfg.out[loc].length === 0) ||
               (st.sawVisible && cfg.out[loc].some((e) => (visible(e) || blocking(e)) && !(st.onlyStable && stable(e))))));
         if (stopHere) {
-          if (++paths > MAX_PATHS_PER_CUT) throw new PathExplosion();
+          if (++paths > MAX_PATHS_PER_CUT) throw new PathExplosion(st.first?.pos ?? cfg.posOf[start]);
           emit(start, loc, st);
           return;
         }

@@ -129,6 +129,17 @@ describe('crashes the campaigns found', () => {
     expect(r.status).toBe(0);
   }, 120_000);
 
+  // Seed 20261127 case 3747 (a generated program: atomic sections calling a branching
+  // function): small blocks still fold an atomic section into one step, and its branches
+  // multiply; the PathExplosion escaped as `rely: internal error: ` (exit 4).
+  it('an atomic section with 2^13 paths: a located unsupported, exit 2', async () => {
+    const ifs = Array.from({ length: 13 }, (_, i) => `  if (x == ${i}) y = y + ${i + 1};`).join('\n');
+    const f = file('atomic-paths.c', `${PRELUDE}int x, y;\nvoid *t(void *a) {\n  __VERIFIER_atomic_begin();\n${ifs}\n  __VERIFIER_atomic_end();\n  return 0;\n}\nint main(void) { pthread_t h; pthread_create(&h, 0, t, 0); x = 1; if (y == 100) reach_error(); return 0; }\n`);
+    const r = await rely(['verify', f, '--timeout', '60']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`${f}:5:3: unsupported: an atomic section with more than 4096 paths through its branches, or paths too long to fold into one step\n`);
+  }, 60_000);
+
   // Open: statements nested past 10,000 without brackets take the
   // frontend ~40 s whatever --timeout says (seed 1 case 8: `while (0) ` ×10,001 in
   // ext-once-init.c). The fix is a nesting limit on statements, as on brackets, or a
