@@ -415,18 +415,19 @@ export class NativeBackend implements Backend {
     } catch (e) {
       return failedQuery(e);
     }
-    checkErrors(out);
-    const status = out.trim().split(/\s+/).pop();
-    if (status === 'unsat') return { status: 'unsat' };
-    if (status !== 'sat') {
-      return { status: 'unknown', reason: await reasonUnknown(this.oneShot) };
-    }
-    const model = await this.oneShot.request('(get-model)');
-    checkErrors(model);
     try {
+      checkErrors(out);
+      const status = out.trim().split(/\s+/).pop();
+      if (status === 'unsat') return { status: 'unsat' };
+      if (status !== 'sat') return { status: 'unknown', reason: await reasonUnknown(this.oneShot) };
+      const model = await this.oneShot.request('(get-model)');
+      checkErrors(model);
       return { status: 'sat', solution: await parseHornModel(sys, model, (body, params) => this.eliminate(body, params)) };
     } catch (e) {
-      // The quantifier elimination runs under the query's time limit too.
+      // The requests after the answer (its reason, the model, the quantifier elimination)
+      // run under the query's time limit too, and end when the run stops and closes the
+      // solver: unknown, not an answer that could not be read (fuzz seed 20261127 case 3868).
+      if (e instanceof TimeoutError || e instanceof CrashError) return failedQuery(e);
       if (e instanceof Error && /^z3: .*\b(canceled|timeout)\b/.test(e.message)) return { status: 'unknown', reason: 'timeout' };
       throw e;
     }

@@ -143,6 +143,29 @@ describe('a native z3 that fails: UNKNOWN with the reason, promptly (fake z3s th
     await b.close();
   });
 
+  // Fuzz seed 20261127 case 3868: the portfolio stopped the monolithic lane between
+  // Spacer's `sat` and its model; the closed solver's error was read as an answer that
+  // could not be read, and logged as an internal error.
+  it('a Horn query whose model never comes, closed meanwhile (a stopped run): unknown, nothing thrown', async () => {
+    const satThenSilent = script(
+      'sat-then-silent-z3.sh',
+      `#!/bin/bash
+while IFS= read -r line; do
+  case "$line" in
+    *get-model*) exec sleep 600 ;;
+    *check-sat*) echo sat ;;
+    '(echo "'*) m=\${line#'(echo "'}; echo "\${m%'")'}" ;;
+  esac
+done
+`,
+    );
+    const b = new NativeBackend(satThenSilent);
+    const sys = { relations: [], clauses: [] };
+    const answer = b.horn(sys);
+    setTimeout(() => void b.close(), 300);
+    expect(await answer).toEqual({ status: 'unknown', reason: 'z3 closed' });
+  });
+
   it('a z3 that cannot be run: UNKNOWN naming it', () => {
     const r = cli(['verify', '--engine', 'monolithic', '--solver', 'native', '--timeout', '20', 'benchmarks/programs/peterson.c'], { RELY_Z3: join(dir, 'no-such-z3') });
     expect(r.code).toBe(3);
