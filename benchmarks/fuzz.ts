@@ -4,7 +4,7 @@
  * `rely verify`. The property: every run ends with exit 0, 1, 2 or 3; exit 2 with one
  * located line (`file:line:col: error|unsupported: …`); never an internal error, a
  * stack trace, a crash or a hang. The runs go to --jobs child processes
- * (fuzz-runner.ts), each running many cases in a row and replaced every RECYCLE cases
+ * (cli/fuzz-runner.ts), each running many cases in a row and replaced every RECYCLE cases
  * (hash-consed terms are never freed) or when a case passes the hang limit (its
  * process group is killed, native z3 processes included).
  */
@@ -16,7 +16,6 @@ import { join, relative } from 'node:path';
 import type { SuiteIo, SuiteRun } from './suite-run.js';
 import { ROOT } from './bench.js';
 import { fuzzCases, type FuzzCase } from './fuzz-gen.js';
-import type { RunReply, RunRequest } from './fuzz-runner.js';
 
 export const FUZZ_DEFAULTS = { count: 1000, seed: 1, engine: 'auto', timeoutS: 2, hangMarginS: 20 } as const;
 /** Cases per child process before a fresh one. */
@@ -93,7 +92,23 @@ function cpuSeconds(pid: number): number | undefined {
 }
 const CLOCK_TICKS = 100;
 
-const RUNNER = [fileURLToPath(new URL('./fuzz-runner.js', import.meta.url)), join(ROOT, 'dist', 'benchmarks', 'fuzz-runner.js')].find((f) => existsSync(f))!;
+const RUNNER = [fileURLToPath(new URL('../cli/fuzz-runner.js', import.meta.url)), join(ROOT, 'dist', 'cli', 'fuzz-runner.js')].find((f) => existsSync(f))!;
+
+/** A case to run: the argv after `rely`. */
+export interface RunRequest {
+  readonly id: number;
+  readonly argv: readonly string[];
+}
+
+/** Its result: the exit code and what the CLI wrote. */
+export interface RunReply {
+  readonly id: number;
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+  readonly ms: number;
+}
+
 
 function startLane(): Lane {
   const child = fork(RUNNER, [], { detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced' });

@@ -1,5 +1,5 @@
 /**
- * The fuzz suite's child process: it runs many `rely verify` calls in a row, each as
+ * The fuzz suite's child process (benchmarks/fuzz.ts forks it; it lives with the CLI it hosts, as bin/rely.js does): it runs many `rely verify` calls in a row, each as
  * `main(['verify', file, ...])` with its output captured, and answers each over IPC.
  * The CLI itself runs in a worker thread with bin/rely.js's large stack (the parser
  * and the passes recurse as deep as the input nests), and a run still going 10 s past
@@ -8,21 +8,8 @@
  * case hangs (past that, 20 s of CPU time after --timeout).
  */
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
+import type { RunReply, RunRequest } from '../benchmarks/fuzz.js';
 
-/** A case to run: the argv after `rely`. */
-export interface RunRequest {
-  readonly id: number;
-  readonly argv: readonly string[];
-}
-
-/** Its result: the exit code and what the CLI wrote. */
-export interface RunReply {
-  readonly id: number;
-  readonly code: number;
-  readonly out: string;
-  readonly err: string;
-  readonly ms: number;
-}
 
 /** bin/rely.js's stack, in MB. */
 const STACK_MB = 512;
@@ -76,7 +63,7 @@ if (isMainThread) {
   });
   process.on('disconnect', () => void worker.terminate());
 } else {
-  const { main } = await import('../cli/main.js');
+  const { main } = await import('./main.js');
   parentPort!.on('message', (m: RunRequest) => {
     void (async () => {
       let out = '';
