@@ -27,18 +27,21 @@ const script = (name: string, text: string): string => {
   chmodSync(f, 0o755);
   return f;
 };
-/** A z3 that acknowledges every command (the echo markers) and dies by SIGKILL at the first check-sat. */
-const CRASHING = script(
-  'crashing-z3.sh',
-  `#!/bin/bash
+/** A fake z3 that acknowledges every command (the echo markers) and answers `cases` (bash case arms) first. */
+const ackingZ3 = (name: string, cases: string): string =>
+  script(
+    name,
+    `#!/bin/bash
 while IFS= read -r line; do
   case "$line" in
-    *check-sat*) kill -9 $$ ;;
+${cases}
     '(echo "'*) m=\${line#'(echo "'}; echo "\${m%'")'}" ;;
   esac
 done
 `,
-);
+  );
+/** A z3 that dies by SIGKILL at the first check-sat. */
+const CRASHING = ackingZ3('crashing-z3.sh', '    *check-sat*) kill -9 $$ ;;');
 /** A z3 that reads every command and never answers. */
 const HANGING = script('hanging-z3.sh', '#!/bin/bash\nwhile IFS= read -r line; do :; done\n');
 
@@ -147,18 +150,7 @@ describe('a native z3 that fails: UNKNOWN with the reason, promptly (fake z3s th
   // Spacer's `sat` and its model; the closed solver's error was read as an answer that
   // could not be read, and logged as an internal error.
   it('a Horn query whose model never comes, closed meanwhile (a stopped run): unknown, nothing thrown', async () => {
-    const satThenSilent = script(
-      'sat-then-silent-z3.sh',
-      `#!/bin/bash
-while IFS= read -r line; do
-  case "$line" in
-    *get-model*) exec sleep 600 ;;
-    *check-sat*) echo sat ;;
-    '(echo "'*) m=\${line#'(echo "'}; echo "\${m%'")'}" ;;
-  esac
-done
-`,
-    );
+    const satThenSilent = ackingZ3('sat-then-silent-z3.sh', '    *get-model*) exec sleep 600 ;;\n    *check-sat*) echo sat ;;');
     const b = new NativeBackend(satThenSilent);
     const sys = { relations: [], clauses: [] };
     const answer = b.horn(sys);
