@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DiffSummary, contradictionReport, diffConfigs, type ProgramCheck } from './differential-check.js';
 import type { WorkerTask } from './differential-worker.js';
-import type { SuiteIo, SuiteRun } from './suite-run.js';
+import { indexRanges, type SuiteIo, type SuiteRun } from './suite-run.js';
 
 const BATCH = 20;
 const DEFAULT_COUNT = 100;
@@ -85,8 +85,10 @@ export async function differentialSuite(run: SuiteRun, io: SuiteIo): Promise<num
   mkdirSync(run.out, { recursive: true });
   const summary = new DiffSummary();
   const crashes: string[] = [];
+  const checked: number[] = [];
   const onCheck = (c: ProgramCheck): void => {
     summary.add(c);
+    checked.push(c.index);
     for (const r of c.runs) {
       if (r.verdict === 'exception') io.out(`EXCEPTION seed ${seed} program ${c.index} ${r.config}: ${r.reason}\n`);
       if (!r.contradiction) continue;
@@ -108,6 +110,8 @@ export async function differentialSuite(run: SuiteRun, io: SuiteIo): Promise<num
       `${new Date().toISOString().slice(0, 10)}; ${timeoutMs / 1000} s per run; solver ${run.solver}; ${run.jobs} job${run.jobs === 1 ? '' : 's'}.` +
         (finished ? '' : ` **Not finished: ${summary.programs} of ${count} programs checked.**`),
       '',
+      `Programs checked: ${indexRanges(checked) || 'none'}.`,
+      '',
       summaryLine(),
       '',
       summary.table(),
@@ -119,7 +123,7 @@ export async function differentialSuite(run: SuiteRun, io: SuiteIo): Promise<num
     ].join('\n');
     writeFileSync(join(run.out, 'results.md'), md);
     const perConfig = Object.fromEntries([...summary.perConfig].map(([k, v]) => [k, { ...v, unknown: Object.fromEntries(v.unknown) }]));
-    const json = { seed, from, count, checked: summary.programs, finished, timeoutS: timeoutMs / 1000, solver: run.solver, configs: keys, perConfig, crashes, contradictions: summary.contradictions.length, exceptions: summary.exceptions.length };
+    const json = { seed, from, count, checked: summary.programs, checkedRanges: indexRanges(checked), finished, timeoutS: timeoutMs / 1000, solver: run.solver, configs: keys, perConfig, crashes, contradictions: summary.contradictions.length, exceptions: summary.exceptions.length };
     writeFileSync(join(run.out, 'results.json'), JSON.stringify(json, null, 2) + '\n');
   };
   const onCrash = (index: number, why: string): void => {

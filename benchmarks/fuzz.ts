@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import type { SuiteIo, SuiteRun } from './suite-run.js';
+import { indexRanges, type SuiteIo, type SuiteRun } from './suite-run.js';
 import { ROOT } from './bench.js';
 import { fuzzCases, type FuzzCase } from './fuzz-gen.js';
 
@@ -284,6 +284,8 @@ export async function fuzzSuite(run: SuiteRun, io: SuiteIo): Promise<number> {
       '',
       summary,
       '',
+      `Cases run: ${indexRanges(results.map((r) => r.index)) || 'none'}.`,
+      '',
       '| outcome | cases |',
       '| --- | ---: |',
       ...(['ok', 'bad-input-ok', ...FAILURES] as Outcome[]).map((k) => `| ${k} | ${n(k)} |`),
@@ -301,7 +303,7 @@ export async function fuzzSuite(run: SuiteRun, io: SuiteIo): Promise<number> {
     ];
     mkdirSync(run.out, { recursive: true });
     writeFileSync(join(run.out, 'results.md'), md.join('\n'));
-    writeFileSync(join(run.out, 'results.json'), JSON.stringify({ seed, from, count, done: results.length, final, engines, timeoutS, hangS, jobs: run.jobs, solver: run.solver, wallMs: Math.round(wall), outcomes: Object.fromEntries(byOutcome), exitCodes: Object.fromEntries(byCode), failures: failed.map(({ r }) => r) }, null, 1) + '\n');
+    writeFileSync(join(run.out, 'results.json'), JSON.stringify({ seed, from, count, done: results.length, doneRanges: indexRanges(results.map((r) => r.index)), final, engines, timeoutS, hangS, jobs: run.jobs, solver: run.solver, wallMs: Math.round(wall), outcomes: Object.fromEntries(byOutcome), exitCodes: Object.fromEntries(byCode), failures: failed.map(({ r }) => r) }, null, 1) + '\n');
     return [`fuzz: ${summary}`, `by exit code: ${codes.map(([k, v]) => `${k}: ${v}`).join(', ')}`, ...(slowest ? [`slowest case: ${slowest.index} (${fmtS(slowest.ms)}, ${slowest.origin})`] : [])].join('\n') + '\n';
   };
   const results = await runFuzz({

@@ -21,3 +21,19 @@ export interface SuiteIo {
   out: (s: string) => void;
   err: (s: string) => void;
 }
+
+/**
+ * The indices a run has checked, as `a..b` ranges (`450..649, 660..679`): with several jobs
+ * a stopped run's set is not a prefix, and a later run must know what is left.
+ */
+export function indexRanges(indices: Iterable<number>): string {
+  const sorted = [...new Set(indices)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    parts.push(i === j ? `${sorted[i]}` : `${sorted[i]}..${sorted[j]}`);
+    i = j + 1;
+  }
+  return parts.join(', ');
+}

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { classify, runFuzz, FAILURES } from '../benchmarks/fuzz.js';
 import { fuzzCases } from '../benchmarks/fuzz-gen.js';
+import { indexRanges } from '../benchmarks/suite-run.js';
 import { PRELUDE, lower, rely } from './helpers.js';
 import { checkProof } from '../aret/proof.js';
 import { SolverUnknown, Timeout } from '../core/errors.js';
@@ -39,6 +40,13 @@ describe('the fuzz generator', () => {
     const origins = Array.from({ length: 40 }, (_, i) => g(1, i).origin.split(':')[0]);
     expect(origins).toContain('generated');
     expect(origins).toContain('mutated');
+  });
+});
+
+describe('the record of what a run covered', () => {
+  it('names the checked indices as ranges, in order, whatever order they finished in', () => {
+    expect(indexRanges([470, 450, 451, 452, 471, 500, 469])).toBe('450..452, 469..471, 500');
+    expect(indexRanges([])).toBe('');
   });
 });
 
