@@ -4,7 +4,7 @@
  * error, UNSAFE only where one does. UNKNOWN (timeout, iteration limit, a stuck
  * refinement…) is allowed and counted.
  *
- * RELY_DIFF_SEED and RELY_DIFF_COUNT override the seed and the number of programs (default 100:
+ * RELY_DIFF_SEED and RELY_DIFF_COUNT override the seed and the number of programs (default 50:
  * `rely bench --suite differential` checks thousands, with every engine).
  * Every verify run gets a deadline of RELY_DIFF_TIMEOUT_MS (default 5 s); every program
  * is verified by the ARET engine with bias 'modular', every 4th also with 'none', every 2nd
@@ -27,7 +27,7 @@ const envInt = (name: string, fallback: number): number => {
 };
 
 const SEED = envInt('RELY_DIFF_SEED', 20110126);
-const COUNT = envInt('RELY_DIFF_COUNT', 100);
+const COUNT = envInt('RELY_DIFF_COUNT', 50);
 const BLOCK_BUDGET_MS = envInt('RELY_DIFF_BLOCK_BUDGET_MS', 0);
 const TIMEOUT_MS = envInt('RELY_DIFF_TIMEOUT_MS', 5_000);
 const BLOCK = 50;
