@@ -7,6 +7,7 @@
 // worker's stack is set by its resourceLimits, safely (the main thread's is fixed by
 // the OS); inputs nested deeper than the frontend's limits get a located error instead.
 import { Worker, isMainThread } from 'node:worker_threads';
+import { unknownVerdict } from '../dist/cli/unknown.js';
 
 export const STACK_MB = 512;
 
@@ -40,12 +41,9 @@ function outOfMemory(args, mb) {
 
 /** UNKNOWN with `reason`, printed as the CLI prints it (verify and svcomp); returns the exit code. */
 function unknown(args, reason) {
-  if (args[0] === 'svcomp') {
-    process.stdout.write(`UNKNOWN: ${reason}\nResult: UNKNOWN\n`);
-    return 0;
-  }
-  process.stdout.write(args.includes('--json') ? `${JSON.stringify({ verdict: 'unknown', reason })}\n` : `UNKNOWN: ${reason}\n`);
-  return 3;
+  const { out, code } = unknownVerdict(args, reason);
+  process.stdout.write(out);
+  return code;
 }
 
 if (isMainThread) {

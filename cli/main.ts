@@ -4,12 +4,13 @@
  */
 import { Command, CommanderError } from 'commander';
 import { pino } from 'pino';
-import { InputError } from '../frontend/diagnostics.js';
+import { InputError, ReadingTimeout } from '../frontend/diagnostics.js';
 import { benchCommand } from './bench.js';
 import { EXIT, version, type Io, type Session } from './common.js';
 import { decomposeCommand } from './decompose.js';
 import { emitChcCommand, exploreCommand, parseCommand } from './inspect.js';
 import { svcompCommand } from './svcomp.js';
+import { unknownVerdict } from './unknown.js';
 import { validateWitnessCommand } from './witness.js';
 import { verifyCommand } from './verify.js';
 
@@ -45,6 +46,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     if (e instanceof InputError) {
       io.err(`${e.message}\n`);
       return EXIT.badInput;
+    }
+    if (e instanceof ReadingTimeout) {
+      const { out, code } = unknownVerdict(argv, e.message);
+      io.out(out);
+      return code;
     }
     session.log.error({ err: e }, 'internal error');
     io.err(`rely: internal error: ${(e as Error).message} (run with --log-level debug for details)\n`);

@@ -163,14 +163,14 @@ export async function verifyFile(file: string, o: VerifyCli, session: Session): 
   };
   let answer: Answer;
   try {
-    const p = loadProgram(file, { ...frontendOptions(o), calls: engine.lowering });
+    const p = loadProgram(file, { ...frontendOptions(o), calls: engine.lowering, deadline: budget.deadline });
     warnAll(p, io);
     answer = await run(engine, p, budget);
   } catch (e) {
     if (!(e instanceof UnboundedThreads)) throw e;
     let warned = false;
     answer = await verifyUnbounded(e, engine, o.maxInstances, budget, (eng, how) => {
-      const p = loadProgram(file, { ...frontendOptions(o), calls: eng.lowering, ...how });
+      const p = loadProgram(file, { ...frontendOptions(o), calls: eng.lowering, ...how, deadline: budget.deadline });
       if (!warned) warnAll(p, io);
       warned = true;
       return p;

@@ -17,11 +17,11 @@
  */
 import { FALSE, TRUE, and, conjuncts, eq, isLinear, le, mkVar, num, primed, substitute, type Term } from '../solver/formula.js';
 import { actionVars, type Cfg, type Edge } from './cfg.js';
-import { fail, unsupported } from './diagnostics.js';
+import { checkDeadline, fail, unsupported, type DeadlineOption } from './diagnostics.js';
 import type { Location, Step, Transition } from './program.js';
 import type { SourcePos } from './diagnostics.js';
 
-export interface BlockInput {
+export interface BlockInput extends DeadlineOption {
   cfg: Cfg;
   entry: number;
   thread: number;
@@ -149,6 +149,7 @@ function build(input: BlockInput, forcedCuts: Set<number>): Blocks {
   const seen = new Set<string>();
 
   const emit = (from: number, to: number, st: PathState): void => {
+    checkDeadline(input.deadline);
     const atoms: Term[] = [eq(mkVar(pcVar), num(pc(from))), eq(mkVar(primed(pcVar)), num(pc(to))), ...st.atoms];
     if (input.guard) atoms.push(input.guard);
     const writes: string[] = [];
@@ -207,6 +208,7 @@ function build(input: BlockInput, forcedCuts: Set<number>): Blocks {
 
   let auxCount = 0;
   while (work.length) {
+    checkDeadline(input.deadline);
     const start = work.shift()!;
     const stackEdge = cfg.out[start].find((e) => e.action.kind === 'call' || e.action.kind === 'return');
     if (stackEdge) {

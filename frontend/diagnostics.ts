@@ -31,6 +31,26 @@ export const unsupported = (pos: SourcePos, detail: string): never => {
   throw new InputError(pos, detail, 'unsupported');
 };
 
+/**
+ * The run's deadline (performance.now()) passed while the input was being read. The
+ * frontend looks at the clock between the pieces it matches and the paths of its
+ * blocks; one piece (a single statement) is matched whole.
+ */
+export class ReadingTimeout extends Error {
+  constructor() {
+    super('timeout (while reading the input)');
+  }
+}
+
+/** Where the frontend's stages take the run's deadline (undefined: none). */
+export interface DeadlineOption {
+  deadline?: number;
+}
+
+export function checkDeadline(deadline: number | undefined): void {
+  if (deadline !== undefined && performance.now() > deadline) throw new ReadingTimeout();
+}
+
 /** Thread creation without a static bound: unsupported as it stands, searchable for bugs with LowerOptions.maxInstances. */
 export class UnboundedThreads extends InputError {
   constructor(pos: SourcePos, detail: string) {

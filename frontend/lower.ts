@@ -5,7 +5,7 @@
  */
 import type { Declaration, Declarator, Expr, FunctionDef, InitDeclarator, Specifiers, TranslationUnit } from './ast.js';
 import { buildTransitions } from './blocks.js';
-import { fail, unsupported, type SourcePos, type Warning } from './diagnostics.js';
+import { checkDeadline, fail, unsupported, type DeadlineOption, type SourcePos, type Warning } from './diagnostics.js';
 import { errorFormula, type Program, type Thread, type Transition, type VarInfo } from './program.js';
 import { PointsTo } from './points-to.js';
 import type { ThreadBuilder } from './lower/builder.js';
@@ -16,7 +16,7 @@ import { buildThread, threadCondition } from './lower/thread.js';
 import { and, eq, mkVar, num, type Term } from '../solver/formula.js';
 import { applyDeclarator, baseType, convertConstant, longBits, showType, type CType, type DataModel, type IntType, type TypeEnv, INT, unmodelledPointer } from './types.js';
 
-export interface LowerOptions {
+export interface LowerOptions extends DeadlineOption {
   /** Fold thread-local steps into large blocks (default true); false gives one transition per statement. */
   largeBlocks?: boolean;
   /** At most this many threads (thread creation is unrolled statically). */
@@ -378,6 +378,7 @@ export class Lowering implements FileScope {
     // Globals a property reads are variables of the program even if no thread uses them.
     for (const name of this.opts.observe ?? []) if (this.globalDecls.has(name)) this.global(name, main.pos);
     for (let i = 0; i < this.instances.length; i++) {
+      checkDeadline(this.opts.deadline);
       builders.push(buildThread(this, this.instances[i]));
     }
     return builders;
@@ -410,6 +411,7 @@ export class Lowering implements FileScope {
         guard: this.halt ? eq(mkVar(this.halt), num(0)) : undefined,
         largeBlocks: this.opts.largeBlocks ?? true,
         cuts: this.opts.keepLabels ? new Set(b.labelLocs.values()) : undefined,
+        deadline: this.opts.deadline,
       });
       const labels = new Map([...b.labelLocs].flatMap(([name, loc]) => (built.pcOf.has(loc) ? [[name, built.pcOf.get(loc)!] as const] : [])));
       const transitions: Transition[] = built.transitions.map((t) => ({ ...t, id: id++ }));

@@ -20,7 +20,7 @@ import type {
   TranslationUnit,
   TypeName,
 } from './ast.js';
-import { fail, type SourcePos } from './diagnostics.js';
+import { checkDeadline, fail, type DeadlineOption, type SourcePos } from './diagnostics.js';
 import { bodyItems, innerBlock, partners, type TokenRange } from './body-items.js';
 import { cGrammar, TYPEDEF_MARK } from './grammar.js';
 import { charValue, parseIntLiteral, positionAt, preprocess, type Preprocessed, type PreprocessOptions } from './preprocess.js';
@@ -242,7 +242,7 @@ function definesNothing(toks: string[], c: Chunk): boolean {
   return sawCall;
 }
 
-export interface ParseOptions extends PreprocessOptions {}
+export interface ParseOptions extends PreprocessOptions, DeadlineOption {}
 
 /** Parses C source text (the file's contents) into a translation unit. */
 export function parseC(source: string, file: string, opts: ParseOptions = {}): TranslationUnit {
@@ -269,7 +269,8 @@ export function parseC(source: string, file: string, opts: ParseOptions = {}): T
   const needed = neededChunks(toks, chunks, optional);
   for (const [k, c] of chunks.entries()) {
     if (!needed.has(k)) continue;
-    const func = c.body === undefined ? undefined : parseFunction({ pp, toks, text: marked, grammar, sem }, c, c.body);
+    checkDeadline(opts.deadline);
+    const func = c.body === undefined ? undefined : parseFunction({ pp, toks, text: marked, grammar, sem, deadline: opts.deadline }, c, c.body);
     if (func) {
       items.push({ item: func, system: optional[k] });
       continue;
@@ -319,6 +320,7 @@ interface Matching {
   readonly text: string;
   readonly grammar: ohm.Grammar;
   readonly sem: ohm.Semantics;
+  readonly deadline?: number;
 }
 
 /**
@@ -342,6 +344,7 @@ function parseItems(m: Matching, match: ReadonlyMap<number, number>, open: numbe
   if (!pieces) return undefined;
   const items: Stmt[] = [];
   for (const p of pieces) {
+    checkDeadline(m.deadline);
     const s = p.chain ? parseChain(m, match, p.chain.arms, p.chain.orElse) : parseStatement(m, match, p);
     if (!s) return undefined;
     items.push(s);

@@ -12,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rely } from './helpers.js';
+import { ReadingTimeout } from '../frontend/diagnostics.js';
+import { compileProgram } from '../frontend/index.js';
 import { NativeBackend, findZ3 } from '../solver/z3-native.js';
 import { SmtSolver, SolverFailed } from '../solver/smt.js';
 import { mkVar, num, gt, lt } from '../solver/formula.js';
@@ -266,8 +268,9 @@ z.on('exit', (c) => process.exit(c ?? 0));
 });
 
 describe('--timeout holds whatever the phase', () => {
-  // 600 nested `?:` took the parser over a minute of CPU (fuzz seed 20261127): no check of
-  // the clock runs inside one match, so bin/rely.js stops the worker 10 s past the deadline.
+  // 600 nested `?:` took the frontend over a minute of CPU (fuzz seed 20261127). It looks
+  // at the deadline between the pieces it matches and the paths of its blocks; inside one
+  // match nothing can, and bin/rely.js stops the worker 10 s past the deadline.
   const nested = `#include <pthread.h>\nint x;\nint main() { x = ${'(x ? '.repeat(600)}x${' : 1)'.repeat(600)}; return 0; }\n`;
   const file = join(dir, 'nested-conditional.c');
   writeFileSync(file, nested);
@@ -278,4 +281,23 @@ describe('--timeout holds whatever the phase', () => {
     expect(r.out).toMatch(/^UNKNOWN: timeout/);
     expect(r.s).toBeLessThan(1 + 10 + startup + 5);
   }, 120_000);
+
+  // Chiron with 255 artists: its arrays' cells make 4 s of the frontend's large blocks.
+  const chiron = join(dir, 'chiron-255.c');
+  writeFileSync(chiron, readFileSync('benchmarks/programs/ag/chiron-single-2.c', 'utf8').replace('#define N 2 ', "#define N '\\xff' "));
+
+  it('the deadline passed while reading: UNKNOWN: timeout (while reading the input), as verify, --json and svcomp print UNKNOWN', async () => {
+    const v = await rely(['verify', '--timeout', '1', chiron]);
+    expect([v.code, v.out, v.err]).toEqual([3, 'UNKNOWN: timeout (while reading the input)\n', '']);
+    const j = await rely(['verify', '--timeout', '1', '--json', chiron]);
+    expect([j.code, JSON.parse(j.out)]).toEqual([3, { verdict: 'unknown', reason: 'timeout (while reading the input)' }]);
+    const s = await rely(['svcomp', '--timeout', '1', chiron]);
+    expect([s.code, s.out]).toEqual([0, 'UNKNOWN: timeout (while reading the input)\nResult: UNKNOWN\n']);
+  }, 120_000);
+
+  it('the frontend alone: a deadline already passed is a ReadingTimeout; none, the program', () => {
+    const src = readFileSync('benchmarks/programs/peterson.c', 'utf8');
+    expect(() => compileProgram(src, 'peterson.c', { deadline: performance.now() - 1 })).toThrow(ReadingTimeout);
+    expect(compileProgram(src, 'peterson.c', { deadline: performance.now() + 60_000 }).threads.length).toBe(3);
+  });
 });
