@@ -158,6 +158,27 @@ export function innerBlock(toks: readonly string[], match: ReadonlyMap<number, n
   return open !== undefined && toks[open] === '{' && match.get(open) === r.last ? open : undefined;
 }
 
+/**
+ * The heads of statement r that nest the next statement without braces (`while (…)`,
+ * `for (…)`, an else-less `if (…)`), outermost first, and the statement inside the last
+ * of them. A statement nested thousands deep this way was one match of some 0.5 ms of
+ * CPU per level that could not look at the clock (fuzz seed 1 case 8); head by head it
+ * is many small ones.
+ */
+export function unbracedHeads(toks: readonly string[], match: ReadonlyMap<number, number>, r: TokenRange): { heads: number[]; inner: TokenRange } {
+  const heads: number[] = [];
+  let i = r.first;
+  while ((toks[i] === 'while' || toks[i] === 'for' || toks[i] === 'if') && toks[i + 1] === '(') {
+    const next = match.get(i + 1)! + 1;
+    if (toks[next] === '{') break;
+    // An if whose statement ends before r does has an else: matched whole.
+    if (toks[i] === 'if' && statementEnd(toks, match, next, r.last + 1) !== r.last) break;
+    heads.push(i);
+    i = next;
+  }
+  return { heads, inner: { first: i, last: r.last } };
+}
+
 /** The last token of a statement without a head: a block, or anything up to its `;`. */
 function simpleEnd(toks: readonly string[], match: ReadonlyMap<number, number>, i: number, close: number): number | undefined {
   if (toks[i] === '{') return match.get(i);

@@ -21,7 +21,7 @@ import type {
   TypeName,
 } from './ast.js';
 import { checkDeadline, fail, type DeadlineOption, type SourcePos } from './diagnostics.js';
-import { bodyItems, innerBlock, partners, type TokenRange } from './body-items.js';
+import { bodyItems, innerBlock, partners, unbracedHeads, type TokenRange } from './body-items.js';
 import { cGrammar, TYPEDEF_MARK } from './grammar.js';
 import { charValue, parseIntLiteral, positionAt, preprocess, type Preprocessed, type PreprocessOptions } from './preprocess.js';
 
@@ -358,6 +358,9 @@ function parseItems(m: Matching, match: ReadonlyMap<number, number>, open: numbe
  * function's.
  */
 function parseStatement(m: Matching, match: ReadonlyMap<number, number>, r: TokenRange): Stmt | undefined {
+  const { heads, inner } = unbracedHeads(m.toks, match, r);
+  // One head (`if (c) x = 1;`, an else-if chain's arm) is cheaper matched whole.
+  if (heads.length > 1) return parseNested(m, match, heads, inner);
   const open = innerBlock(m.toks, match, r);
   if (open === undefined) return matchRange(m, r, 'BlockItem') as Stmt | undefined;
   const start = m.pp.offsets[r.first];
@@ -367,6 +370,25 @@ function parseStatement(m: Matching, match: ReadonlyMap<number, number>, r: Toke
   const items = parseItems(m, match, open, r.last);
   if (!items) return undefined;
   block.body = items;
+  return s;
+}
+
+/**
+ * Heads without braces nested around `inner` (unbracedHeads), matched one at a time with
+ * an empty block for their statement, which `inner`'s (or the next head's) AST replaces.
+ */
+function parseNested(m: Matching, match: ReadonlyMap<number, number>, heads: readonly number[], inner: TokenRange): Stmt | undefined {
+  let s = parseStatement(m, match, inner);
+  for (let k = heads.length - 1; k >= 0 && s; k--) {
+    checkDeadline(m.deadline);
+    const start = m.pp.offsets[heads[k]];
+    const next = k + 1 < heads.length ? heads[k + 1] : inner.first;
+    const head = matchText(m, start, m.text.slice(start, m.pp.offsets[next]) + '{ }', 'BlockItem') as Stmt | undefined;
+    if (head?.k === 'if' && !head.else) head.then = s;
+    else if (head?.k === 'while' || head?.k === 'for') head.body = s;
+    else return undefined;
+    s = head;
+  }
   return s;
 }
 

@@ -3,6 +3,7 @@
  * chosen solver, z3's Spacer or the paper's SOLVELINEARHC (§7, linear.ts), and every
  * solution validated against its clauses before anyone uses it.
  */
+import { SolverUnknown } from '../core/errors.js';
 import { or } from '../solver/formula.js';
 import { solutionObligations, type HornResult, type HornSolution, type HornSystem } from '../solver/horn.js';
 import type { SmtSolver } from '../solver/smt.js';
@@ -25,10 +26,15 @@ export class InvalidSolution extends Error {
   }
 }
 
-/** Every clause valid under the solution: one query for the disjunction of the violations. */
+/**
+ * Every clause valid under the solution: one query for the disjunction of the violations.
+ * A check left undecided (its time up) says nothing against the solution: SolverUnknown,
+ * an UNKNOWN of the run (fuzz seed 20261127 case 5444 reported it as an internal error).
+ */
 async function validate(sys: HornSystem, sol: HornSolution, solver: SmtSolver, by: string, timeoutMs?: number): Promise<void> {
   const r = await solver.check([or(...solutionObligations(sys, sol))], { timeoutMs });
-  if (r.status !== 'unsat') throw new InvalidSolution(by, r.status === 'sat' ? 'a clause is violated' : `check: ${r.reason}`);
+  if (r.status === 'unknown') throw new SolverUnknown(r.reason);
+  if (r.status === 'sat') throw new InvalidSolution(by, 'a clause is violated');
 }
 
 export type Answer = HornResult & { by: 'linear' | 'spacer' };

@@ -134,6 +134,12 @@ describe('statements and expressions', () => {
     expect(reachable(check(loops, 's == 16'))).toBe(true);
   });
 
+  it('statements nested without braces (matched head by head past one level): each belongs to the head before it', () => {
+    const nested = 'int s = 0; int i; int j; for (i = 0; i < 3; i++) for (j = 0; j < 3; j++) if (j > i) if (i == 0) s += 10; else s += 1; int w = 0; while (w < 2) while (w < 5) w++;';
+    expect(reachable(check(nested, 's == 21 && w == 5'))).toBe(false);
+    expect(reachable(check(nested, 's == 12'))).toBe(true);
+  });
+
   it('?:, &&, ||, !, casts, compound assignment, ++/--', () => {
     const e = 'int a = 3; int b = a > 2 ? 10 : 20; int c = (a == 3 && b == 10) || a == 0; int d = !c; a += 4; a--; int e = (int) a++;';
     expect(reachable(check(e, 'b == 10 && c == 1 && d == 0 && a == 7 && e == 6'))).toBe(false);
