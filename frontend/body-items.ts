@@ -171,10 +171,17 @@ export function unbracedHeads(toks: readonly string[], match: ReadonlyMap<number
   while ((toks[i] === 'while' || toks[i] === 'for' || toks[i] === 'if') && toks[i + 1] === '(') {
     const next = match.get(i + 1)! + 1;
     if (toks[next] === '{') break;
-    // An if whose statement ends before r does has an else: matched whole.
-    if (toks[i] === 'if' && statementEnd(toks, match, next, r.last + 1) !== r.last) break;
     heads.push(i);
     i = next;
+  }
+  // A statement inside that ends before r does is followed by an else, which belongs to one
+  // of the ifs: the heads from the first if on are then matched whole with it.
+  if (statementEnd(toks, match, i, r.last + 1) !== r.last) {
+    const firstIf = heads.findIndex((h) => toks[h] === 'if');
+    if (firstIf >= 0) {
+      i = heads[firstIf];
+      heads.length = firstIf;
+    }
   }
   return { heads, inner: { first: i, last: r.last } };
 }
