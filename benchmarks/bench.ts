@@ -171,7 +171,8 @@ function runOne(e: ManifestEntry, c: Config, timeoutS: number, solver: string): 
         verdict: j.verdict,
         reason: j.reason,
         modular: j.modular ?? null,
-        timeMs: j.timeMs,
+        // An UNKNOWN before any engine ran (the deadline passed while reading) has no time of its own.
+        timeMs: j.timeMs ?? wallMs,
         iterations: j.iterations ?? null,
         predicates: j.predicates ?? null,
         states: j.stats?.states ?? null,

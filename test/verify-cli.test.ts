@@ -170,13 +170,13 @@ describe('rely verify', () => {
 
   it('a tiny --timeout gives UNKNOWN: timeout (exit 3) and no proof', async () => {
     const proof = join(dir, 'none.smt2');
+    // 1 ms: the deadline passes while the frontend reads the file.
     const r = await rely(['verify', '--timeout', '0.001', '--proof', proof, LOCKBITCNT]);
     expect(r.code).toBe(3);
-    expect(r.out.split('\n')[0]).toBe('UNKNOWN: timeout');
-    expect(r.err).toMatch(/no proof written/);
+    expect(r.out).toBe('UNKNOWN: timeout (while reading the input)\n');
     expect(existsSync(proof)).toBe(false);
     const j = JSON.parse((await rely(['verify', '--json', '--solver', 'wasm', '--timeout', '0.001', LOCKBITCNT])).out);
-    expect(j).toMatchObject({ verdict: 'unknown', reason: 'timeout', modular: null, proofChecked: false, solver: 'wasm' });
+    expect(j).toEqual({ verdict: 'unknown', reason: 'timeout (while reading the input)' });
   });
 
   it('bad input: one located line, exit 2', async () => {
