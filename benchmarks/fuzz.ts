@@ -109,7 +109,6 @@ export interface RunReply {
   readonly ms: number;
 }
 
-
 function startLane(): Lane {
   const child = fork(RUNNER, [], { detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced' });
   const lane: Lane = { child, ran: 0, stderr: '' };

@@ -1,5 +1,6 @@
 /**
- * The fuzz suite's child process (benchmarks/fuzz.ts forks it; it lives with the CLI it hosts, as bin/rely.js does): it runs many `rely verify` calls in a row, each as
+ * The fuzz suite's child process (benchmarks/fuzz.ts forks it; it lives with the CLI it
+ * hosts, as bin/rely.js does): it runs many `rely verify` calls in a row, each as
  * `main(['verify', file, ...])` with its output captured, and answers each over IPC.
  * The CLI itself runs in a worker thread with bin/rely.js's large stack (the parser
  * and the passes recurse as deep as the input nests), and a run still going 10 s past
@@ -9,7 +10,6 @@
  */
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import type { RunReply, RunRequest } from '../benchmarks/fuzz.js';
-
 
 /** bin/rely.js's stack, in MB. */
 const STACK_MB = 512;

@@ -17,9 +17,8 @@
  */
 import { FALSE, TRUE, and, conjuncts, eq, isLinear, le, mkVar, num, primed, substitute, type Term } from '../solver/formula.js';
 import { actionVars, type Cfg, type Edge } from './cfg.js';
-import { checkDeadline, fail, unsupported, type DeadlineOption } from './diagnostics.js';
+import { checkDeadline, fail, unsupported, type DeadlineOption, type SourcePos } from './diagnostics.js';
 import type { Location, Step, Transition } from './program.js';
-import type { SourcePos } from './diagnostics.js';
 
 export interface BlockInput extends DeadlineOption {
   cfg: Cfg;

@@ -175,13 +175,12 @@ export function unbracedHeads(toks: readonly string[], match: ReadonlyMap<number
     i = next;
   }
   // A statement inside that ends before r does is followed by an else, which belongs to one
-  // of the ifs: the heads from the first if on are then matched whole with it.
-  if (statementEnd(toks, match, i, r.last + 1) !== r.last) {
-    const firstIf = heads.findIndex((h) => toks[h] === 'if');
-    if (firstIf >= 0) {
-      i = heads[firstIf];
-      heads.length = firstIf;
-    }
+  // of the ifs: the heads from the first if on are then matched whole with it. (Without an
+  // if among the heads the statement inside ends where r does: no scan.)
+  const firstIf = heads.findIndex((h) => toks[h] === 'if');
+  if (firstIf >= 0 && statementEnd(toks, match, i, r.last + 1) !== r.last) {
+    i = heads[firstIf];
+    heads.length = firstIf;
   }
   return { heads, inner: { first: i, last: r.last } };
 }
