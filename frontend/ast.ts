@@ -44,9 +44,19 @@ export type Stmt =
 export interface Specifiers {
   storage: string[]; // typedef, extern, static, …
   words: string[]; // int, unsigned, long, _Bool, void, …
+  qualifiers: string[]; // const, volatile, _Atomic, …
+  attributes: Attribute[];
   typedefName?: string;
   tag?: { kind: 'struct' | 'union' | 'enum'; name?: string; hasBody: boolean };
   enumerators?: { name: string; value?: Expr; pos: SourcePos }[];
+  pos: SourcePos;
+}
+
+/** One attribute of `__attribute__((…))` (name without its `__` wrapping), or an `__asm__` label, `__declspec`, `_Alignas`. */
+export interface Attribute {
+  name: string;
+  /** The parenthesised arguments as written, without the parentheses (`__QI__` for `__mode__(__QI__)`). */
+  args?: string;
   pos: SourcePos;
 }
 
@@ -60,6 +70,8 @@ export interface Declarator {
   pos: SourcePos;
   /** Type derivations, closest to the name first: `int *a[3]` is [array 3, ptr]. */
   derived: Derived[];
+  /** Attributes written in or after the declarator (`int x __attribute__((aligned(4)))`). */
+  attributes?: Attribute[];
 }
 
 export interface Param {

@@ -24,7 +24,8 @@ C {
               | DeclSpecs ListOf<InitDeclarator, ","> ";"  -- decl
 
   DeclSpecs = DeclSpec+
-  DeclSpec = StorageClass | TypeQualifier | FunctionSpec | Attribute | TypeSpec
+  DeclSpec = StorageClass | AtomicSpec | TypeQualifier | FunctionSpec | Attribute | TypeSpec
+  AtomicSpec = kw<"_Atomic"> "(" TypeName ")"
   StorageClass = kw<"typedef"> | kw<"extern"> | kw<"static"> | kw<"auto"> | kw<"register"> | kw<"_Thread_local"> | kw<"__thread">
   TypeQualifier = kw<"const"> | kw<"volatile"> | kw<"restrict"> | kw<"__restrict__"> | kw<"__restrict"> | kw<"_Atomic"> | kw<"__const"> | kw<"__volatile__"> | kw<"_Nonnull"> | kw<"_Nullable">
   FunctionSpec = kw<"inline"> | kw<"__inline__"> | kw<"__inline"> | kw<"_Noreturn"> | kw<"__extension__">
@@ -39,17 +40,20 @@ C {
   TypeofSpec = (kw<"__typeof__"> | kw<"__typeof"> | kw<"typeof">) "(" balancedBody ")"
   TypedefName = typedefName
 
-  StructSpec = structOrUnion Attribute* ident? "{" StructDecl* "}"  -- def
-             | structOrUnion Attribute* ident  -- ref
+  // A tag may be spelled like a typedef name: glibc declares union pthread_attr_t
+  // beside typedef union pthread_attr_t pthread_attr_t.
+  StructSpec = structOrUnion Attribute* Tag? "{" StructDecl* "}"  -- def
+             | structOrUnion Attribute* Tag  -- ref
+  Tag = ident | TypedefName
   structOrUnion = kw<"struct"> | kw<"union">
   StructDecl = SpecQual+ ListOf<StructDeclarator, ","> ";"  -- fields
              | staticAssert "(" balancedBody ")" ";"  -- static_assert
              | ";"  -- empty
   StructDeclarator = Declarator? ":" CondExpr  -- bits
                    | Declarator
-  SpecQual = TypeQualifier | Attribute | TypeSpec
-  EnumSpec = kw<"enum"> Attribute* ident? "{" ListOf<Enumerator, ","> ","? "}"  -- def
-           | kw<"enum"> Attribute* ident  -- ref
+  SpecQual = AtomicSpec | TypeQualifier | Attribute | TypeSpec
+  EnumSpec = kw<"enum"> Attribute* Tag? "{" ListOf<Enumerator, ","> ","? "}"  -- def
+           | kw<"enum"> Attribute* Tag  -- ref
   Enumerator = ident Attribute* ("=" CondExpr)?
 
   Declarator = Pointer* DirectDeclarator Attribute*

@@ -14,6 +14,7 @@ import { commonType, literalType, promote } from './lower/integers.js';
 import { leaves, type Binding, type FileScope, type Instance } from './lower/file-scope.js';
 import { buildThread, threadCondition } from './lower/thread.js';
 import { and, eq, mkVar, num, type Term } from '../solver/formula.js';
+import { checkAttributes, checkStorage } from './specifiers.js';
 import { applyDeclarator, baseType, convertConstant, longBits, showType, type CType, type DataModel, type IntType, type TypeEnv, INT, unmodelledPointer } from './types.js';
 
 export interface LowerOptions extends DeadlineOption {
@@ -82,6 +83,7 @@ function intInfo(t: CType): Pick<VarInfo, 'unsigned' | 'bool' | 'range' | 'mutex
 export class Lowering implements FileScope {
   private readonly functions = new Map<string, FunctionDef>();
   private readonly prototypes = new Set<string>();
+  private readonly prototypeDecls = new Map<string, { spec: Specifiers; decl: Declarator }[]>();
   private readonly globalDecls = new Map<string, { spec: Specifiers; item: InitDeclarator; pos: SourcePos }>();
   private readonly typedefs = new Map<string, { spec: Specifiers; decl: Declarator }>();
   private readonly enums = new Map<string, bigint>();
@@ -116,6 +118,11 @@ export class Lowering implements FileScope {
         this.functions.set(name, item.def);
       } else if (item.k === 'decl') this.declare(item.decl);
     }
+    // A function's attributes act even if nobody calls it (`constructor` runs it before main).
+    for (const [name, def] of this.functions) {
+      checkAttributes([...def.spec.attributes, ...(def.decl.attributes ?? [])]);
+      for (const proto of this.prototypeDecls.get(name) ?? []) checkAttributes([...proto.spec.attributes, ...(proto.decl.attributes ?? [])]);
+    }
   }
 
   private declare(d: Declaration): void {
@@ -136,6 +143,7 @@ export class Lowering implements FileScope {
       }
       if (item.decl.derived[0]?.k === 'func') {
         this.prototypes.add(name);
+        this.prototypeDecls.set(name, [...(this.prototypeDecls.get(name) ?? []), { spec: d.spec, decl: item.decl }]);
         continue;
       }
       const prev = this.globalDecls.get(name);
@@ -306,10 +314,22 @@ export class Lowering implements FileScope {
     if (hit) return hit;
     const d = this.globalDecls.get(name);
     if (!d) return undefined;
+    checkStorage(d.spec, name, d.pos);
     const type = applyDeclarator(baseType(d.spec, this.typeEnv), d.item.decl, this.typeEnv);
     const b = this.globalVar(name, name, type, d.item.init, d.pos, pos);
     this.globalBindings.set(name, b);
     return b;
+  }
+
+  /**
+   * A mutex starts free from PTHREAD_MUTEX_INITIALIZER, whose fields are all zero;
+   * glibc's recursive and error-checking initializers set the kind field, and those
+   * mutexes behave differently (a second lock by the owner succeeds or fails at once).
+   */
+  checkMutexInitializer(init: Expr, name: string): void {
+    const scalars = (e: Expr): Expr[] => (e.k === 'init' ? e.items.flatMap(scalars) : [e]);
+    const kind = scalars(init).find((e) => this.constant(e) !== 0n);
+    if (kind) unsupported(kind.pos, `mutex '${name}' initialized as other than PTHREAD_MUTEX_INITIALIZER (recursive and error-checking mutexes are not modelled)`);
   }
 
   /** `static` locals live for the whole run: they are globals named after their function. */
@@ -333,6 +353,7 @@ export class Lowering implements FileScope {
       case 'ptr': {
         let v = 0n;
         const e = init?.k === 'init' ? init.items[0] : init;
+        if (init && type.k === 'mutex') this.checkMutexInitializer(init, cname);
         if (e && type.k === 'int') v = convertConstant(this.constant(e) ?? fail(e.pos, `initializer of global '${cname}' is not a constant`), type);
         // A pointer starts NULL; main stores an address initializer before anything else (pointerInitializers).
         this.addVar({ name: irName, owner: null, role: 'user', ...this.info(irName, type), cname, pos: declPos });

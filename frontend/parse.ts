@@ -7,6 +7,7 @@
  */
 import type * as ohm from 'ohm-js';
 import type {
+  Attribute,
   Declaration,
   Declarator,
   Derived,
@@ -456,13 +457,15 @@ function semanticsFor(g: ohm.Grammar): ohm.Semantics {
   return s;
 }
 
-type SpecPart = Partial<Specifiers> & { attr?: true };
+type SpecPart = Partial<Specifiers>;
 
 function mergeSpecs(parts: SpecPart[], pos: SourcePos): Specifiers {
-  const spec: Specifiers = { storage: [], words: [], pos };
+  const spec: Specifiers = { storage: [], words: [], qualifiers: [], attributes: [], pos };
   for (const p of parts) {
     if (p.storage) spec.storage.push(...p.storage);
     if (p.words) spec.words.push(...p.words);
+    if (p.qualifiers) spec.qualifiers.push(...p.qualifiers);
+    if (p.attributes) spec.attributes.push(...p.attributes);
     if (p.typedefName) spec.typedefName = p.typedefName;
     if (p.tag) spec.tag = p.tag;
     if (p.enumerators) spec.enumerators = p.enumerators;
@@ -485,11 +488,56 @@ function chain(this: ohm.Node, first: ohm.Node, ops: ohm.Node, rests: ohm.Node):
   return e;
 }
 
-/** Applies the derivations of a declarator written inside parentheses. */
-function nest(inner: Declarator, suffixes: Derived[], pointers: number): Declarator {
-  const ptrs: Derived[] = Array.from({ length: pointers }, () => ({ k: 'ptr' }));
-  return { name: inner.name, pos: inner.pos, derived: [...inner.derived, ...suffixes, ...ptrs] };
+/** The text a node matched as written (the matched text has typedef names marked). */
+function written(n: ohm.Node): string {
+  const { pp, base } = current!;
+  return pp.text.slice(base + n.source.startIdx, base + n.source.endIdx);
 }
+
+/** The attributes among spec-like nodes (qualifiers, attributes), in order. */
+const attributesIn = (nodes: ohm.Node): Attribute[] => nodes.children.flatMap((c) => (c.ast() as SpecPart).attributes ?? []);
+
+/** A declarator with more attributes; the field is left out while there are none. */
+function withAttributes(d: Declarator, more: Attribute[]): Declarator {
+  const all = [...(d.attributes ?? []), ...more];
+  return all.length ? { ...d, attributes: all } : d;
+}
+
+/**
+ * The attributes of `__attribute__((a, b(1)))`: `body` is the text between the outer
+ * parentheses, `(a, b(1))`. Names lose their `__` wrapping (`__mode__` is `mode`).
+ */
+function gnuAttributes(body: string, pos: SourcePos): Attribute[] {
+  const inner = body.trim().replace(/^\(([\s\S]*)\)$/, '$1');
+  const items: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i <= inner.length; i++) {
+    const c = inner[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (i === inner.length || (c === ',' && depth === 0)) {
+      items.push(inner.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  return items.flatMap((item) => {
+    const name = /^[A-Za-z_$][\w$]*/.exec(item)?.[0];
+    if (!name) return [];
+    const rest = item.slice(name.length).trim();
+    const args = rest.startsWith('(') && rest.endsWith(')') ? rest.slice(1, -1).trim() : undefined;
+    return [{ name: name.replace(/^__(.+)__$/, '$1'), ...(args === undefined ? {} : { args }), pos }];
+  });
+}
+
+/** Applies the derivations of a declarator written inside parentheses. */
+function nest(inner: Declarator, suffixes: Derived[], pointers: Attribute[][]): Declarator {
+  const ptrs: Derived[] = pointers.map(() => ({ k: 'ptr' }));
+  const d: Declarator = { name: inner.name, pos: inner.pos, derived: [...inner.derived, ...suffixes, ...ptrs] };
+  return withAttributes(d, [...(inner.attributes ?? []), ...pointers.flat()]);
+}
+
+const pointersOf = (ptrs: ohm.Node): Attribute[][] => ptrs.children.map((p) => p.ast() as Attribute[]);
 
 const ACTIONS: ohm.ActionDict<unknown> = {
   ExternalDecl(x): TopLevel {
@@ -504,7 +552,7 @@ const ACTIONS: ohm.ActionDict<unknown> = {
     return { k: 'func', def };
   },
   Declaration_static_assert(_a, _b, _c, _d, _e): Declaration {
-    return { spec: { storage: ['static_assert'], words: [], pos: posOf(this) }, items: [], pos: posOf(this) };
+    return { spec: { storage: ['static_assert'], words: [], qualifiers: [], attributes: [], pos: posOf(this) }, items: [], pos: posOf(this) };
   },
   Declaration_decl(spec, items, _semi): Declaration {
     return { spec: spec.ast(), items: list<InitDeclarator>(items), pos: posOf(this) };
@@ -515,23 +563,30 @@ const ACTIONS: ohm.ActionDict<unknown> = {
   StorageClass(k): SpecPart {
     return { storage: [k.sourceString] };
   },
-  TypeQualifier(_k): SpecPart {
-    return {};
+  AtomicSpec(_k, _o, type, _c): SpecPart {
+    const t = type.ast() as TypeName;
+    // `_Atomic(int *)`: a derived type cannot be written as specifiers; the lowering refuses the word where it is used.
+    if (t.decl.derived.length) return { words: ['_Atomic(type with a declarator)'] };
+    const { storage: _s, pos: _p, ...spec } = t.spec;
+    return { ...spec, qualifiers: [...spec.qualifiers, '_Atomic'] };
+  },
+  TypeQualifier(k): SpecPart {
+    return { qualifiers: [k.sourceString] };
   },
   FunctionSpec(_k): SpecPart {
     return {};
   },
-  Attribute_attr(_k, _o, _b, _c): SpecPart {
-    return { attr: true };
+  Attribute_attr(_k, _o, body, _c): SpecPart {
+    return { attributes: gnuAttributes(written(body), posOf(this)) };
   },
-  Attribute_asm(_k, _o, _b, _c): SpecPart {
-    return { attr: true };
+  Attribute_asm(_k, _o, body, _c): SpecPart {
+    return { attributes: [{ name: 'asm', args: written(body), pos: posOf(this) }] };
   },
-  Attribute_declspec(_k, _o, _b, _c): SpecPart {
-    return { attr: true };
+  Attribute_declspec(_k, _o, body, _c): SpecPart {
+    return { attributes: [{ name: '__declspec', args: written(body), pos: posOf(this) }] };
   },
-  Attribute_alignas(_k, _o, _b, _c): SpecPart {
-    return { attr: true };
+  Attribute_alignas(_k, _o, body, _c): SpecPart {
+    return { attributes: [{ name: '_Alignas', args: written(body), pos: posOf(this) }] };
   },
   TypeSpec(k): SpecPart {
     if (k.ctorName === 'StructSpec' || k.ctorName === 'EnumSpec' || k.ctorName === 'TypedefName' || k.ctorName === 'TypeofSpec')
@@ -543,23 +598,26 @@ const ACTIONS: ohm.ActionDict<unknown> = {
   },
   TypedefName(n): SpecPart {
     // The name as written, not as matched (its first character is the mark).
-    const { pp, base } = current!;
-    return { typedefName: pp.text.slice(base + n.source.startIdx, base + n.source.endIdx) };
+    return { typedefName: written(n) };
   },
-  StructSpec_def(kind, _attrs, name, _o, _fields, _c): SpecPart {
-    return { tag: { kind: kind.sourceString as 'struct', name: name.numChildren ? name.sourceString : undefined, hasBody: true } };
+  Tag(n): string {
+    return written(n);
   },
-  StructSpec_ref(kind, _attrs, name): SpecPart {
-    return { tag: { kind: kind.sourceString as 'struct', name: name.sourceString, hasBody: false } };
+  StructSpec_def(kind, attrs, name, _o, _fields, _c): SpecPart {
+    return { tag: { kind: kind.sourceString as 'struct', name: opt<string>(name), hasBody: true }, attributes: attributesIn(attrs) };
   },
-  EnumSpec_def(_k, _attrs, name, _o, items, _comma, _c): SpecPart {
+  StructSpec_ref(kind, attrs, name): SpecPart {
+    return { tag: { kind: kind.sourceString as 'struct', name: name.ast() as string, hasBody: false }, attributes: attributesIn(attrs) };
+  },
+  EnumSpec_def(_k, attrs, name, _o, items, _comma, _c): SpecPart {
     return {
-      tag: { kind: 'enum', name: name.numChildren ? name.sourceString : undefined, hasBody: true },
+      tag: { kind: 'enum', name: opt<string>(name), hasBody: true },
       enumerators: list(items),
+      attributes: attributesIn(attrs),
     };
   },
-  EnumSpec_ref(_k, _attrs, name): SpecPart {
-    return { tag: { kind: 'enum', name: name.sourceString, hasBody: false } };
+  EnumSpec_ref(_k, attrs, name): SpecPart {
+    return { tag: { kind: 'enum', name: name.ast() as string, hasBody: false }, attributes: attributesIn(attrs) };
   },
   Enumerator(name, _attrs, _eq, value) {
     return { name: name.sourceString, value: opt<Expr>(value), pos: posOf(name) };
@@ -567,20 +625,20 @@ const ACTIONS: ohm.ActionDict<unknown> = {
   SpecQual(k): SpecPart {
     return k.ast() as SpecPart;
   },
-  Declarator(ptrs, direct, _attrs): Declarator {
+  Declarator(ptrs, direct, attrs): Declarator {
     const d = direct.ast() as Declarator;
-    return nest(d, [], ptrs.numChildren);
+    return withAttributes(nest(d, [], pointersOf(ptrs)), attributesIn(attrs));
   },
   DirectDeclarator(base, suffixes): Declarator {
     const b = base.ast() as Declarator;
-    return { name: b.name, pos: b.pos, derived: [...b.derived, ...suffixes.children.map((s) => s.ast() as Derived)] };
+    return { ...b, derived: [...b.derived, ...suffixes.children.map((s) => s.ast() as Derived)] };
   },
   DirectBase_name(id): Declarator {
     return { name: id.sourceString, pos: posOf(id), derived: [] };
   },
-  DirectBase_paren(_o, _attrs, inner, _c): Declarator {
+  DirectBase_paren(_o, attrs, inner, _c): Declarator {
     // `(*f)(int)`: the suffixes that follow apply after the inner derivations.
-    return inner.ast() as Declarator;
+    return withAttributes(inner.ast() as Declarator, attributesIn(attrs));
   },
   DeclSuffix_array(_o, _q, size, _c): Derived {
     return { k: 'array', size: opt<Expr>(size) };
@@ -605,19 +663,19 @@ const ACTIONS: ohm.ActionDict<unknown> = {
   },
   AbstractDeclarator_ptr(ptrs, direct): Declarator {
     const d = opt<Declarator>(direct) ?? { pos: posOf(this), derived: [] };
-    return nest(d, [], ptrs.numChildren);
+    return nest(d, [], pointersOf(ptrs));
   },
-  DirectAbstract_paren(_o, _attrs, inner, _c, suffixes): Declarator {
-    return nest(inner.ast() as Declarator, suffixes.children.map((s) => s.ast() as Derived), 0);
+  DirectAbstract_paren(_o, attrs, inner, _c, suffixes): Declarator {
+    return withAttributes(nest(inner.ast() as Declarator, suffixes.children.map((s) => s.ast() as Derived), []), attributesIn(attrs));
   },
   DirectAbstract_suffixes(suffixes): Declarator {
     return { pos: posOf(this), derived: suffixes.children.map((s) => s.ast() as Derived) };
   },
-  Pointer(_star, _quals) {
-    return { k: 'ptr' };
+  Pointer(_star, quals): Attribute[] {
+    return attributesIn(quals);
   },
-  InitDeclarator(decl, _attrs, _eq, init): InitDeclarator {
-    return { decl: decl.ast(), init: opt<Expr>(init) };
+  InitDeclarator(decl, attrs, _eq, init): InitDeclarator {
+    return { decl: withAttributes(decl.ast() as Declarator, attributesIn(attrs)), init: opt<Expr>(init) };
   },
   Initializer_braces(_o, items, _comma, _c): Expr {
     return { k: 'init', items: list<Expr>(items), pos: posOf(this) };

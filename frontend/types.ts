@@ -1,5 +1,6 @@
 /** C types as far as rely models them, resolved from specifiers and declarators. */
-import type { Declarator, Specifiers } from './ast.js';
+import type { Attribute, Declarator, Specifiers } from './ast.js';
+import { checkAttributes, modeBits } from './specifiers.js';
 
 export type CType =
   /**
@@ -62,6 +63,22 @@ export interface TypeEnv {
 
 /** The base type named by declaration specifiers. */
 export function baseType(spec: Specifiers, env: TypeEnv, depth = 0): CType {
+  checkAttributes(spec.attributes);
+  return withMode(namedType(spec, env, depth), spec.attributes, env);
+}
+
+/** An integer type resized by `__attribute__((mode(…)))`, if the attributes have one. */
+function withMode(t: CType, attrs: readonly Attribute[] | undefined, env: TypeEnv): CType {
+  const bits = modeBits(attrs, env.longBits);
+  if (bits === undefined) return t;
+  if (t.k !== 'int' || t.bool) return { k: 'other', what: `mode(${bits} bits) of ${showType(t)}` };
+  return intType(t.unsigned, bits);
+}
+
+/** Integer type words; any other word names a type rely does not model. */
+const INT_WORDS = new Set(['char', 'short', 'int', 'long', 'signed', '__signed__', 'unsigned']);
+
+function namedType(spec: Specifiers, env: TypeEnv, depth: number): CType {
   if (spec.typedefName) {
     const special = SPECIAL[spec.typedefName];
     if (special) return special;
@@ -82,6 +99,8 @@ export function baseType(spec: Specifiers, env: TypeEnv, depth = 0): CType {
   if (w.includes('__typeof__')) return { k: 'other', what: '__typeof__' };
   if (w.includes('__int128')) return { k: 'other', what: '__int128' };
   if (w.includes('_Bool')) return BOOL;
+  const other = w.find((x) => !INT_WORDS.has(x));
+  if (other) return { k: 'other', what: other };
   const unsigned = w.includes('unsigned');
   const longs = w.filter((x) => x === 'long').length;
   const bits = w.includes('char') ? 8 : w.includes('short') ? 16 : longs >= 2 ? 64 : longs === 1 ? env.longBits : 32;
@@ -90,7 +109,9 @@ export function baseType(spec: Specifiers, env: TypeEnv, depth = 0): CType {
 
 /** Applies the declarator's pointer/array/function derivations to a base type. */
 export function applyDeclarator(base: CType, decl: Declarator, env: TypeEnv): CType {
-  let t = base;
+  checkAttributes(decl.attributes);
+  if (decl.derived.length && modeBits(decl.attributes, env.longBits) !== undefined) return { k: 'other', what: 'mode(…) of a derived type' };
+  let t = withMode(base, decl.attributes, env);
   for (let i = decl.derived.length - 1; i >= 0; i--) {
     const d = decl.derived[i];
     if (d.k === 'ptr') t = { k: 'ptr', to: t };

@@ -7,6 +7,7 @@
 import type { Declaration, Expr } from '../ast.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
 import { num } from '../../solver/formula.js';
+import { checkStorage } from '../specifiers.js';
 import { convertConstant, type CType } from '../types.js';
 import type { ThreadBuilder } from './builder.js';
 import { declaredType } from './declared-types.js';
@@ -29,6 +30,7 @@ export function declaration(b: ThreadBuilder, d: Declaration, pos: SourcePos): v
     if (!name) continue;
     const t = typeOf(b, d, item);
     if (t.k === 'func') continue; // local prototype
+    checkStorage(d.spec, name, item.decl.pos);
     if (d.spec.storage.includes('static')) {
       b.bind(name, b.L.staticLocal(b.frame().fn, name, t, item.init, item.decl.pos));
       continue;
@@ -55,6 +57,7 @@ function initialize(b: ThreadBuilder, x: Binding, init: Expr, pos: SourcePos, na
     return;
   }
   if (x.k === 'var' && x.type.k === 'mutex') {
+    b.L.checkMutexInitializer(init, name);
     b.assign(x, num(0), pos, `${name} = PTHREAD_MUTEX_INITIALIZER`);
     return;
   }

@@ -72,6 +72,8 @@ export interface FileScope {
   /** The binding of a file-scope variable, or undefined if there is none. */
   global(name: string, pos: SourcePos): Binding | undefined;
   staticLocal(fn: string, name: string, type: CType, init: Expr | undefined, pos: SourcePos): Binding;
+  /** Refuses a mutex initializer other than PTHREAD_MUTEX_INITIALIZER. */
+  checkMutexInitializer(init: Expr, name: string): void;
   newInstance(fn: FunctionDef, arg: Binding, startedAtInit: boolean, chain: string[], pos: SourcePos, replicated?: boolean): Instance;
   /** LowerOptions.templates. */
   readonly templates: boolean;
