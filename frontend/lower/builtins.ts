@@ -77,7 +77,7 @@ const BUILTINS: Builtin[] = [
   { name: 'pthread_mutex_destroy', doc: 'not modelled (a destroyed mutex must not be used again)', unlessDefined: true, lower: noEffect },
   { name: 'pthread_mutexattr_init', doc: 'mutex attributes are not modelled', unlessDefined: true, lower: noEffect },
   { name: 'pthread_mutexattr_destroy', doc: 'mutex attributes are not modelled', unlessDefined: true, lower: noEffect },
-  { name: 'pthread_mutexattr_settype', doc: 'PTHREAD_MUTEX_NORMAL and _DEFAULT only (other kinds unsupported)', unlessDefined: true, lower: mutexKind },
+  { name: 'pthread_mutexattr_settype', doc: 'mutex attributes are not modelled', unlessDefined: true, lower: noEffect },
   { name: 'pthread_attr_init', doc: 'thread attributes are not modelled', unlessDefined: true, lower: noEffect },
   { name: 'pthread_attr_destroy', doc: 'thread attributes are not modelled', unlessDefined: true, lower: noEffect },
   { name: 'pthread_attr_setdetachstate', doc: 'thread attributes are not modelled', unlessDefined: true, lower: noEffect },
@@ -152,17 +152,8 @@ function heap(_b: ThreadBuilder, { e, name }: BuiltinCall): never {
 
 /** The arguments are evaluated for their side effects (`printf("%d", x++)`); the call itself does nothing. */
 function noEffect(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined {
-  for (const a of e.args) b.effect(a);
+  for (const a of e.args) if (a.k !== 'str') b.effect(a);
   return wantValue ? num(0) : undefined;
-}
-
-/** glibc's PTHREAD_MUTEX_NORMAL and PTHREAD_MUTEX_DEFAULT are 0: the kind rely models. */
-function mutexKind(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
-  arity(call.e, 2);
-  const kind = call.e.args[1];
-  if (b.L.constant(kind) !== 0n)
-    unsupported(kind.pos, 'a mutex kind other than PTHREAD_MUTEX_NORMAL or PTHREAD_MUTEX_DEFAULT (recursive and error-checking mutexes are not modelled)');
-  return noEffect(b, call);
 }
 
 // ---- SV-COMP nondeterminism and atomic sections
