@@ -91,5 +91,7 @@ describe('rely bench --tasks DIR', () => {
     expect(md).toMatch(/\| f \| auto \| 2 \| 1 \| 1 \| 0 \| 1 \| 2 \| cannot read: [^|]+\(1\) \|/);
     expect(md).toContain('Tasks not run (1): f/race (');
     expect(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')).suite).toBe(`tasks ${dir}`);
+    // Tasks replace the manifest's suites: naming both is a usage error.
+    expect((await rely(['bench', '--tasks', dir, '--suite', 'hard'])).code).toBe(2);
   }, 120_000);
 });
