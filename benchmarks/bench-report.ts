@@ -3,7 +3,8 @@
  * (our columns beside Threader's published times, with speed-ups) and a CSV with one
  * line per run.
  */
-import type { Config, Expected, Machine, ManifestEntry, RunResult } from './bench.js';
+import { basename, dirname } from 'node:path';
+import { CANNOT_READ, type Config, type Expected, type Machine, type ManifestEntry, type RunResult } from './bench.js';
 
 const secs = (ms: number): string => (ms < 1000 ? `${(ms / 1000).toFixed(2)} s` : `${(ms / 1000).toFixed(1)} s`);
 
@@ -110,6 +111,38 @@ export function markdownTable(entries: readonly ManifestEntry[], configs: readon
     ...(param.length ? [`Parameterized tasks (threads created without a static bound) correct: ${perConfig((c) => `${param.filter((e) => definite(get(e, c))).length}/${param.length}`)}.`] : []),
     '',
   ].join('\n');
+}
+
+/** An UNKNOWN's (or failed run's) reason as a group: quoted names and numbers elided, so one construct is one group. */
+const reasonGroup = (r: RunResult): string => {
+  const why = r.verdict === 'error' ? `error: ${r.reason ?? ''}` : (r.reason ?? 'unknown');
+  const g = why.replace(/'[^']*'/g, "'…'").replace(/\b\d+\b/g, 'N');
+  return g.length > 110 ? `${g.slice(0, 110)}…` : g;
+};
+
+/**
+ * Per folder of the programs and per configuration, as SV-COMP counts: tasks, read
+ * (the rest are UNKNOWN because rely cannot read them), right and wrong verdicts,
+ * UNKNOWN (failed runs included), the score, and the UNKNOWNs' reasons grouped, most
+ * frequent first.
+ */
+export function folderTable(entries: readonly ManifestEntry[], configs: readonly Config[], results: readonly RunResult[]): string {
+  const folders = [...new Set(entries.map((e) => basename(dirname(e.file))))];
+  const head = ['folder', 'configuration', 'tasks', 'read', 'right', 'wrong', 'UNKNOWN', 'SV-COMP score', 'UNKNOWN reasons (count)'];
+  const rows = folders.flatMap((f) =>
+    configs.map((c) => {
+      const mine = entries.filter((e) => basename(dirname(e.file)) === f);
+      const rs = mine.map((e) => [e, results.find((r) => r.program === e.name && r.config === c.key)] as const);
+      const undecided = rs.flatMap(([, r]) => (r && r.verdict !== 'safe' && r.verdict !== 'unsafe' ? [r] : []));
+      const groups = new Map<string, number>();
+      for (const r of undecided) groups.set(reasonGroup(r), (groups.get(reasonGroup(r)) ?? 0) + 1);
+      const reasons = [...groups].sort((a, b) => b[1] - a[1]).map(([g, n]) => `${g} (${n})`).join('; ');
+      const read = rs.filter(([, r]) => r && !(r.reason ?? '').startsWith(CANNOT_READ)).length;
+      const score = rs.reduce((s, [e, r]) => s + svcompPoints(e.expected, r), 0);
+      return [f, c.label, String(mine.length), String(read), String(rs.filter(([, r]) => definite(r)).length), String(rs.filter(([, r]) => r?.wrong).length), String(undecided.length), String(score), reasons.replaceAll('|', '\\|')];
+    }),
+  );
+  return ['', '## Per folder', '', line(head), line(head.map(() => '---')), ...rows.map(line), ''].join('\n');
 }
 
 const csvField = (s: string | number | boolean | null): string => {

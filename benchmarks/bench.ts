@@ -10,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { findZ3 } from '../solver/z3-native.js';
 
 /** The repository root: one level up from benchmarks/, two from dist/benchmarks/. */
@@ -22,8 +22,8 @@ export type Expected = 'safe' | 'unsafe';
 export interface ManifestEntry {
   readonly file: string;
   readonly name: string;
-  /** table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: beyond Table 1; svcomp-style: SV-COMP's concurrency shapes, each with a task .yml. */
-  readonly suite: 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style' | 'liveness' | 'ag';
+  /** table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: beyond Table 1; svcomp-style: SV-COMP's concurrency shapes, each with a task .yml; c-data: C data as programs use it (issue 38); svcomp-tasks: SV-COMP's own tasks (`rely bench --tasks DIR`). */
+  readonly suite: 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style' | 'c-data' | 'svcomp-tasks' | 'liveness' | 'ag';
   /** Arguments of this program's runs beside the configuration's (a liveness property: --ltl, --fairness). */
   readonly args?: readonly string[];
   /** Creates threads in a loop without constant bounds (any number of them). */
@@ -44,7 +44,17 @@ export function loadManifest(): ManifestEntry[] {
   return JSON.parse(readFileSync(join(ROOT, 'benchmarks/expected.json'), 'utf8')) as ManifestEntry[];
 }
 
-export type Suite = 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style' | 'liveness' | 'ag' | 'ci' | 'all';
+export type Suite = 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style' | 'c-data' | 'liveness' | 'ag' | 'ci' | 'all';
+
+/**
+ * Suites that measure how much C rely reads: there a program it cannot read (a located
+ * `unsupported:` or syntax error, exit 2) is an UNKNOWN, as SV-COMP scores it and
+ * `rely svcomp` answers, not a failed run; elsewhere it stays an error.
+ */
+const MEASURES_READING: ReadonlySet<ManifestEntry['suite']> = new Set(['c-data', 'svcomp-tasks']);
+
+/** The reason of such an UNKNOWN begins with this, then the message without its location. */
+export const CANNOT_READ = 'cannot read: ';
 
 /** n of the program named `Simple(n)`, null for any other name (its mutants included). */
 export function simpleN(name: string): number | null {
@@ -143,7 +153,7 @@ interface VerifyJson {
 
 /** One `rely verify --json` process; killed 30 s past its own time limit. */
 function runOne(e: ManifestEntry, c: Config, timeoutS: number, solver: string): Promise<RunResult> {
-  const args = [join(ROOT, 'bin/rely.js'), 'verify', join(ROOT, e.file), '--json', '--timeout', String(timeoutS), '--solver', solver, ...(e.args ?? []), ...c.args];
+  const args = [join(ROOT, 'bin/rely.js'), 'verify', resolvePath(ROOT, e.file), '--json', '--timeout', String(timeoutS), '--solver', solver, ...(e.args ?? []), ...c.args];
   const t0 = performance.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -164,6 +174,8 @@ function runOne(e: ManifestEntry, c: Config, timeoutS: number, solver: string): 
       }
       if (!j) {
         const why = err.trim().split('\n')[0] || `exit code ${code}`;
+        const located = /^[^\n]+?:\d+:\d+: (.+)$/.exec(why);
+        if (code === 2 && located && MEASURES_READING.has(e.suite)) return resolve({ ...base, verdict: 'unknown', reason: CANNOT_READ + located[1], modular: null, timeMs: wallMs, wrong: false });
         return resolve({ ...base, verdict: 'error', reason: why, modular: null, timeMs: wallMs, wrong: false });
       }
       resolve({

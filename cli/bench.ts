@@ -1,7 +1,9 @@
 /** `rely bench`: the manifest's programs under every configuration, each a fresh `rely verify` process. */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, sep } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { parse as parseYaml } from 'yaml';
+import { InputError } from '../frontend/diagnostics.js';
 import { parseCount, parseSeed, parseSolver } from '../core/options.js';
 import type { SolverChoice } from '../solver/select.js';
 import { ENGINES, LIVENESS_ENGINES } from '../engines/registry.js';
@@ -9,13 +11,14 @@ import { livenessManifest, livenessSeries, loadLiveness } from '../benchmarks/li
 import { agManifest, agSeries, loadAg } from '../benchmarks/ag-bench.js';
 import { agStudy } from '../benchmarks/ag-report.js';
 import { benchIndex, threaderSvg } from '../benchmarks/bench-html.js';
-import { configs, loadManifest, machine, runBench, suiteOf, type RunResult, type Suite } from '../benchmarks/bench.js';
-import { csv, markdownTable } from '../benchmarks/bench-report.js';
+import { configs, loadManifest, machine, runBench, suiteOf, type Expected, type ManifestEntry, type RunResult, type Suite } from '../benchmarks/bench.js';
+import { csv, folderTable, markdownTable } from '../benchmarks/bench-report.js';
 import { scalingReport } from '../benchmarks/scaling-report.js';
 import { differentialSuite } from '../benchmarks/differential-suite.js';
 import { ALL_CONFIGS } from '../benchmarks/differential-check.js';
 import { fuzzSuite } from '../benchmarks/fuzz.js';
 import { EXIT, cliParser, parseSeconds, statusLine, type Session } from './common.js';
+import { readTask } from './svcomp.js';
 
 interface BenchCli {
   suite: Suite | 'differential' | 'fuzz';
@@ -29,6 +32,47 @@ interface BenchCli {
   timeout: number;
   jobs: number;
   out: string;
+  tasks?: string;
+}
+
+/** The expected verdict of a task definition's unreach-call property (true: SAFE), if it has one. */
+function expectedVerdict(yml: string): Expected | undefined {
+  const d = parseYaml(readFileSync(yml, 'utf8')) as { properties?: { property_file?: unknown; expected_verdict?: unknown }[] } | null;
+  const p = (d?.properties ?? []).find((x) => typeof x?.property_file === 'string' && basename(x.property_file) === 'unreach-call.prp');
+  return typeof p?.expected_verdict === 'boolean' ? (p.expected_verdict ? 'safe' : 'unsafe') : undefined;
+}
+
+/**
+ * The SV-COMP task definitions (.yml) under dir, in every folder below it, as manifest
+ * entries named by their path below dir (sorted); read as `rely svcomp` reads them.
+ * A task that is not run (no unreach-call property or expected verdict, no input file,
+ * not a task definition) is listed with why.
+ */
+export function taskManifest(dir: string): { entries: ManifestEntry[]; skipped: { name: string; why: string }[] } {
+  const ymls = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /\.ya?ml$/.test(f)).sort();
+  const entries: ManifestEntry[] = [];
+  const skipped: { name: string; why: string }[] = [];
+  for (const f of ymls) {
+    const yml = join(dir, f);
+    const name = f.replace(/\.ya?ml$/, '').split(sep).join('/');
+    let task;
+    try {
+      task = readTask(yml);
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      skipped.push({ name, why: e.message });
+      continue;
+    }
+    const expected = expectedVerdict(yml);
+    const why = task.unsupported ?? (expected ? (existsSync(task.file) ? undefined : `input file ${task.file} not found`) : 'no expected verdict for unreach-call');
+    if (why || !expected) {
+      skipped.push({ name, why: why ?? '' });
+      continue;
+    }
+    const loc = readFileSync(task.file, 'utf8').split('\n').length;
+    entries.push({ file: task.file, name, suite: 'svcomp-tasks', expected, args: task.dataModel ? ['--data-model', task.dataModel] : [], modularProofExists: null, loc, note: '' });
+  }
+  return { entries, skipped };
 }
 
 function parseList(allowed: readonly string[]): (v: string) => string[] {
@@ -49,7 +93,8 @@ export function benchCommand(program: Command, session: Session): void {
   program
     .command('bench')
     .description("run the benchmark programs of benchmarks/expected.json, each in a fresh `rely verify` process, and check every verdict against the manifest")
-    .addOption(new Option('--suite <suite>', "table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: programs beyond Table 1 (benchmarks/programs/hard); svcomp-style: SV-COMP's concurrency shapes with task files, scored as SV-COMP scores (benchmarks/programs/svcomp-style); liveness: LTL properties of benchmarks/liveness.json (MUX-SEM by N, protocols) with the liveness engines (default: split and explicit-global side by side); ag: Cobleigh's assume-guarantee subjects of benchmarks/ag.json by n (default engines: learn with its split and generalized, explicit-global, explicit-modular, aret; results.md gets the memory study and ag-memory.svg); ci: the fast ones; differential: --count generated programs of --seed, each decided by exhaustive exploration and by every engine (contradictions fail the command); fuzz: --count generated and mutated inputs of --seed through `rely verify` (an internal error, a stack trace, a crash or a hang fails the command)").choices(['table1', 'scaling', 'extra', 'hard', 'svcomp-style', 'liveness', 'ag', 'ci', 'all', 'differential', 'fuzz']).default('table1'))
+    .addOption(new Option('--suite <suite>', "table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: programs beyond Table 1 (benchmarks/programs/hard); svcomp-style: SV-COMP's concurrency shapes with task files, scored as SV-COMP scores (benchmarks/programs/svcomp-style); c-data: C data as programs use it (unions, structs, arrays of structs, function pointers, the heap, atomic sections; benchmarks/programs/c-data), a program rely cannot read counted UNKNOWN as SV-COMP counts it, with a per-folder table; liveness: LTL properties of benchmarks/liveness.json (MUX-SEM by N, protocols) with the liveness engines (default: split and explicit-global side by side); ag: Cobleigh's assume-guarantee subjects of benchmarks/ag.json by n (default engines: learn with its split and generalized, explicit-global, explicit-modular, aret; results.md gets the memory study and ag-memory.svg); ci: the fast ones; differential: --count generated programs of --seed, each decided by exhaustive exploration and by every engine (contradictions fail the command); fuzz: --count generated and mutated inputs of --seed through `rely verify` (an internal error, a stack trace, a crash or a hang fails the command)").choices(['table1', 'scaling', 'extra', 'hard', 'svcomp-style', 'c-data', 'liveness', 'ag', 'ci', 'all', 'differential', 'fuzz']).default('table1'))
+    .addOption(new Option('--tasks <DIR>', "instead of a suite, SV-COMP's task definitions (.yml) in DIR and every folder below it: each task whose property is unreach-call, run with its data model and scored as SV-COMP scores (a program rely cannot read is UNKNOWN); results.md adds a table per folder (tasks, read, right, wrong, UNKNOWN with its reasons grouped) and lists the tasks not run").conflicts('suite'))
     .option('--count <N>', 'differential and fuzz: how many programs or inputs (differential: default 100; fuzz: default 1000)', cliParser(parseCount))
     .option('--seed <S>', 'differential and fuzz: the seed (default 1; program or case i is a function of the seed and i alone)', cliParser(parseSeed))
     .option('--from <K>', 'differential and fuzz: start at program or case K of the seed (to reproduce one: --from K --count 1)', cliParser(parseSeed))
@@ -72,7 +117,8 @@ export function benchCommand(program: Command, session: Session): void {
       if (notEngine) c.error(`error: --engine ${notEngine} is a configuration of --suite differential; name engines here (${engines.join(', ')})`, { exitCode: EXIT.badInput });
       const liveness = o.suite === 'liveness' ? loadLiveness() : [];
       const ag = o.suite === 'ag' ? loadAg() : [];
-      const entries = o.suite === 'liveness' ? livenessManifest(liveness) : o.suite === 'ag' ? agManifest(ag) : suiteOf(loadManifest(), o.suite);
+      const tasks = o.tasks === undefined ? undefined : taskManifest(o.tasks);
+      const entries = tasks ? tasks.entries : o.suite === 'liveness' ? livenessManifest(liveness) : o.suite === 'ag' ? agManifest(ag) : suiteOf(loadManifest(), o.suite);
       const defaultEngines = o.suite === 'liveness' ? LIVENESS_ENGINES.map((e) => e.name) : o.suite === 'ag' ? ['learn', 'explicit-global', 'explicit-modular', 'aret'] : undefined;
       const engineList = defaultEngines && c.getOptionValueSource('engine') === 'default' ? defaultEngines : o.engine;
       const cols = configs({ bias: o.bias === 'both' ? ['modular', 'none'] : [o.bias], engines: engineList, hornSolvers: o.hornSolver });
@@ -91,13 +137,16 @@ export function benchCommand(program: Command, session: Session): void {
       if (study) plots.push({ file: 'ag-memory.svg', markdown: study.markdown, svg: study.svg });
       const vsThreader = threaderSvg(entries, cols, results);
       if (vsThreader) plots.push({ file: 'threader.svg', markdown: '\n`threader.svg` plots each configuration\'s time per program against Threader\'s (with bias), where both gave the same verdict.\n', svg: vsThreader });
-      const table = markdownTable(entries, cols, results, m, o.timeout) + plots.map((x) => x.markdown).join('');
+      // Suites that measure what rely reads: a table per folder, and the tasks not run.
+      const perFolder = tasks || o.suite === 'c-data' ? folderTable(entries, cols, results) : '';
+      const notRun = tasks?.skipped.length ? `\nTasks not run (${tasks.skipped.length}): ${tasks.skipped.map((x) => `${x.name} (${x.why})`).join('; ')}.\n` : '';
+      const table = markdownTable(entries, cols, results, m, o.timeout) + perFolder + notRun + plots.map((x) => x.markdown).join('');
       mkdirSync(o.out, { recursive: true });
       for (const x of plots) writeFileSync(join(o.out, x.file), x.svg);
-      writeFileSync(join(o.out, 'results.json'), JSON.stringify({ machine: m, suite: o.suite, timeoutS: o.timeout, configs: cols, results }, null, 2) + '\n');
+      writeFileSync(join(o.out, 'results.json'), JSON.stringify({ machine: m, suite: o.tasks === undefined ? o.suite : `tasks ${o.tasks}`, timeoutS: o.timeout, configs: cols, results }, null, 2) + '\n');
       writeFileSync(join(o.out, 'results.csv'), csv(entries, results));
       writeFileSync(join(o.out, 'results.md'), table);
-      writeFileSync(join(o.out, 'index.html'), benchIndex(`rely bench --suite ${o.suite}`, table, plots));
+      writeFileSync(join(o.out, 'index.html'), benchIndex(o.tasks === undefined ? `rely bench --suite ${o.suite}` : `rely bench --tasks ${o.tasks}`, table, plots));
       io.out(table);
       session.code = results.some((r) => r.wrong || r.verdict === 'error') ? EXIT.errorFound : EXIT.ok;
     });

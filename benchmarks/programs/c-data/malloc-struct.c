@@ -1,0 +1,41 @@
+/*
+ * malloc-struct.c -- a malloc'd struct shared by two threads through the thread argument.
+ *
+ * Expected verdict: SAFE. each worker adds 1 to s->hits inside one
+ *   critical section: s->hits == 2 after the joins (a failed malloc ends
+ *   the program before any thread).
+ */
+extern void abort(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *) __attribute__ ((__nothrow__ , __leaf__)) __attribute__ ((__noreturn__));
+void reach_error() { __assert_fail("0", "malloc-struct.c", 0, "reach_error"); }
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+#include <pthread.h>
+#include <stdlib.h>
+#undef assert
+#define assert(e) if (!(e)) ERROR: reach_error()
+struct stats { int hits; int misses; };
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+
+void *worker(void *p) {
+  struct stats *s = p;
+  pthread_mutex_lock(&m);
+  s->hits = s->hits + 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+
+int main(void) {
+  pthread_t t1, t2;
+  struct stats *s = malloc(sizeof(struct stats));
+  if (s == 0) return 0;
+  s->hits = 0;
+  s->misses = 0;
+  pthread_create(&t1, 0, worker, s);
+  pthread_create(&t2, 0, worker, s);
+  pthread_join(t1, 0);
+  pthread_join(t2, 0);
+  assert(s->hits == 2);
+  free(s);
+  return 0;
+}

@@ -1,0 +1,44 @@
+/*
+ * struct-local.c -- a struct-typed local (snap) assigned from a global struct as a whole.
+ *
+ * Expected verdict: SAFE. the snapshot is taken as one struct assignment
+ *   under the mutex that also covers both writes, so snap.x == snap.y.
+ */
+extern void abort(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *) __attribute__ ((__nothrow__ , __leaf__)) __attribute__ ((__noreturn__));
+void reach_error() { __assert_fail("0", "struct-local.c", 0, "reach_error"); }
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+#include <pthread.h>
+#include <stdlib.h>
+#undef assert
+#define assert(e) if (!(e)) ERROR: reach_error()
+struct pair { int x; int y; };
+struct pair shared = { 0, 0 };
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+
+void *worker(void *arg) {
+  pthread_mutex_lock(&m);
+  shared.x = shared.x + 1;
+  shared.y = shared.y + 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+
+void *reader(void *arg) {
+  struct pair snap;
+  pthread_mutex_lock(&m);
+  snap = shared;
+  pthread_mutex_unlock(&m);
+  assert(snap.x == snap.y);
+  return 0;
+}
+
+int main(void) {
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, worker, 0);
+  pthread_create(&t2, 0, reader, 0);
+  pthread_join(t1, 0);
+  pthread_join(t2, 0);
+  return 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * union.c -- a union: stored through member a, read through member b (both int).
+ *
+ * Expected verdict: SAFE. both workers add 1 under the mutex, so u.b (the
+ *   same int object as u.a) is 2 after the joins.
+ */
+extern void abort(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *) __attribute__ ((__nothrow__ , __leaf__)) __attribute__ ((__noreturn__));
+void reach_error() { __assert_fail("0", "union.c", 0, "reach_error"); }
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+#include <pthread.h>
+#include <stdlib.h>
+#undef assert
+#define assert(e) if (!(e)) ERROR: reach_error()
+union U { int a; int b; };
+union U u;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+
+void *worker(void *arg) {
+  pthread_mutex_lock(&m);
+  u.a = u.b + 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+
+int main(void) {
+  pthread_t t1, t2;
+  u.a = 0;
+  pthread_create(&t1, 0, worker, 0);
+  pthread_create(&t2, 0, worker, 0);
+  pthread_join(t1, 0);
+  pthread_join(t2, 0);
+  assert(u.b == 2);
+  return 0;
+}
