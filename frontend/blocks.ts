@@ -131,14 +131,24 @@ export function buildTransitions(input: BlockInput): Blocks {
   // transition: its branches multiply (fuzz seed 20261127 case 3747). Such a section
   // runs step by step under the flag, cut at every branch as the thread's other code.
   if (!input.atomicFlag) throw new NeedsAtomicFlag(pos);
-  for (const largeBlocks of [input.largeBlocks, false])
+  const flagged = [
+    { largeBlocks: input.largeBlocks, cuts: input.cuts ?? [], everyStep: false },
+    { largeBlocks: false, cuts, everyStep: true },
+  ];
+  for (const f of flagged)
     try {
-      return build({ ...input, largeBlocks }, new Set(cuts), input.atomicFlag);
+      return build({ ...input, largeBlocks: f.largeBlocks }, new Set(f.cuts), { flag: input.atomicFlag, everyStep: f.everyStep });
     } catch (e) {
       if (!(e instanceof PathExplosion)) throw e;
     }
   // Every step is its own transition then: only a straight run too long for one block is left.
   return unsupported(pos, `an atomic section with paths too long to fold into one step`);
+}
+
+/** Atomic sections run under the flag: cut at their joins (one transition per branch taken), or at `everyStep`. */
+interface FlagSections {
+  readonly flag: string;
+  readonly everyStep: boolean;
 }
 
 /**
@@ -168,7 +178,7 @@ function insideSections(cfg: Cfg, roots: readonly number[]): Set<number> {
   return inside;
 }
 
-function build(input: BlockInput, forcedCuts: Set<number>, flagSections?: string): Blocks {
+function build(input: BlockInput, forcedCuts: Set<number>, sections?: FlagSections): Blocks {
   const { cfg, entry, pcVar, scope } = input;
   // Kept calls: the callee bodies are reached through call edges only; their entries,
   // the call sites, the return sites and the return locations are all cuts.
@@ -182,9 +192,13 @@ function build(input: BlockInput, forcedCuts: Set<number>, flagSections?: string
       } else if (e.action.kind === 'return') stackCuts.add(e.from);
     }
   const heads = cfg.loopHeads([entry, ...procEntries]);
-  // With the flag, every location inside a section is a cut: one transition per step.
-  const inside = flagSections ? insideSections(cfg, [entry, ...procEntries]) : new Set<number>();
-  for (const l of inside) forcedCuts.add(l);
+  // Inside a section under the flag no other thread runs: its steps fold into blocks
+  // from join to join (each branch taken its own transition) whatever they touch.
+  const flagSections = sections?.flag;
+  const inside = sections ? insideSections(cfg, [entry, ...procEntries]) : new Set<number>();
+  const indeg = new Map<number, number>();
+  for (const edges of cfg.out) for (const ed of edges) indeg.set(ed.to, (indeg.get(ed.to) ?? 0) + 1);
+  for (const l of inside) if (sections!.everyStep || (indeg.get(l) ?? 0) > 1) forcedCuts.add(l);
   const flag = input.atomicFlag;
   /** Outside a section run under the flag, a transition requires the flag free. */
   const flagFree = (from: number): Term[] => (flag && !inside.has(from) ? [eq(mkVar(flag), num(0))] : []);
@@ -296,7 +310,9 @@ function build(input: BlockInput, forcedCuts: Set<number>, flagSections?: string
         const stopHere =
           term ||
           stackCuts.has(loc) ||
+          (inside.has(loc) && (heads.has(loc) || forcedCuts.has(loc))) ||
           (st.depth === 0 &&
+            !inside.has(loc) &&
             (heads.has(loc) ||
               forcedCuts.has(loc) ||
               !input.largeBlocks ||
