@@ -103,9 +103,7 @@ export function buildTransitions(input: BlockInput): Blocks {
     if (!(e instanceof PathExplosion)) throw e;
   }
   // Too many paths through local branching: also cut at every join location.
-  const indeg = new Map<number, number>();
-  for (const edges of input.cfg.out) for (const ed of edges) indeg.set(ed.to, (indeg.get(ed.to) ?? 0) + 1);
-  cuts.push(...[...indeg].filter(([, n]) => n > 1).map(([l]) => l));
+  cuts.push(...joinLocations(input.cfg));
   try {
     return build(input, new Set(cuts));
   } catch (e) {
@@ -143,6 +141,13 @@ export function buildTransitions(input: BlockInput): Blocks {
     }
   // Every step is its own transition then: only a straight run too long for one block is left.
   return unsupported(pos, `an atomic section with paths too long to fold into one step`);
+}
+
+/** The locations more than one edge leads to. */
+function joinLocations(cfg: Cfg): Set<number> {
+  const indeg = new Map<number, number>();
+  for (const edges of cfg.out) for (const ed of edges) indeg.set(ed.to, (indeg.get(ed.to) ?? 0) + 1);
+  return new Set([...indeg].filter(([, n]) => n > 1).map(([l]) => l));
 }
 
 /** Atomic sections run under the flag: cut at their joins (one transition per branch taken), or at `everyStep`. */
@@ -194,15 +199,14 @@ function build(input: BlockInput, forcedCuts: Set<number>, sections?: FlagSectio
   const heads = cfg.loopHeads([entry, ...procEntries]);
   // Inside a section under the flag no other thread runs: its steps fold into blocks
   // from join to join (each branch taken its own transition) whatever they touch.
-  const flagSections = sections?.flag;
+  const sectionFlag = sections?.flag;
   const inside = sections ? insideSections(cfg, [entry, ...procEntries]) : new Set<number>();
-  const indeg = new Map<number, number>();
-  for (const edges of cfg.out) for (const ed of edges) indeg.set(ed.to, (indeg.get(ed.to) ?? 0) + 1);
-  for (const l of inside) if (sections!.everyStep || (indeg.get(l) ?? 0) > 1) forcedCuts.add(l);
+  const joins = sections?.everyStep ? undefined : joinLocations(cfg);
+  for (const l of inside) if (!joins || joins.has(l)) forcedCuts.add(l);
   const flag = input.atomicFlag;
   /** Outside a section run under the flag, a transition requires the flag free. */
   const flagFree = (from: number): Term[] => (flag && !inside.has(from) ? [eq(mkVar(flag), num(0))] : []);
-  const releases = (e: Edge): boolean => flagSections !== undefined && e.action.kind === 'atomicEnd' && !inside.has(e.to);
+  const releases = (e: Edge): boolean => sectionFlag !== undefined && e.action.kind === 'atomicEnd' && !inside.has(e.to);
   const pcOf = new Map<number, number>();
   const locations: Location[] = [];
   const work: number[] = [];
@@ -234,7 +238,7 @@ function build(input: BlockInput, forcedCuts: Set<number>, sections?: FlagSectio
     const atoms: Term[] = [eq(mkVar(pcVar), num(pc(from))), eq(mkVar(primed(pcVar)), num(pc(to))), ...st.atoms, ...flagFree(from)];
     if (input.guard) atoms.push(input.guard);
     // A thread that ends inside a section run under the flag ends the section too.
-    if (flagSections && cfg.terminal.get(to) === 'exit') st = { ...st, sym: new Map(st.sym).set(flagSections, num(0)) };
+    if (sectionFlag && cfg.terminal.get(to) === 'exit') st = { ...st, sym: new Map(st.sym).set(sectionFlag, num(0)) };
     const writes: string[] = [];
     for (const v of scope) {
       const val = st.sym.get(v) ?? mkVar(v);
@@ -381,12 +385,12 @@ function build(input: BlockInput, forcedCuts: Set<number>, sections?: FlagSectio
         }
         case 'atomicBegin':
           ns.atomic = true;
-          if (!flagSections) ns.depth = st.depth + 1;
-          else if (!inside.has(e.from)) ns.sym = new Map(st.sym).set(flagSections, num(1));
+          if (!sectionFlag) ns.depth = st.depth + 1;
+          else if (!inside.has(e.from)) ns.sym = new Map(st.sym).set(sectionFlag, num(1));
           break;
         case 'atomicEnd':
-          if (flagSections) {
-            if (releases(e)) ns.sym = new Map(st.sym).set(flagSections, num(0));
+          if (sectionFlag) {
+            if (releases(e)) ns.sym = new Map(st.sym).set(sectionFlag, num(0));
             break;
           }
           if (st.depth === 0) fail(e.pos, '__VERIFIER_atomic_end() without a matching __VERIFIER_atomic_begin()');
