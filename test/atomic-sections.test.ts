@@ -9,7 +9,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mkVar, num, eq, type Term } from '../solver/formula.js';
+import { mkVar, num, eq, ite, gt, show, toSmt, type Term } from '../solver/formula.js';
+import { parseSExprs, sexprToTerm } from '../solver/sexpr.js';
 import { lower, PRELUDE, rely, run } from './helpers.js';
 
 const hasIte = (t: Term): boolean => t.kind === 'app' && (t.op === 'ite' || t.args.some(hasIte));
@@ -77,6 +78,12 @@ describe('?: and conditions as values inside an atomic section: if-then-else ter
     const section = p.threads[1].transitions.filter((t) => t.atomic);
     expect(section).toHaveLength(1);
     expect(hasIte(section[0].formula)).toBe(true);
+  });
+
+  it('an ite term prints readably and survives SMT-LIB printing and reading', () => {
+    const t = eq(mkVar("x'"), ite(gt(mkVar('a'), num(0)), mkVar('b'), num(2)));
+    expect(show(t)).toBe("x' = (a >= 1 ? b : 2)");
+    expect(sexprToTerm(parseSExprs(toSmt(t))[0])).toBe(t);
   });
 
   it('outside an atomic section ?: stays a branch (each read of a global its own step)', () => {
