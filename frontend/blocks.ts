@@ -14,11 +14,25 @@
  * steps, which nobody reads); the states skipped differ only in this thread's pc at a
  * location that is no error location. `for (…) pthread_join(t[i], 0)` over identical
  * threads is then one step that treats them alike.
+ *
+ * An atomic section too wide to fold (its paths past the limits) runs step by step
+ * under a ghost flag instead (`atomicFlag`): its first step takes the flag, its last
+ * releases it, and every transition outside such a section, of every thread, requires
+ * it free. The flag is 0/1, not an owner, so identical threads stay interchangeable.
  */
 import { FALSE, TRUE, and, conjuncts, eq, isLinear, le, mkVar, num, primed, substitute, type Term } from '../solver/formula.js';
 import { actionVars, type Cfg, type Edge } from './cfg.js';
 import { checkDeadline, fail, unsupported, type DeadlineOption, type SourcePos } from './diagnostics.js';
 import type { Location, Step, Transition } from './program.js';
+
+const iteMemo = new WeakMap<Term, boolean>();
+/** Whether an if-then-else occurs in t (memoised: terms are hash-consed DAGs). */
+function hasIte(t: Term): boolean {
+  if (t.kind !== 'app') return false;
+  let h = iteMemo.get(t);
+  if (h === undefined) iteMemo.set(t, (h = t.op === 'ite' || t.args.some(hasIte)));
+  return h;
+}
 
 export interface BlockInput extends DeadlineOption {
   cfg: Cfg;
@@ -33,6 +47,15 @@ export interface BlockInput extends DeadlineOption {
   largeBlocks: boolean;
   /** Locations that must stay locations (labels a property names), besides the usual cuts. */
   cuts?: ReadonlySet<number>;
+  /** The ghost flag of atomic sections run step by step, when some thread of the program needs it (else undefined). */
+  atomicFlag?: string;
+}
+
+/** A thread's atomic section is too wide to fold: the caller builds every thread again with an `atomicFlag`. */
+export class NeedsAtomicFlag extends Error {
+  constructor(readonly pos: SourcePos) {
+    super('an atomic section needs the ghost flag');
+  }
 }
 
 /** The transitions, the locations, and the pc of each CFG location that became one. */
@@ -80,9 +103,7 @@ export function buildTransitions(input: BlockInput): Blocks {
     if (!(e instanceof PathExplosion)) throw e;
   }
   // Too many paths through local branching: also cut at every join location.
-  const indeg = new Map<number, number>();
-  for (const edges of input.cfg.out) for (const ed of edges) indeg.set(ed.to, (indeg.get(ed.to) ?? 0) + 1);
-  cuts.push(...[...indeg].filter(([, n]) => n > 1).map(([l]) => l));
+  cuts.push(...joinLocations(input.cfg));
   try {
     return build(input, new Set(cuts));
   } catch (e) {
@@ -97,17 +118,72 @@ export function buildTransitions(input: BlockInput): Blocks {
   }
   // Still too much work (a straight run of thousands of steps, e.g. nested `if (1)`:
   // its PathExplosion was an internal error, fuzz seed 2026 case 85): small blocks.
+  let pos: SourcePos;
   try {
     return build({ ...input, largeBlocks: false }, new Set(cuts));
   } catch (e) {
     if (!(e instanceof PathExplosion)) throw e;
-    // Small blocks cut at every step but inside an atomic section, which must stay one
-    // transition: its branches multiply (an internal error before, fuzz seed 20261127 case 3747).
-    return unsupported(e.pos ?? input.cfg.posOf[input.entry]!, `an atomic section with more than ${MAX_PATHS_PER_CUT} paths through its branches, or paths too long to fold into one step`);
+    pos = e.pos ?? input.cfg.posOf[input.entry]!;
   }
+  // Small blocks cut at every step but inside an atomic section, which folds into one
+  // transition: its branches multiply (fuzz seed 20261127 case 3747). Such a section
+  // runs step by step under the flag, cut at every branch as the thread's other code.
+  if (!input.atomicFlag) throw new NeedsAtomicFlag(pos);
+  const flagged = [
+    { largeBlocks: input.largeBlocks, cuts: input.cuts ?? [], everyStep: false },
+    { largeBlocks: false, cuts, everyStep: true },
+  ];
+  for (const f of flagged)
+    try {
+      return build({ ...input, largeBlocks: f.largeBlocks }, new Set(f.cuts), { flag: input.atomicFlag, everyStep: f.everyStep });
+    } catch (e) {
+      if (!(e instanceof PathExplosion)) throw e;
+    }
+  // Every step is its own transition then: only a straight run too long for one block is left.
+  return unsupported(pos, `an atomic section with paths too long to fold into one step`);
 }
 
-function build(input: BlockInput, forcedCuts: Set<number>): Blocks {
+/** The locations more than one edge leads to. */
+function joinLocations(cfg: Cfg): Set<number> {
+  const indeg = new Map<number, number>();
+  for (const edges of cfg.out) for (const ed of edges) indeg.set(ed.to, (indeg.get(ed.to) ?? 0) + 1);
+  return new Set([...indeg].filter(([, n]) => n > 1).map(([l]) => l));
+}
+
+/** Atomic sections run under the flag: cut at their joins (one transition per branch taken), or at `everyStep`. */
+interface FlagSections {
+  readonly flag: string;
+  readonly everyStep: boolean;
+}
+
+/**
+ * The locations strictly inside atomic sections (after an outermost begin, before its
+ * end), checked for what a section run step by step cannot do: wait. A blocked step
+ * would hold the flag for good, where the folded section just did not start.
+ */
+function insideSections(cfg: Cfg, roots: readonly number[]): Set<number> {
+  const depth = new Map<number, number>(roots.map((r) => [r, 0]));
+  const work = [...roots];
+  while (work.length) {
+    const l = work.pop()!;
+    const d = depth.get(l)!;
+    for (const e of cfg.out[l]) {
+      const next = d + (e.action.kind === 'atomicBegin' ? 1 : e.action.kind === 'atomicEnd' ? -1 : 0);
+      if (!depth.has(e.to)) {
+        depth.set(e.to, next);
+        work.push(e.to);
+      }
+    }
+  }
+  const inside = new Set([...depth].filter(([, d]) => d > 0).map(([l]) => l));
+  for (const l of inside) {
+    if (!cfg.terminal.has(l) && cfg.out[l].length === 0) unsupported(cfg.posOf[l] ?? cfg.posOf[roots[0]]!, 'a thread that blocks for good inside an atomic section too wide to fold into one step');
+    for (const e of cfg.out[l]) if (e.action.kind === 'assume' && e.action.blocking) unsupported(e.pos, 'a blocking wait inside an atomic section too wide to fold into one step');
+  }
+  return inside;
+}
+
+function build(input: BlockInput, forcedCuts: Set<number>, sections?: FlagSections): Blocks {
   const { cfg, entry, pcVar, scope } = input;
   // Kept calls: the callee bodies are reached through call edges only; their entries,
   // the call sites, the return sites and the return locations are all cuts.
@@ -121,6 +197,16 @@ function build(input: BlockInput, forcedCuts: Set<number>): Blocks {
       } else if (e.action.kind === 'return') stackCuts.add(e.from);
     }
   const heads = cfg.loopHeads([entry, ...procEntries]);
+  // Inside a section under the flag no other thread runs: its steps fold into blocks
+  // from join to join (each branch taken its own transition) whatever they touch.
+  const sectionFlag = sections?.flag;
+  const inside = sections ? insideSections(cfg, [entry, ...procEntries]) : new Set<number>();
+  const joins = sections?.everyStep ? undefined : joinLocations(cfg);
+  for (const l of inside) if (!joins || joins.has(l)) forcedCuts.add(l);
+  const flag = input.atomicFlag;
+  /** Outside a section run under the flag, a transition requires the flag free. */
+  const flagFree = (from: number): Term[] => (flag && !inside.has(from) ? [eq(mkVar(flag), num(0))] : []);
+  const releases = (e: Edge): boolean => sectionFlag !== undefined && e.action.kind === 'atomicEnd' && !inside.has(e.to);
   const pcOf = new Map<number, number>();
   const locations: Location[] = [];
   const work: number[] = [];
@@ -138,7 +224,7 @@ function build(input: BlockInput, forcedCuts: Set<number>): Blocks {
   pc(entry);
   const scopeSet = new Set(scope);
   const visible = (e: Edge): boolean => {
-    if (e.action.kind === 'atomicBegin') return true;
+    if (e.action.kind === 'atomicBegin' || releases(e)) return true;
     for (const v of actionVars(e.action)) if (input.isGlobal(v)) return true;
     return false;
   };
@@ -149,8 +235,10 @@ function build(input: BlockInput, forcedCuts: Set<number>): Blocks {
 
   const emit = (from: number, to: number, st: PathState): void => {
     checkDeadline(input.deadline);
-    const atoms: Term[] = [eq(mkVar(pcVar), num(pc(from))), eq(mkVar(primed(pcVar)), num(pc(to))), ...st.atoms];
+    const atoms: Term[] = [eq(mkVar(pcVar), num(pc(from))), eq(mkVar(primed(pcVar)), num(pc(to))), ...st.atoms, ...flagFree(from)];
     if (input.guard) atoms.push(input.guard);
+    // A thread that ends inside a section run under the flag ends the section too.
+    if (sectionFlag && cfg.terminal.get(to) === 'exit') st = { ...st, sym: new Map(st.sym).set(sectionFlag, num(0)) };
     const writes: string[] = [];
     for (const v of scope) {
       const val = st.sym.get(v) ?? mkVar(v);
@@ -191,7 +279,7 @@ function build(input: BlockInput, forcedCuts: Set<number>): Blocks {
     const a = e.action;
     const step = { pos: e.pos, text: e.text };
     const base = { thread: input.thread, pos: e.pos, steps: e.text ? [step] : [], atomic: false, aux: [] };
-    const guard = input.guard ? [input.guard] : [];
+    const guard = [...(input.guard ? [input.guard] : []), ...flagFree(e.from)];
     if (a.kind === 'call') {
       // The callee starts with its parameters bound and every other local zero; globals stay.
       const args = new Map(a.args.map((x) => [x.param, x.value]));
@@ -226,7 +314,9 @@ function build(input: BlockInput, forcedCuts: Set<number>): Blocks {
         const stopHere =
           term ||
           stackCuts.has(loc) ||
+          (inside.has(loc) && (heads.has(loc) || forcedCuts.has(loc))) ||
           (st.depth === 0 &&
+            !inside.has(loc) &&
             (heads.has(loc) ||
               forcedCuts.has(loc) ||
               !input.largeBlocks ||
@@ -266,10 +356,22 @@ function build(input: BlockInput, forcedCuts: Set<number>): Blocks {
           if (c !== TRUE) ns.atoms = [...st.atoms, c];
           break;
         }
-        case 'assign':
+        case 'assign': {
           if (!scopeSet.has(a.target)) fail(e.pos, `internal: assignment to '${a.target}' outside the thread's scope`);
-          ns.sym = new Map(st.sym).set(a.target, sub(a.value));
+          const value = sub(a.value);
+          if (!hasIte(value)) {
+            ns.sym = new Map(st.sym).set(a.target, value);
+            break;
+          }
+          // An if-then-else value (an atomic section's `?:`, conditions.ts) gets a name that
+          // later steps read: substituted, a run of n such stores that read each other
+          // (a store buffer's update) grew as the product of their reads, not as n.
+          const name = `ite!${++auxCount}`;
+          ns.sym = new Map(st.sym).set(a.target, mkVar(name));
+          ns.aux = [...st.aux, name];
+          ns.atoms = [...st.atoms, eq(mkVar(name), value)];
           break;
+        }
         case 'havoc': {
           const name = `nd!${++auxCount}`;
           const v = mkVar(name);
@@ -282,10 +384,15 @@ function build(input: BlockInput, forcedCuts: Set<number>): Blocks {
           break;
         }
         case 'atomicBegin':
-          ns.depth = st.depth + 1;
           ns.atomic = true;
+          if (!sectionFlag) ns.depth = st.depth + 1;
+          else if (!inside.has(e.from)) ns.sym = new Map(st.sym).set(sectionFlag, num(1));
           break;
         case 'atomicEnd':
+          if (sectionFlag) {
+            if (releases(e)) ns.sym = new Map(st.sym).set(sectionFlag, num(0));
+            break;
+          }
           if (st.depth === 0) fail(e.pos, '__VERIFIER_atomic_end() without a matching __VERIFIER_atomic_begin()');
           ns.depth = st.depth - 1;
           break;

@@ -4,7 +4,7 @@
  * CFGs (lower/thread.ts) folded into large-block transitions (blocks.ts), φ_init, φ_err.
  */
 import type { Declaration, Declarator, Expr, FunctionDef, InitDeclarator, Specifiers, TranslationUnit } from './ast.js';
-import { buildTransitions } from './blocks.js';
+import { buildTransitions, NeedsAtomicFlag } from './blocks.js';
 import { checkDeadline, fail, unsupported, type DeadlineOption, type SourcePos, type Warning } from './diagnostics.js';
 import { errorFormula, type Program, type Thread, type Transition, type VarInfo } from './program.js';
 import { PointsTo } from './points-to.js';
@@ -407,9 +407,6 @@ export class Lowering implements FileScope {
 
   /** The program from the threads' CFGs: large-block transitions, φ_init, φ_err. */
   assemble(builders: ThreadBuilder[]): Program {
-    const threads: Thread[] = [];
-    const init: Term[] = [];
-    let id = 0;
     for (const b of builders) {
       const inst = b.inst;
       // Thread termination: set the done flag if somebody joins this thread.
@@ -418,6 +415,19 @@ export class Lowering implements FileScope {
         b.cfg.edge(b.preExit, b.exit, { kind: 'assign', target: done, value: num(1) }, inst.fn.pos, `${inst.name} exits`);
       } else b.cfg.edge(b.preExit, b.exit, { kind: 'skip' }, inst.fn.pos, '');
     }
+    try {
+      return this.assembleThreads(builders);
+    } catch (e) {
+      if (!(e instanceof NeedsAtomicFlag)) throw e;
+    }
+    // An atomic section too wide to fold: every thread is built again, respecting the flag (blocks.ts).
+    return this.assembleThreads(builders, this.ghost('__atomic'));
+  }
+
+  private assembleThreads(builders: ThreadBuilder[], atomicFlag?: string): Program {
+    const threads: Thread[] = [];
+    const init: Term[] = [];
+    let id = 0;
     for (const b of builders) {
       const inst = b.inst;
       const pc = `${inst.name}.pc`;
@@ -432,6 +442,7 @@ export class Lowering implements FileScope {
         guard: this.halt ? eq(mkVar(this.halt), num(0)) : undefined,
         largeBlocks: this.opts.largeBlocks ?? true,
         cuts: this.opts.keepLabels ? new Set(b.labelLocs.values()) : undefined,
+        atomicFlag,
         deadline: this.opts.deadline,
       });
       const labels = new Map([...b.labelLocs].flatMap(([name, loc]) => (built.pcOf.has(loc) ? [[name, built.pcOf.get(loc)!] as const] : [])));

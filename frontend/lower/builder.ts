@@ -8,7 +8,7 @@
 import type { Expr, Stmt } from '../ast.js';
 import { Cfg, actionVars, type Action } from '../cfg.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
-import { FALSE, TRUE, add, eq, ge, gt, le, lt, mkVar, num, show, type Term } from '../../solver/formula.js';
+import { FALSE, TRUE, add, eq, ge, gt, ite, le, lt, mkVar, not, num, show, type Term } from '../../solver/formula.js';
 import { convertConstant, INT, showType, unmodelledPointer, type CType, type IntType } from '../types.js';
 import { conversion, conversionRange } from './conversion.js';
 import type { CallExpr } from './ast-queries.js';
@@ -203,6 +203,8 @@ export class ThreadBuilder {
       return;
     }
     const t = target.type;
+    // Inside an atomic section `b = v` stores v != 0 as one term, not a branch (conditions.ts, pureValue).
+    if (t.bool && !this.isBoolTerm(value) && this.atomicDepth > 0) value = ite(not(eq(value, num(0))), num(1), num(0));
     if (t.bool && !this.isBoolTerm(value)) return this.assignBool(target.name, value, pos, text);
     const label = text ?? `${this.L.cname(target.name)} = ${show(value)}`;
     const into = conversionRange(this.L.varType.bind(this.L), t, value);
@@ -249,6 +251,7 @@ export class ThreadBuilder {
 
   private isBoolTerm(t: Term): boolean {
     if (t.kind === 'int') return t.value === 0n || t.value === 1n;
+    if (t.kind === 'app' && t.op === 'ite') return this.isBoolTerm(t.args[1]) && this.isBoolTerm(t.args[2]);
     return t.kind === 'var' && this.L.isBoolVar(t.name);
   }
 

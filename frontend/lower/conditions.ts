@@ -1,16 +1,18 @@
 /**
  * Conditions as control flow: `&&`, `||` and `!` become branching, and a comparison
  * becomes single-atom assume edges (`!=` is split into `<` and `>`). A condition used
- * as a value goes through a 0/1 temporary.
+ * as a value goes through a 0/1 temporary; inside an atomic section a side-effect-free
+ * one (and a `?:` of such values) becomes an if-then-else term instead (pureValue).
  */
 import type { Expr } from '../ast.js';
-import { FALSE, TRUE, and, eq, ge, gt, le, lt, not, num, or, type Term } from '../../solver/formula.js';
+import { FALSE, TRUE, add, and, cdiv, crem, eq, ge, gt, ite, le, lt, mkVar, mul, neg, not, num, or, sub, type Term } from '../../solver/formula.js';
 import { unsupported } from '../diagnostics.js';
 import type { ThreadBuilder } from './builder.js';
 import { castType } from './declared-types.js';
 import { commonType, convertTo, exprType } from './integers.js';
 import { comparedPointers, pointee, pointerValue } from './pointers.js';
-import { BOOL } from '../types.js';
+import { BOOL, type IntType } from '../types.js';
+import { conversion, wraps } from './conversion.js';
 
 type Rel = (a: Term, b: Term) => [Term[], Term[]];
 
@@ -73,6 +75,10 @@ export function branch(b: ThreadBuilder, e: Expr, t: number, f: number, blocking
 export function boolValue(b: ThreadBuilder, e: Expr): Term {
   const c = b.L.constant(e);
   if (c !== undefined) return num(c !== 0n ? 1n : 0n);
+  if (b.atomicDepth > 0) {
+    const f = pureCondition(b, e);
+    if (f) return ite(f, num(1), num(0));
+  }
   const tmp = b.fresh('bool', BOOL);
   b.diamond(
     (t, f) => branch(b, e, t, f),
@@ -120,4 +126,91 @@ export function conditionFormula(b: ThreadBuilder, e: Expr): Term {
     return h;
   };
   return holds(start);
+}
+
+/**
+ * A side-effect-free value as one term, `?:` and conditions used as values becoming
+ * if-then-else terms rather than branches; undefined for anything else, which the
+ * caller lowers as control flow: a call, an assignment, a pointer or an array cell (a
+ * run-time index is a case split), a division by a variable (its undefined behaviour
+ * must reach the error location), a conversion that needs cases. It reads variables
+ * and constants only and emits no edge. Used inside atomic sections only: outside
+ * one, each read of a global is its own step (another thread may write between the
+ * test and the value read), and thread-local branches fold into one block anyway.
+ */
+export function pureValue(b: ThreadBuilder, e: Expr): Term | undefined {
+  const c = b.L.constant(e);
+  if (c !== undefined) return num(c);
+  if (pointee(b, e)) return undefined;
+  switch (e.k) {
+    case 'id': {
+      if (b.L.enumConstant(e.name) !== undefined && !b.scopes.some((s) => s.has(e.name))) return num(b.L.enumConstant(e.name)!);
+      const x = b.lookup(e.name, e.pos);
+      if (x.k === 'const') return num(x.value);
+      return x.k === 'var' && x.type.k === 'int' ? mkVar(x.name) : undefined;
+    }
+    case 'unary':
+      if (e.op === '+') return pureValue(b, e.arg);
+      if (e.op === '-') return inType(b, pureValue(b, e.arg), exprType(b, e), neg);
+      return e.op === '!' ? bit(pureCondition(b, e)) : undefined;
+    case 'binary': {
+      if (REL[e.op] || e.op === '&&' || e.op === '||') return bit(pureCondition(b, e));
+      const t = exprType(b, e);
+      const l = inType(b, pureValue(b, e.left), t);
+      const r = inType(b, pureValue(b, e.right), t);
+      if (!l || !r) return undefined;
+      if (e.op === '/' || e.op === '%') return r.kind === 'int' && r.value !== 0n ? (e.op === '/' ? cdiv(l, r) : crem(l, r)) : undefined;
+      const op = { '+': add, '-': sub, '*': mul }[e.op as '+' | '-' | '*'];
+      return op ? inType(b, op(l, r), t) : undefined;
+    }
+    case 'cond': {
+      const f = pureCondition(b, e.test);
+      const t = exprType(b, e);
+      const x = inType(b, pureValue(b, e.then), t);
+      const y = inType(b, pureValue(b, e.else), t);
+      return f && x && y ? ite(f, x, y) : undefined;
+    }
+    case 'cast': {
+      const t = castType(b.L.typeEnv, e);
+      if (t.k !== 'int') return undefined;
+      return t.bool ? bit(pureCondition(b, e.arg)) : inType(b, pureValue(b, e.arg), t);
+    }
+  }
+  return undefined;
+}
+
+/** A side-effect-free condition as one formula (see pureValue), read as `branch` reads it; undefined otherwise. */
+export function pureCondition(b: ThreadBuilder, e: Expr): Term | undefined {
+  if (e.k === 'binary' && (e.op === '&&' || e.op === '||')) {
+    const l = pureCondition(b, e.left);
+    const r = pureCondition(b, e.right);
+    return l && r && (e.op === '&&' ? and(l, r) : or(l, r));
+  }
+  if (e.k === 'unary' && e.op === '!') {
+    const c = pureCondition(b, e.arg);
+    return c && not(c);
+  }
+  if (e.k === 'cast' && castType(b.L.typeEnv, e).k === 'int') return pureCondition(b, e.arg);
+  const rel = e.k === 'binary' ? REL[e.op] : undefined;
+  if (e.k === 'binary' && rel) {
+    if (pointee(b, e.left) || pointee(b, e.right)) return undefined;
+    const t = commonType(exprType(b, e.left), exprType(b, e.right));
+    const l = inType(b, pureValue(b, e.left), t);
+    const r = inType(b, pureValue(b, e.right), t);
+    return l && r && (e.op === '!=' ? not(eq(l, r)) : rel(l, r)[0][0]);
+  }
+  const v = pureValue(b, e);
+  return v && not(eq(v, num(0)));
+}
+
+const bit = (c: Term | undefined): Term | undefined => c && ite(c, num(1), num(0));
+
+/** `f(v)` converted to type t as convertTo does, or undefined when that conversion would branch. */
+function inType(b: ThreadBuilder, v: Term | undefined, t: IntType, f: (v: Term) => Term = (x) => x): Term | undefined {
+  if (!v) return undefined;
+  const x = f(v);
+  if (t.bool) return undefined;
+  if (!wraps(t)) return x;
+  const c = conversion(b.L.varType.bind(b.L), x, t);
+  return 'exact' in c ? c.exact : undefined;
 }

@@ -42,6 +42,10 @@ export function termRange(varType: VarTypes, t: Term): Range {
       return ty ? [ty.lo, ty.hi] : [undefined, undefined];
     }
     case 'app': {
+      if (t.op === 'ite') {
+        const [[l1, h1], [l2, h2]] = [termRange(varType, t.args[1]), termRange(varType, t.args[2])];
+        return [l1 === undefined || l2 === undefined ? undefined : l1 < l2 ? l1 : l2, h1 === undefined || h2 === undefined ? undefined : h1 > h2 ? h1 : h2];
+      }
       const rs = t.args.map((a) => termRange(varType, a));
       if (t.op === '+') return rs.reduce<Range>(([l, h], [l2, h2]) => [l === undefined || l2 === undefined ? undefined : l + l2, h === undefined || h2 === undefined ? undefined : h + h2], [0n, 0n]);
       if (t.op === '*' && t.args[0].kind === 'int') {

@@ -1,7 +1,8 @@
 /**
  * Expressions: their values as terms over IR variables, and their side effects as
  * edges emitted before the value is used. Assignments, `++`/`--`, `?:` and calls in
- * the middle of an expression go through temporaries; a nondeterministic value
+ * the middle of an expression go through temporaries (inside an atomic section a
+ * side-effect-free `?:` is an if-then-else term instead); a nondeterministic value
  * assigned directly becomes one havoc of the target.
  */
 import type { Expr } from '../ast.js';
@@ -11,7 +12,7 @@ import { showType, type IntType } from '../types.js';
 import { calleeName } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
 import { nondetRange } from './builtins.js';
-import { boolValue, branch, REL } from './conditions.js';
+import { boolValue, branch, pureValue, REL } from './conditions.js';
 import { castType } from './declared-types.js';
 import type { Binding } from './file-scope.js';
 import { atPlace, place, readPlace, type Place } from './places.js';
@@ -188,6 +189,8 @@ function incdecValue(b: ThreadBuilder, e: Extract<Expr, { k: 'incdec' }>): Term 
 }
 
 function condValue(b: ThreadBuilder, e: Extract<Expr, { k: 'cond' }>): Term {
+  const pure = b.atomicDepth > 0 ? pureValue(b, e) : undefined;
+  if (pure) return pure;
   const tmp = b.fresh('cond');
   b.diamond(
     (t, f) => branch(b, e.test, t, f),
