@@ -3,7 +3,7 @@
  * instances (main is thread 0; each pthread_create is its own thread), per-thread
  * CFGs (lower/thread.ts) folded into large-block transitions (blocks.ts), φ_init, φ_err.
  */
-import type { Declaration, Declarator, Expr, FunctionDef, InitDeclarator, Specifiers, TranslationUnit } from './ast.js';
+import type { Declaration, Declarator, Expr, Field, FunctionDef, InitDeclarator, Specifiers, TranslationUnit } from './ast.js';
 import { buildTransitions } from './blocks.js';
 import { checkDeadline, fail, unsupported, type DeadlineOption, type SourcePos, type Warning } from './diagnostics.js';
 import { errorFormula, type Program, type Thread, type Transition, type VarInfo } from './program.js';
@@ -11,7 +11,7 @@ import { PointsTo } from './points-to.js';
 import type { ThreadBuilder } from './lower/builder.js';
 import { castType } from './lower/declared-types.js';
 import { commonType, literalType, promote } from './lower/integers.js';
-import { leaves, type Binding, type FileScope, type Instance } from './lower/file-scope.js';
+import { aggregateItems, leaves, type Binding, type FileScope, type Instance } from './lower/file-scope.js';
 import { buildThread, threadCondition } from './lower/thread.js';
 import { and, eq, mkVar, num, type Term } from '../solver/formula.js';
 import { checkAttributes, checkStorage } from './specifiers.js';
@@ -87,6 +87,8 @@ export class Lowering implements FileScope {
   private readonly globalDecls = new Map<string, { spec: Specifiers; item: InitDeclarator; pos: SourcePos }>();
   private readonly typedefs = new Map<string, { spec: Specifiers; decl: Declarator }>();
   private readonly enums = new Map<string, bigint>();
+  /** Struct and union definitions by `struct NAME` / `union NAME`. */
+  private readonly tags = new Map<string, Field[]>();
   private readonly globalBindings = new Map<string, Binding>();
   readonly vars = new Map<string, VarInfo>();
   /** The C type of each integer variable (ghosts and pcs have none). */
@@ -109,7 +111,7 @@ export class Lowering implements FileScope {
     analysis?: PointsTo,
   ) {
     this.pointers = new PointsTo(analysis);
-    this.typeEnv = { typedef: (n) => this.typedefs.get(n), constant: (e) => this.constant(e), longBits: longBits(opts.dataModel) };
+    this.typeEnv = { typedef: (n) => this.typedefs.get(n), tag: (k, n) => this.tags.get(`${k} ${n}`), constant: (e) => this.constant(e), longBits: longBits(opts.dataModel) };
     for (const { item } of tu.items) {
       if (item.k === 'func') {
         const name = item.def.decl.name!;
@@ -125,7 +127,15 @@ export class Lowering implements FileScope {
     }
   }
 
+  /** Records the struct and union definitions in a specifier, those nested in its members included. */
+  private defineTags(spec: Specifiers): void {
+    if (!spec.fields) return;
+    if (spec.tag?.name && spec.tag.kind !== 'enum') this.tags.set(`${spec.tag.kind} ${spec.tag.name}`, spec.fields);
+    for (const f of spec.fields) this.defineTags(f.spec);
+  }
+
   private declare(d: Declaration): void {
+    this.defineTags(d.spec);
     if (d.spec.enumerators) {
       let next = 0n;
       for (const en of d.spec.enumerators) {
@@ -366,10 +376,15 @@ export class Lowering implements FileScope {
       case 'array': {
         if (type.size === undefined) return unsupported(declPos, `array '${cname}' without a constant size`);
         if (type.size > 4096) return unsupported(declPos, `array '${cname}' with ${type.size} elements (at most 4096)`);
-        const items = init?.k === 'init' ? init.items : [];
+        const items = aggregateItems(init, type.size, cname);
         const elems = Array.from({ length: type.size }, (_, i) =>
           this.globalVar(`${irName}[${i}]`, `${cname}[${i}]`, type.of, items[i], declPos, usePos),
         );
+        return this.registerArray({ k: 'array', elems, type });
+      }
+      case 'struct': {
+        const items = aggregateItems(init, type.fields.length, cname);
+        const elems = type.fields.map((f, i) => this.globalVar(`${irName}.${f.name}`, `${cname}.${f.name}`, f.type, items[i], declPos, usePos));
         return this.registerArray({ k: 'array', elems, type });
       }
       default:

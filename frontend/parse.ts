@@ -12,6 +12,7 @@ import type {
   Declarator,
   Derived,
   Expr,
+  Field,
   FunctionDef,
   InitDeclarator,
   Param,
@@ -469,6 +470,7 @@ function mergeSpecs(parts: SpecPart[], pos: SourcePos): Specifiers {
     if (p.typedefName) spec.typedefName = p.typedefName;
     if (p.tag) spec.tag = p.tag;
     if (p.enumerators) spec.enumerators = p.enumerators;
+    if (p.fields) spec.fields = p.fields;
   }
   return spec;
 }
@@ -555,7 +557,14 @@ const ACTIONS: ohm.ActionDict<unknown> = {
     return { spec: { storage: ['static_assert'], words: [], qualifiers: [], attributes: [], pos: posOf(this) }, items: [], pos: posOf(this) };
   },
   Declaration_decl(spec, items, _semi): Declaration {
-    return { spec: spec.ast(), items: list<InitDeclarator>(items), pos: posOf(this) };
+    const s = spec.ast() as Specifiers;
+    const decls = list<InitDeclarator>(items);
+    // `typedef int I;`: the declared name is marked as a typedef name too, and DeclSpecs took it; after another type specifier it is the declarator.
+    if (s.typedefName && !decls.length && (s.tag || s.words.length)) {
+      decls.push({ decl: { name: s.typedefName, pos: posOf(spec.child(0).child(spec.child(0).numChildren - 1)), derived: [] } });
+      delete s.typedefName;
+    }
+    return { spec: s, items: decls, pos: posOf(this) };
   },
   DeclSpecs(parts): Specifiers {
     return mergeSpecs(parts.children.map((c) => c.ast() as SpecPart), posOf(this));
@@ -603,8 +612,25 @@ const ACTIONS: ohm.ActionDict<unknown> = {
   Tag(n): string {
     return written(n);
   },
-  StructSpec_def(kind, attrs, name, _o, _fields, _c): SpecPart {
-    return { tag: { kind: kind.sourceString as 'struct', name: opt<string>(name), hasBody: true }, attributes: attributesIn(attrs) };
+  StructSpec_def(kind, attrs, name, _o, fields, _c): SpecPart {
+    const members = fields.children.flatMap((f) => f.ast() as Field[]);
+    return { tag: { kind: kind.sourceString as 'struct', name: opt<string>(name), hasBody: true }, fields: members, attributes: attributesIn(attrs) };
+  },
+  StructDecl_fields(quals, items, _semi): Field[] {
+    const spec = mergeSpecs(quals.children.map((c) => c.ast() as SpecPart), posOf(this));
+    return list<Omit<Field, 'spec'>>(items).map((d) => ({ spec, ...d }));
+  },
+  StructDecl_static_assert(_k, _o, _b, _c, _semi): Field[] {
+    return [];
+  },
+  StructDecl_empty(_semi): Field[] {
+    return [];
+  },
+  StructDeclarator_bits(decl, _colon, _width): Omit<Field, 'spec'> {
+    return { decl: opt<Declarator>(decl) ?? { pos: posOf(this), derived: [] }, bitField: true };
+  },
+  StructDeclarator(d): Omit<Field, 'spec'> {
+    return d.ctorName === 'StructDeclarator_bits' ? (d.ast() as Omit<Field, 'spec'>) : { decl: d.ast() as Declarator };
   },
   StructSpec_ref(kind, attrs, name): SpecPart {
     return { tag: { kind: kind.sourceString as 'struct', name: name.ast() as string, hasBody: false }, attributes: attributesIn(attrs) };

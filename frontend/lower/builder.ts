@@ -332,6 +332,10 @@ export class ThreadBuilder {
         const elems = Array.from({ length: type.size }, (_, i) => this.declareLocal(`${cname}[${i}]`, type.of, pos));
         return this.L.registerArray({ k: 'array', elems, type });
       }
+      case 'struct': {
+        const elems = type.fields.map((f) => this.declareLocal(`${cname}.${f.name}`, f.type, pos));
+        return this.L.registerArray({ k: 'array', elems, type });
+      }
       default:
         return unsupported(pos, `local variable '${cname}' of type ${showType(type)}`);
     }

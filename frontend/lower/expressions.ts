@@ -14,7 +14,8 @@ import { nondetRange } from './builtins.js';
 import { boolValue, branch, REL } from './conditions.js';
 import { castType } from './declared-types.js';
 import type { Binding } from './file-scope.js';
-import { atPlace, place, readPlace, type Place } from './places.js';
+import { atPlace, lvalue, place, readPlace, type Place } from './places.js';
+import { copyStruct } from './structs.js';
 import { pointee, pointerAsInteger, pointerDifference, pointerUpdate, pointerValue, storePointer } from './pointers.js';
 import { commonType, convertTo, exprType } from './integers.js';
 import { wraps } from './conversion.js';
@@ -144,7 +145,7 @@ export function rvalue(b: ThreadBuilder, e: Expr): Term {
     case 'str':
       return unsupported(e.pos, 'string values');
     case 'member':
-      return unsupported(e.pos, 'struct and union members');
+      return readPlace(b, place(b, e), e.pos);
     case 'init':
       return unsupported(e.pos, 'brace initializer here');
     case 'stmtexpr':
@@ -253,6 +254,7 @@ export function assignExpr(b: ThreadBuilder, target: Binding, e: Expr, pos: Sour
     return;
   }
   if (target.k === 'handle') unsupported(pos, 'assignment of pthread_t values');
+  if (target.k === 'array' && target.type.k === 'struct') return copyStruct(b, target, e, (x) => lvalue(b, x), pos);
   b.assign(target, storedValue(b, e, target.k === 'var' && target.type.k === 'int' ? target.type : undefined), pos);
 }
 

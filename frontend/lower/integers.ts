@@ -84,6 +84,7 @@ function typeOf(b: ThreadBuilder, e: Expr): IntType {
       return bindingType(b.lookup(e.name, e.pos));
     }
     case 'index':
+    case 'member':
       return asInt(exprCType(b, e) ?? INT);
     case 'unary':
       if (e.op === '*') return asInt(exprCType(b, e) ?? INT);
