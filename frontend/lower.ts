@@ -13,6 +13,7 @@ import { castType } from './lower/declared-types.js';
 import { commonType, literalType, promote } from './lower/integers.js';
 import { aggregateItems, leaves, type Binding, type FileScope, type Instance } from './lower/file-scope.js';
 import { buildThread, threadCondition } from './lower/thread.js';
+import { writtenNames } from './lower/ast-queries.js';
 import { and, eq, mkVar, num, type Term } from '../solver/formula.js';
 import { checkAttributes, checkStorage } from './specifiers.js';
 import { applyDeclarator, baseType, convertConstant, longBits, showType, type CType, type DataModel, type IntType, type TypeEnv, INT, unmodelledPointer } from './types.js';
@@ -326,10 +327,31 @@ export class Lowering implements FileScope {
     if (!d) return undefined;
     checkStorage(d.spec, name, d.pos);
     const type = applyDeclarator(baseType(d.spec, this.typeEnv), d.item.decl, this.typeEnv);
-    const b = this.globalVar(name, name, type, d.item.init, d.pos, pos);
+    const b = this.constantGlobal(name, type, d) ?? this.globalVar(name, name, type, d.item.init, d.pos, pos);
     this.globalBindings.set(name, b);
     return b;
   }
+
+  /**
+   * An integer global that nothing writes (no assignment, `++`, or address taken
+   * anywhere in the file) keeps its constant initial value: it is that constant, so
+   * `quantum * qset` of two such globals is linear. A property that reads it by name
+   * (LowerOptions.observe) keeps it a variable; an `extern` without a definition has
+   * no known value.
+   */
+  private constantGlobal(name: string, type: CType, d: { spec: Specifiers; item: InitDeclarator }): Binding | undefined {
+    if (type.k !== 'int' || d.spec.storage.includes('extern') || d.spec.qualifiers.includes('volatile') || this.opts.observe?.includes(name)) return undefined;
+    if (!this.written) {
+      this.written = new Set();
+      for (const f of this.functions.values()) writtenNames(f.body, this.written);
+      for (const g of this.globalDecls.values()) if (g.item.init) writtenNames({ k: 'expr', e: g.item.init, pos: g.pos }, this.written);
+    }
+    if (this.written.has(name)) return undefined;
+    const init = d.item.init?.k === 'init' ? d.item.init.items[0] : d.item.init;
+    const v = init ? this.constant(init) : 0n;
+    return v === undefined ? undefined : { k: 'const', value: convertConstant(v, type), type };
+  }
+  private written?: Set<string>;
 
   /**
    * A mutex starts free from PTHREAD_MUTEX_INITIALIZER, whose fields are all zero;

@@ -16,7 +16,8 @@ export type Binding =
   | { k: 'array'; elems: Binding[]; type: CType }
   | { k: 'handle'; slot: { inst?: Instance } }
   | { k: 'alias'; target: Binding }
-  | { k: 'const'; value: bigint }
+  /** A constant: an unrolled loop's variable, or a global nothing writes (with its C type). */
+  | { k: 'const'; value: bigint; type?: IntType }
   | { k: 'null' };
 
 /** The variables of a binding, arrays and structs flattened in order (C's layout of their cells). */

@@ -115,7 +115,7 @@ function typeOf(b: ThreadBuilder, e: Expr): IntType {
 }
 
 function bindingType(x: Binding): IntType {
-  return x.k === 'var' && x.type.k === 'int' ? x.type : INT;
+  return x.k === 'var' && x.type.k === 'int' ? x.type : x.k === 'const' && x.type ? x.type : INT;
 }
 
 /** The value of `v` converted to type t, through a temporary when the conversion branches. */
