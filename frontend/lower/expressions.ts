@@ -86,6 +86,9 @@ export function effect(b: ThreadBuilder, e: Expr): void {
     case 'other':
       if (e.what === 'sizeof') return; // no side effects
       break;
+    case 'unary':
+      if (e.op === '&' && e.arg.k === 'id') return; // an address, unused (`pthread_mutex_destroy(&m)`)
+      break;
     case 'id':
       if (pointee(b, e)) return; // a pointer's value, unused
       break;
