@@ -105,8 +105,8 @@ function tokenTexts(pp: Preprocessed): string[] {
 
 const isIdent = (t: string | undefined): t is string => t !== undefined && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(t);
 
-/** Typedef names declared by top-level `typedef` chunks (a token-level scan). */
-function typedefNames(toks: string[], chunks: Chunk[]): string[] {
+/** Typedef names declared by top-level `typedef` chunks (a token-level scan); `sites` gets the tokens that declare them. */
+function typedefNames(toks: string[], chunks: Chunk[], sites: Set<number>): string[] {
   const names: string[] = [];
   for (const c of chunks) {
     let i = c.firstToken;
@@ -124,7 +124,10 @@ function typedefNames(toks: string[], chunks: Chunk[]): string[] {
         const next = toks[k + 1];
         const atTop = paren === 0 && [';', ',', '[', '__attribute__', '='].includes(next ?? '');
         const inFnPtr = paren === 1 && toks[k - 1] === '*' && next === ')';
-        if (atTop || inFnPtr) names.push(t);
+        if (atTop || inFnPtr) {
+          names.push(t);
+          sites.add(k);
+        }
       }
     }
   }
@@ -259,7 +262,8 @@ export function parseC(source: string, file: string, opts: ParseOptions = {}): T
   const chunks = splitChunks(pp);
   const grammar = cGrammar();
   const sem = semanticsFor(grammar);
-  const marked = markTypedefs(pp, toks, [...BUILTIN_TYPEDEFS, ...typedefNames(toks, chunks)]);
+  const sites = new Set<number>();
+  const marked = markTypedefs(pp, toks, [...BUILTIN_TYPEDEFS, ...typedefNames(toks, chunks, sites)], sites);
   const items: TranslationUnit['items'] = [];
   let skipped = 0;
   const system = chunks.map((c) => pp.system.slice(c.firstToken, c.lastToken + 1).every(Boolean));
@@ -300,13 +304,17 @@ export function parseC(source: string, file: string, opts: ParseOptions = {}): T
   return { file, items, skippedSystemChunks: skipped, systemIncludes: pp.systemIncludes };
 }
 
-/** The preprocessed text with the first character of each typedef name's token replaced by TYPEDEF_MARK (./grammar.ts says why). */
-function markTypedefs(pp: Preprocessed, toks: readonly string[], typedefs: readonly string[]): string {
+/**
+ * The preprocessed text with the first character of each typedef name's token replaced
+ * by TYPEDEF_MARK (./grammar.ts says why), except where a typedef declares the name
+ * (`typedef int I;`: there it is the declarator's identifier).
+ */
+function markTypedefs(pp: Preprocessed, toks: readonly string[], typedefs: readonly string[], declaring: ReadonlySet<number> = new Set()): string {
   const names = new Set(typedefs);
   const parts: string[] = [];
   let from = 0;
   toks.forEach((t, i) => {
-    if (!names.has(t)) return;
+    if (!names.has(t) || declaring.has(i)) return;
     parts.push(pp.text.slice(from, pp.offsets[i]), TYPEDEF_MARK);
     from = pp.offsets[i] + 1;
   });
@@ -557,14 +565,7 @@ const ACTIONS: ohm.ActionDict<unknown> = {
     return { spec: { storage: ['static_assert'], words: [], qualifiers: [], attributes: [], pos: posOf(this) }, items: [], pos: posOf(this) };
   },
   Declaration_decl(spec, items, _semi): Declaration {
-    const s = spec.ast() as Specifiers;
-    const decls = list<InitDeclarator>(items);
-    // `typedef int I;`: the declared name is marked as a typedef name too, and DeclSpecs took it; after another type specifier it is the declarator.
-    if (s.typedefName && !decls.length && (s.tag || s.words.length)) {
-      decls.push({ decl: { name: s.typedefName, pos: posOf(spec.child(0).child(spec.child(0).numChildren - 1)), derived: [] } });
-      delete s.typedefName;
-    }
-    return { spec: s, items: decls, pos: posOf(this) };
+    return { spec: spec.ast(), items: list<InitDeclarator>(items), pos: posOf(this) };
   },
   DeclSpecs(parts): Specifiers {
     return mergeSpecs(parts.children.map((c) => c.ast() as SpecPart), posOf(this));

@@ -14,7 +14,7 @@ import { nondetRange } from './builtins.js';
 import { boolValue, branch, REL } from './conditions.js';
 import { castType } from './declared-types.js';
 import type { Binding } from './file-scope.js';
-import { atPlace, lvalue, place, readPlace, type Place } from './places.js';
+import { atPlace, place, readPlace, type Place } from './places.js';
 import { copyStruct } from './structs.js';
 import { pointee, pointerAsInteger, pointerDifference, pointerUpdate, pointerValue, storePointer } from './pointers.js';
 import { commonType, convertTo, exprType } from './integers.js';
@@ -257,7 +257,7 @@ export function assignExpr(b: ThreadBuilder, target: Binding, e: Expr, pos: Sour
     return;
   }
   if (target.k === 'handle') unsupported(pos, 'assignment of pthread_t values');
-  if (target.k === 'array' && target.type.k === 'struct') return copyStruct(b, target, e, (x) => lvalue(b, x), pos);
+  if (target.k === 'array' && target.type.k === 'struct') return copyStruct(b, target, e, (fn) => atPlace(b, place(b, e), fn), pos);
   b.assign(target, storedValue(b, e, target.k === 'var' && target.type.k === 'int' ? target.type : undefined), pos);
 }
 

@@ -45,12 +45,17 @@ export function structsIn(whole: Binding, t: CType, base: bigint): { elems: Bind
   return { elems, addrs };
 }
 
-/** `a = b` for structs: member by member (the cells of both in the same layout). */
-export function copyStruct(b: ThreadBuilder, target: Binding & { k: 'array' }, value: Expr, lvalueOf: (e: Expr) => Binding, pos: SourcePos): void {
-  const src = lvalueOf(value);
-  if (src.k !== 'array' || !sameStruct(src.type, target.type)) return unsupported(value.pos, `assignment of this value to a ${target.type.k === 'struct' ? target.type.name : 'struct'}`);
-  const from = leaves(src);
+/**
+ * `a = b` for structs: member by member (the cells of both in the same layout).
+ * `atSource` runs its argument on the struct `value` denotes (a case split when it is
+ * chosen at run time: `a = arr[i]`, `a = *p`).
+ */
+export function copyStruct(b: ThreadBuilder, target: Binding & { k: 'array' }, value: Expr, atSource: (fn: (src: Binding) => void) => void, pos: SourcePos): void {
   // A mutex member is copied as its state (POSIX leaves using the copy undefined).
   const state = (c: Binding): Term => (c.k === 'var' && c.type.k === 'mutex' ? mkVar(c.name) : b.read(c, pos));
-  leaves(target).forEach((c, i) => b.assign(c, state(from[i]), pos));
+  atSource((src) => {
+    if (src.k !== 'array' || !sameStruct(src.type, target.type)) return unsupported(value.pos, `assignment of this value to a ${target.type.k === 'struct' ? target.type.name : 'struct'}`);
+    const from = leaves(src);
+    leaves(target).forEach((c, i) => b.assign(c, state(from[i]), pos));
+  });
 }
