@@ -5,7 +5,7 @@
  * lower.ts and the builders both import it rather than each other.
  */
 import type { Expr, FunctionDef } from '../ast.js';
-import { fail, unsupported, type SourcePos } from '../diagnostics.js';
+import { unsupported, type SourcePos } from '../diagnostics.js';
 import type { PointsTo } from '../points-to.js';
 import type { CType, IntType, TypeEnv } from '../types.js';
 
@@ -33,7 +33,8 @@ export function leaves(x: Binding): Binding[] {
 export function aggregateItems(init: Expr | undefined, size: number, cname: string): Expr[] {
   if (!init) return [];
   if (init.k !== 'init') return unsupported(init.pos, `initializer of '${cname}' without braces (brace elision is not modelled)`);
-  if (init.items.length > size) fail(init.items[size].pos, `excess elements in the initializer of '${cname}'`);
+  // More items than elements is C's brace elision (or an error): either way, not read.
+  if (init.items.length > size) unsupported(init.items[size].pos, `more initializers than elements of '${cname}' (brace elision is not modelled)`);
   return init.items;
 }
 
