@@ -385,6 +385,7 @@ export class Lowering implements FileScope {
       case 'ptr': {
         let v = 0n;
         const e = init?.k === 'init' ? init.items[0] : init;
+        if (e?.k === 'other') unsupported(e.pos, e.what);
         if (init && type.k === 'mutex') this.checkMutexInitializer(init, cname);
         if (e && type.k === 'int') v = convertConstant(this.constant(e) ?? fail(e.pos, `initializer of global '${cname}' is not a constant`), type);
         // A pointer starts NULL; main stores an address initializer before anything else (pointerInitializers).

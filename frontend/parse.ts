@@ -707,8 +707,9 @@ const ACTIONS: ohm.ActionDict<unknown> = {
   Initializer_braces(_o, items, _comma, _c): Expr {
     return { k: 'init', items: list<Expr>(items), pos: posOf(this) };
   },
-  InitItem_designated(_d, _eq, init): Expr {
-    return init.ast() as Expr;
+  InitItem_designated(_d, _eq, _init): Expr {
+    // Designators are not kept: read positionally, `{ .b = 1 }` would set the first member. Refused where used.
+    return { k: 'other', what: 'designated initializers (.member = / [index] =)', pos: posOf(this) };
   },
   TypeName(quals, decl): TypeName {
     return {

@@ -124,6 +124,8 @@ describe('structs: what stays unsupported', () => {
     ['union', 'union U { int i; char c; };\nint main() {\n  union U u; return 0; }\n', 3, /local variable 'u' of type union U/],
     ['bit-field', 'struct B { int f : 3; };\nint main() {\n  struct B b; return 0; }\n', 3, /bit-field 'f'/],
     ['brace-elision', 'struct S { int a[2]; int b; };\nstruct S s =\n  { 1, 2, 3 };\nint main() { return s.b; }\n', 3, /brace elision/],
+    ['designated', 'struct S { int a; int b; };\nstruct S s = { 0,\n  .b = 1 };\nint main() { return s.a; }\n', 3, /designated initializers/],
+    ['designated-local', 'struct S { int a; int b; };\nint main() {\n  struct S s = { .b = 1 }; return s.a; }\n', 3, /designated initializers/],
     ['pointer-member', 'struct S { int *p; } s; int x;\nint main() {\n  s.p = &x; return 0; }\n', 3, /a pointer stored in memory/],
     ['runtime-member-index', 'struct S { int a[2]; } s;\nint main() { struct S *p = &s; int i = __VERIFIER_nondet_int();\n  p->a[i] = 1; return 0; }\n', 3, /an index known only at run time into an array of a struct chosen at run time/],
   ];
