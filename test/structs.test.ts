@@ -126,6 +126,8 @@ describe('structs: what stays unsupported', () => {
     ['brace-elision', 'struct S { int a[2]; int b; };\nstruct S s =\n  { 1, 2, 3 };\nint main() { return s.b; }\n', 3, /brace elision/],
     ['designated', 'struct S { int a; int b; };\nstruct S s = { 0,\n  .b = 1 };\nint main() { return s.a; }\n', 3, /designated initializers/],
     ['designated-local', 'struct S { int a; int b; };\nint main() {\n  struct S s = { .b = 1 }; return s.a; }\n', 3, /designated initializers/],
+    ['by-value', 'struct S { int a; } g;\nint f(struct S v) { return v.a; }\nint main() {\n  return f(g); }\n', 4, /struct S parameter passed by value/],
+    ['returned', 'struct S { int a; } g;\nstruct S mk(void) { return g; }\nint main() {\n  struct S l = mk(); return l.a; }\n', 4, /a struct value other than an object/],
     ['pointer-member', 'struct S { int *p; } s; int x;\nint main() {\n  s.p = &x; return 0; }\n', 3, /a pointer stored in memory/],
     ['runtime-member-index', 'struct S { int a[2]; } s;\nint main() { struct S *p = &s; int i = __VERIFIER_nondet_int();\n  p->a[i] = 1; return 0; }\n', 3, /an index known only at run time into an array of a struct chosen at run time/],
   ];

@@ -52,6 +52,7 @@ export function declaration(b: ThreadBuilder, d: Declaration, pos: SourcePos): v
 
 function initialize(b: ThreadBuilder, x: Binding, init: Expr, pos: SourcePos, name: string): void {
   if (x.k === 'array') {
+    if (x.type.k === 'struct' && init.k !== 'init') return assignExpr(b, x, init, pos);
     const items = aggregateItems(init, x.elems.length, name);
     x.elems.forEach((e, i) => (items[i] ? initialize(b, e, items[i], pos, name) : b.assign(e, num(0), pos)));
     return;

@@ -53,6 +53,9 @@ export function structsIn(whole: Binding, t: CType, base: bigint): { elems: Bind
 export function copyStruct(b: ThreadBuilder, target: Binding & { k: 'array' }, value: Expr, atSource: (fn: (src: Binding) => void) => void, pos: SourcePos): void {
   // A mutex member is copied as its state (POSIX leaves using the copy undefined).
   const state = (c: Binding): Term => (c.k === 'var' && c.type.k === 'mutex' ? mkVar(c.name) : b.read(c, pos));
+  const v = value.k === 'cast' ? value.arg : value;
+  if (v.k !== 'id' && v.k !== 'member' && v.k !== 'index' && !(v.k === 'unary' && v.op === '*'))
+    return unsupported(value.pos, 'a struct value other than an object (a struct returned by a call, from ?:, …)');
   atSource((src) => {
     if (src.k !== 'array' || !sameStruct(src.type, target.type)) return unsupported(value.pos, `assignment of this value to a ${target.type.k === 'struct' ? target.type.name : 'struct'}`);
     const from = leaves(src);
