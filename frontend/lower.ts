@@ -16,7 +16,7 @@ import { buildThread, threadCondition } from './lower/thread.js';
 import { writtenNames } from './lower/ast-queries.js';
 import { and, eq, mkVar, num, type Term } from '../solver/formula.js';
 import { checkAttributes, checkStorage } from './specifiers.js';
-import { applyDeclarator, baseType, convertConstant, longBits, showType, type CType, type DataModel, type IntType, type TypeEnv, INT, unmodelledPointer } from './types.js';
+import { applyDeclarator, baseType, structMembers, convertConstant, longBits, showType, type CType, type DataModel, type IntType, type TypeEnv, INT, unmodelledPointer } from './types.js';
 
 export interface LowerOptions extends DeadlineOption {
   /** Fold thread-local steps into large blocks (default true); false gives one transition per statement. */
@@ -407,7 +407,7 @@ export class Lowering implements FileScope {
       }
       case 'struct': {
         const items = aggregateItems(init, type.fields.length, cname);
-        const elems = type.fields.map((f, i) => this.globalVar(`${irName}.${f.name}`, `${cname}.${f.name}`, f.type, items[i], declPos, usePos));
+        const elems = structMembers(type).map((f, i) => this.globalVar(`${irName}.${f.name}`, `${cname}.${f.name}`, f.type, items[i], declPos, usePos));
         return this.registerArray({ k: 'array', elems, type });
       }
       default:

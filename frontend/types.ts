@@ -16,8 +16,12 @@ export type CType =
   | { k: 'ptr'; to: CType }
   | { k: 'array'; of: CType; size?: number }
   | { k: 'func'; ret: CType }
-  /** A struct: its members in order (each scalar member is a variable of its own, as an array's cells). */
-  | { k: 'struct'; name: string; def: readonly Field[]; fields: StructField[] }
+  /**
+   * A struct: its members in order (each scalar member is a variable of its own, as an
+   * array's cells). A union (`union`) whose members all have one integer type: they
+   * are one variable, as C's store through one member and read through another is then.
+   */
+  | { k: 'struct'; name: string; def: readonly Field[]; fields: StructField[]; union?: true }
   | { k: 'other'; what: string };
 
 export interface StructField {
@@ -102,8 +106,14 @@ function namedType(spec: Specifiers, env: TypeEnv, depth: number): CType {
     if (spec.tag.kind === 'enum') return INT;
     const name = `${spec.tag.kind} ${spec.tag.name ?? '(anonymous)'}`;
     const fields = spec.fields ?? (spec.tag.name === undefined ? undefined : env.tag(spec.tag.kind, spec.tag.name));
-    if (spec.tag.kind === 'union' || !fields || depth >= 64) return { k: 'other', what: name };
-    return { k: 'struct', name, def: fields, fields: fields.map((f) => structField(f, env, depth)) };
+    if (!fields || depth >= 64) return { k: 'other', what: name };
+    const members = fields.map((f) => structField(f, env, depth));
+    if (spec.tag.kind === 'struct') return { k: 'struct', name, def: fields, fields: members };
+    // A union is modelled only where its members share one representation.
+    const [first] = members.map((m) => m.type);
+    const same = (t: CType): boolean => t.k === 'int' && first?.k === 'int' && t.bits === first.bits && t.unsigned === first.unsigned && t.bool === first.bool;
+    if (!members.every((m) => same(m.type))) return { k: 'other', what: `${name} (a union whose members are not all of one integer type)` };
+    return { k: 'struct', name, def: fields, fields: members, union: true };
   }
   const w = spec.words;
   if (w.includes('void')) return { k: 'void' };
@@ -117,6 +127,11 @@ function namedType(spec: Specifiers, env: TypeEnv, depth: number): CType {
   const longs = w.filter((x) => x === 'long').length;
   const bits = w.includes('char') ? 8 : w.includes('short') ? 16 : longs >= 2 ? 64 : longs === 1 ? env.longBits : 32;
   return intType(unsigned, bits);
+}
+
+/** The members that have variables of their own: a union's members share its first one's. */
+export function structMembers(t: Extract<CType, { k: 'struct' }>): StructField[] {
+  return t.union ? t.fields.slice(0, 1) : t.fields;
 }
 
 /** A struct member's type; bit-fields and unnamed members are not modelled. */

@@ -80,6 +80,14 @@ const CASES: [name: string, what: string, safe: string, unsafe: string][] = [
        if (l.a != 1 || l.b != 2 || g.b != 6) reach_error(); return 0; }`,
     'l.b != 2|l.b != 6',
   ],
+  [
+    'union',
+    'a union whose members have one integer type: a store through one member is seen through the other',
+    `union U { int i; int j; } u;
+     void *w(void *arg) { u.i = 5; return 0; }
+     int main() { pthread_t t; pthread_create(&t, 0, w, 0); pthread_join(t, 0); if (u.j != 5) reach_error(); return 0; }`,
+    'pthread_join(t, 0); if|if',
+  ],
 ];
 
 describe('structs: verdicts agree with the explorer', () => {

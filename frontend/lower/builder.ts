@@ -9,7 +9,7 @@ import type { Expr, Stmt } from '../ast.js';
 import { Cfg, actionVars, type Action } from '../cfg.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
 import { FALSE, TRUE, add, eq, ge, gt, le, lt, mkVar, num, show, type Term } from '../../solver/formula.js';
-import { convertConstant, INT, showType, unmodelledPointer, type CType, type IntType } from '../types.js';
+import { convertConstant, INT, showType, structMembers, unmodelledPointer, type CType, type IntType } from '../types.js';
 import { conversion, conversionRange } from './conversion.js';
 import type { CallExpr } from './ast-queries.js';
 import type { Binding, FileScope, Instance } from './file-scope.js';
@@ -333,7 +333,7 @@ export class ThreadBuilder {
         return this.L.registerArray({ k: 'array', elems, type });
       }
       case 'struct': {
-        const elems = type.fields.map((f) => this.declareLocal(`${cname}.${f.name}`, f.type, pos));
+        const elems = structMembers(type).map((f) => this.declareLocal(`${cname}.${f.name}`, f.type, pos));
         return this.L.registerArray({ k: 'array', elems, type });
       }
       default:

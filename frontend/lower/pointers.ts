@@ -19,7 +19,7 @@ import type { Expr } from '../ast.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
 import { INT_SOURCES, NULL_SOURCES, objectSource, variableSource, type Sources, type Targets } from '../points-to.js';
 import { add, eq, gt, lt, mkVar, mul, neg, num, sub, varsOf, type Term } from '../../solver/formula.js';
-import { INT, showType, type CType } from '../types.js';
+import { INT, showType, structMembers, type CType } from '../types.js';
 import type { ThreadBuilder } from './builder.js';
 import { caseSplit } from './case-split.js';
 import { castType, returnTypeOf } from './declared-types.js';
@@ -355,7 +355,7 @@ function addressOf(b: ThreadBuilder, lv: Expr): PtrValue {
       if (s?.k !== 'struct') return fail(lv.pos, `member '${lv.name}' of something that is not a struct`);
       const i = s.fields.findIndex((f) => f.name === lv.name);
       if (i < 0) return fail(lv.pos, `${s.name} has no member named '${lv.name}'`);
-      const at = s.fields.slice(0, i).reduce((n, f) => n + cellCount(f.type), 0);
+      const at = s.union ? 0 : s.fields.slice(0, i).reduce((n, f) => n + cellCount(f.type), 0);
       const p = lv.arrow ? pointerValue(b, lv.base) : addressOf(b, lv.base);
       return p.term.kind === 'int' ? { term: num(p.term.value + BigInt(at)), from: p.from } : offset(b, p, num(at), lv.pos);
     }
@@ -367,7 +367,7 @@ const hasStruct = (x: Binding): boolean => x.k === 'array' && (x.type.k === 'str
 
 /** Cells of a value of type t (arrays and structs are flattened). */
 function cellCount(t: CType): number {
-  if (t.k === 'struct') return t.fields.reduce((n, f) => n + cellCount(f.type), 0);
+  if (t.k === 'struct') return structMembers(t).reduce((n, f) => n + cellCount(f.type), 0);
   return t.k === 'array' ? (t.size ?? 0) * cellCount(t.of) : 1;
 }
 

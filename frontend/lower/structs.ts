@@ -18,7 +18,7 @@ export function member(x: Binding, name: string, pos: SourcePos): Binding {
   if (s.k !== 'array' || s.type.k !== 'struct') return fail(pos, `request for member '${name}' in something that is not a struct`);
   const i = s.type.fields.findIndex((f) => f.name === name);
   if (i < 0) return fail(pos, `${s.type.name} has no member named '${name}'`);
-  return s.elems[i];
+  return s.elems[s.type.union ? 0 : i];
 }
 
 /** Whether two struct types are the same definition. */
