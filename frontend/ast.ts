@@ -48,6 +48,8 @@ export interface Specifiers {
   attributes: Attribute[];
   typedefName?: string;
   tag?: { kind: 'struct' | 'union' | 'enum'; name?: string; hasBody: boolean };
+  /** The members of a struct or union defined here (`struct s { … }`), in order. */
+  fields?: Field[];
   enumerators?: { name: string; value?: Expr; pos: SourcePos }[];
   pos: SourcePos;
 }
@@ -72,6 +74,13 @@ export interface Declarator {
   derived: Derived[];
   /** Attributes written in or after the declarator (`int x __attribute__((aligned(4)))`). */
   attributes?: Attribute[];
+}
+
+/** A struct or union member; `bitField` when it has a width (`int f : 3`). */
+export interface Field {
+  spec: Specifiers;
+  decl: Declarator;
+  bitField?: boolean;
 }
 
 export interface Param {

@@ -3,7 +3,7 @@
  * instances (main is thread 0; each pthread_create is its own thread), per-thread
  * CFGs (lower/thread.ts) folded into large-block transitions (blocks.ts), φ_init, φ_err.
  */
-import type { Declaration, Declarator, Expr, FunctionDef, InitDeclarator, Specifiers, TranslationUnit } from './ast.js';
+import type { Declaration, Declarator, Expr, Field, FunctionDef, InitDeclarator, Specifiers, TranslationUnit } from './ast.js';
 import { buildTransitions, NeedsAtomicFlag } from './blocks.js';
 import { checkDeadline, fail, unsupported, type DeadlineOption, type SourcePos, type Warning } from './diagnostics.js';
 import { errorFormula, type Program, type Thread, type Transition, type VarInfo } from './program.js';
@@ -11,11 +11,12 @@ import { PointsTo } from './points-to.js';
 import type { ThreadBuilder } from './lower/builder.js';
 import { castType } from './lower/declared-types.js';
 import { commonType, literalType, promote } from './lower/integers.js';
-import { leaves, type Binding, type FileScope, type Instance } from './lower/file-scope.js';
+import { aggregateItems, leaves, type Binding, type FileScope, type Instance } from './lower/file-scope.js';
 import { buildThread, threadCondition } from './lower/thread.js';
+import { writtenNames } from './lower/ast-queries.js';
 import { and, eq, mkVar, num, type Term } from '../solver/formula.js';
 import { checkAttributes, checkStorage } from './specifiers.js';
-import { applyDeclarator, baseType, convertConstant, longBits, showType, type CType, type DataModel, type IntType, type TypeEnv, INT, unmodelledPointer } from './types.js';
+import { applyDeclarator, baseType, structMembers, convertConstant, longBits, showType, type CType, type DataModel, type IntType, type TypeEnv, INT, unmodelledPointer } from './types.js';
 
 export interface LowerOptions extends DeadlineOption {
   /** Fold thread-local steps into large blocks (default true); false gives one transition per statement. */
@@ -87,6 +88,8 @@ export class Lowering implements FileScope {
   private readonly globalDecls = new Map<string, { spec: Specifiers; item: InitDeclarator; pos: SourcePos }>();
   private readonly typedefs = new Map<string, { spec: Specifiers; decl: Declarator }>();
   private readonly enums = new Map<string, bigint>();
+  /** Struct and union definitions by `struct NAME` / `union NAME`. */
+  private readonly tags = new Map<string, Field[]>();
   private readonly globalBindings = new Map<string, Binding>();
   readonly vars = new Map<string, VarInfo>();
   /** The C type of each integer variable (ghosts and pcs have none). */
@@ -109,7 +112,7 @@ export class Lowering implements FileScope {
     analysis?: PointsTo,
   ) {
     this.pointers = new PointsTo(analysis);
-    this.typeEnv = { typedef: (n) => this.typedefs.get(n), constant: (e) => this.constant(e), longBits: longBits(opts.dataModel) };
+    this.typeEnv = { typedef: (n) => this.typedefs.get(n), tag: (k, n) => this.tags.get(`${k} ${n}`), constant: (e) => this.constant(e), longBits: longBits(opts.dataModel) };
     for (const { item } of tu.items) {
       if (item.k === 'func') {
         const name = item.def.decl.name!;
@@ -125,7 +128,15 @@ export class Lowering implements FileScope {
     }
   }
 
+  /** Records the struct and union definitions in a specifier, those nested in its members included. */
+  private defineTags(spec: Specifiers): void {
+    if (!spec.fields) return;
+    if (spec.tag?.name && spec.tag.kind !== 'enum') this.tags.set(`${spec.tag.kind} ${spec.tag.name}`, spec.fields);
+    for (const f of spec.fields) this.defineTags(f.spec);
+  }
+
   private declare(d: Declaration): void {
+    this.defineTags(d.spec);
     if (d.spec.enumerators) {
       let next = 0n;
       for (const en of d.spec.enumerators) {
@@ -316,10 +327,31 @@ export class Lowering implements FileScope {
     if (!d) return undefined;
     checkStorage(d.spec, name, d.pos);
     const type = applyDeclarator(baseType(d.spec, this.typeEnv), d.item.decl, this.typeEnv);
-    const b = this.globalVar(name, name, type, d.item.init, d.pos, pos);
+    const b = this.constantGlobal(name, type, d) ?? this.globalVar(name, name, type, d.item.init, d.pos, pos);
     this.globalBindings.set(name, b);
     return b;
   }
+
+  /**
+   * An integer global that nothing writes (no assignment, `++`, or address taken
+   * anywhere in the file) keeps its constant initial value: it is that constant, so
+   * `quantum * qset` of two such globals is linear. A property that reads it by name
+   * (LowerOptions.observe) keeps it a variable; an `extern` without a definition has
+   * no known value.
+   */
+  private constantGlobal(name: string, type: CType, d: { spec: Specifiers; item: InitDeclarator }): Binding | undefined {
+    if (type.k !== 'int' || d.spec.storage.includes('extern') || d.spec.qualifiers.includes('volatile') || this.opts.observe?.includes(name)) return undefined;
+    if (!this.written) {
+      this.written = new Set();
+      for (const f of this.functions.values()) writtenNames(f.body, this.written);
+      for (const g of this.globalDecls.values()) if (g.item.init) writtenNames({ k: 'expr', e: g.item.init, pos: g.pos }, this.written);
+    }
+    if (this.written.has(name)) return undefined;
+    const init = d.item.init?.k === 'init' ? d.item.init.items[0] : d.item.init;
+    const v = init ? this.constant(init) : 0n;
+    return v === undefined ? undefined : { k: 'const', value: convertConstant(v, type), type };
+  }
+  private written?: Set<string>;
 
   /**
    * A mutex starts free from PTHREAD_MUTEX_INITIALIZER, whose fields are all zero;
@@ -353,6 +385,7 @@ export class Lowering implements FileScope {
       case 'ptr': {
         let v = 0n;
         const e = init?.k === 'init' ? init.items[0] : init;
+        if (e?.k === 'other') unsupported(e.pos, e.what);
         if (init && type.k === 'mutex') this.checkMutexInitializer(init, cname);
         if (e && type.k === 'int') v = convertConstant(this.constant(e) ?? fail(e.pos, `initializer of global '${cname}' is not a constant`), type);
         // A pointer starts NULL; main stores an address initializer before anything else (pointerInitializers).
@@ -366,10 +399,15 @@ export class Lowering implements FileScope {
       case 'array': {
         if (type.size === undefined) return unsupported(declPos, `array '${cname}' without a constant size`);
         if (type.size > 4096) return unsupported(declPos, `array '${cname}' with ${type.size} elements (at most 4096)`);
-        const items = init?.k === 'init' ? init.items : [];
+        const items = aggregateItems(init, type.size, cname);
         const elems = Array.from({ length: type.size }, (_, i) =>
           this.globalVar(`${irName}[${i}]`, `${cname}[${i}]`, type.of, items[i], declPos, usePos),
         );
+        return this.registerArray({ k: 'array', elems, type });
+      }
+      case 'struct': {
+        const items = aggregateItems(init, type.fields.length, cname);
+        const elems = structMembers(type).map((f, i) => this.globalVar(`${irName}.${f.name}`, `${cname}.${f.name}`, f.type, items[i], declPos, usePos));
         return this.registerArray({ k: 'array', elems, type });
       }
       default:

@@ -12,6 +12,7 @@ import type {
   Declarator,
   Derived,
   Expr,
+  Field,
   FunctionDef,
   InitDeclarator,
   Param,
@@ -104,8 +105,8 @@ function tokenTexts(pp: Preprocessed): string[] {
 
 const isIdent = (t: string | undefined): t is string => t !== undefined && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(t);
 
-/** Typedef names declared by top-level `typedef` chunks (a token-level scan). */
-function typedefNames(toks: string[], chunks: Chunk[]): string[] {
+/** Typedef names declared by top-level `typedef` chunks (a token-level scan); `sites` gets the tokens that declare them. */
+function typedefNames(toks: string[], chunks: Chunk[], sites: Set<number>): string[] {
   const names: string[] = [];
   for (const c of chunks) {
     let i = c.firstToken;
@@ -123,7 +124,10 @@ function typedefNames(toks: string[], chunks: Chunk[]): string[] {
         const next = toks[k + 1];
         const atTop = paren === 0 && [';', ',', '[', '__attribute__', '='].includes(next ?? '');
         const inFnPtr = paren === 1 && toks[k - 1] === '*' && next === ')';
-        if (atTop || inFnPtr) names.push(t);
+        if (atTop || inFnPtr) {
+          names.push(t);
+          sites.add(k);
+        }
       }
     }
   }
@@ -258,7 +262,8 @@ export function parseC(source: string, file: string, opts: ParseOptions = {}): T
   const chunks = splitChunks(pp);
   const grammar = cGrammar();
   const sem = semanticsFor(grammar);
-  const marked = markTypedefs(pp, toks, [...BUILTIN_TYPEDEFS, ...typedefNames(toks, chunks)]);
+  const sites = new Set<number>();
+  const marked = markTypedefs(pp, toks, [...BUILTIN_TYPEDEFS, ...typedefNames(toks, chunks, sites)], sites);
   const items: TranslationUnit['items'] = [];
   let skipped = 0;
   const system = chunks.map((c) => pp.system.slice(c.firstToken, c.lastToken + 1).every(Boolean));
@@ -299,13 +304,17 @@ export function parseC(source: string, file: string, opts: ParseOptions = {}): T
   return { file, items, skippedSystemChunks: skipped, systemIncludes: pp.systemIncludes };
 }
 
-/** The preprocessed text with the first character of each typedef name's token replaced by TYPEDEF_MARK (./grammar.ts says why). */
-function markTypedefs(pp: Preprocessed, toks: readonly string[], typedefs: readonly string[]): string {
+/**
+ * The preprocessed text with the first character of each typedef name's token replaced
+ * by TYPEDEF_MARK (./grammar.ts says why), except where a typedef declares the name
+ * (`typedef int I;`: there it is the declarator's identifier).
+ */
+function markTypedefs(pp: Preprocessed, toks: readonly string[], typedefs: readonly string[], declaring: ReadonlySet<number> = new Set()): string {
   const names = new Set(typedefs);
   const parts: string[] = [];
   let from = 0;
   toks.forEach((t, i) => {
-    if (!names.has(t)) return;
+    if (!names.has(t) || declaring.has(i)) return;
     parts.push(pp.text.slice(from, pp.offsets[i]), TYPEDEF_MARK);
     from = pp.offsets[i] + 1;
   });
@@ -469,6 +478,7 @@ function mergeSpecs(parts: SpecPart[], pos: SourcePos): Specifiers {
     if (p.typedefName) spec.typedefName = p.typedefName;
     if (p.tag) spec.tag = p.tag;
     if (p.enumerators) spec.enumerators = p.enumerators;
+    if (p.fields) spec.fields = p.fields;
   }
   return spec;
 }
@@ -603,8 +613,25 @@ const ACTIONS: ohm.ActionDict<unknown> = {
   Tag(n): string {
     return written(n);
   },
-  StructSpec_def(kind, attrs, name, _o, _fields, _c): SpecPart {
-    return { tag: { kind: kind.sourceString as 'struct', name: opt<string>(name), hasBody: true }, attributes: attributesIn(attrs) };
+  StructSpec_def(kind, attrs, name, _o, fields, _c): SpecPart {
+    const members = fields.children.flatMap((f) => f.ast() as Field[]);
+    return { tag: { kind: kind.sourceString as 'struct', name: opt<string>(name), hasBody: true }, fields: members, attributes: attributesIn(attrs) };
+  },
+  StructDecl_fields(quals, items, _semi): Field[] {
+    const spec = mergeSpecs(quals.children.map((c) => c.ast() as SpecPart), posOf(this));
+    return list<Omit<Field, 'spec'>>(items).map((d) => ({ spec, ...d }));
+  },
+  StructDecl_static_assert(_k, _o, _b, _c, _semi): Field[] {
+    return [];
+  },
+  StructDecl_empty(_semi): Field[] {
+    return [];
+  },
+  StructDeclarator_bits(decl, _colon, _width): Omit<Field, 'spec'> {
+    return { decl: opt<Declarator>(decl) ?? { pos: posOf(this), derived: [] }, bitField: true };
+  },
+  StructDeclarator(d): Omit<Field, 'spec'> {
+    return d.ctorName === 'StructDeclarator_bits' ? (d.ast() as Omit<Field, 'spec'>) : { decl: d.ast() as Declarator };
   },
   StructSpec_ref(kind, attrs, name): SpecPart {
     return { tag: { kind: kind.sourceString as 'struct', name: name.ast() as string, hasBody: false }, attributes: attributesIn(attrs) };
@@ -680,8 +707,9 @@ const ACTIONS: ohm.ActionDict<unknown> = {
   Initializer_braces(_o, items, _comma, _c): Expr {
     return { k: 'init', items: list<Expr>(items), pos: posOf(this) };
   },
-  InitItem_designated(_d, _eq, init): Expr {
-    return init.ast() as Expr;
+  InitItem_designated(_d, _eq, _init): Expr {
+    // Designators are not kept: read positionally, `{ .b = 1 }` would set the first member. Refused where used.
+    return { k: 'other', what: 'designated initializers (.member = / [index] =)', pos: posOf(this) };
   },
   TypeName(quals, decl): TypeName {
     return {

@@ -24,10 +24,10 @@
  */
 import type { IntType } from './types.js';
 
-/** One cell of an addressable object: its IR variable, its C type and its C name. */
+/** One cell of an addressable object: its IR variable and its C type (an integer, or a mutex in a struct). */
 export interface Cell {
   readonly name: string;
-  readonly type: IntType;
+  readonly type: IntType | { readonly k: 'mutex' };
 }
 
 export interface MemObject {

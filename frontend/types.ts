@@ -1,5 +1,5 @@
 /** C types as far as rely models them, resolved from specifiers and declarators. */
-import type { Attribute, Declarator, Specifiers } from './ast.js';
+import type { Attribute, Declarator, Field, Specifiers } from './ast.js';
 import { checkAttributes, modeBits } from './specifiers.js';
 
 export type CType =
@@ -16,7 +16,18 @@ export type CType =
   | { k: 'ptr'; to: CType }
   | { k: 'array'; of: CType; size?: number }
   | { k: 'func'; ret: CType }
+  /**
+   * A struct: its members in order (each scalar member is a variable of its own, as an
+   * array's cells). A union (`union`) whose members all have one integer type: they
+   * are one variable, as C's store through one member and read through another is then.
+   */
+  | { k: 'struct'; name: string; def: readonly Field[]; fields: StructField[]; union?: true }
   | { k: 'other'; what: string };
+
+export interface StructField {
+  name: string;
+  type: CType;
+}
 
 export type IntType = Extract<CType, { k: 'int' }>;
 
@@ -55,6 +66,8 @@ const SPECIAL: Record<string, CType> = {
 
 export interface TypeEnv {
   typedef(name: string): { spec: Specifiers; decl: Declarator } | undefined;
+  /** The members of the struct or union with this tag, where the file defines it. */
+  tag(kind: 'struct' | 'union', name: string): Field[] | undefined;
   /** The width of `long` (and of size_t, intptr_t …) in the data model. */
   readonly longBits: number;
   /** Evaluates an array size expression to a constant, or undefined. */
@@ -91,7 +104,16 @@ function namedType(spec: Specifiers, env: TypeEnv, depth: number): CType {
   }
   if (spec.tag) {
     if (spec.tag.kind === 'enum') return INT;
-    return { k: 'other', what: `${spec.tag.kind} ${spec.tag.name ?? '(anonymous)'}` };
+    const name = `${spec.tag.kind} ${spec.tag.name ?? '(anonymous)'}`;
+    const fields = spec.fields ?? (spec.tag.name === undefined ? undefined : env.tag(spec.tag.kind, spec.tag.name));
+    if (!fields || depth >= 64) return { k: 'other', what: name };
+    const members = fields.map((f) => structField(f, env, depth));
+    if (spec.tag.kind === 'struct') return { k: 'struct', name, def: fields, fields: members };
+    // A union is modelled only where its members share one representation.
+    const [first] = members.map((m) => m.type);
+    const same = (t: CType): boolean => t.k === 'int' && first?.k === 'int' && t.bits === first.bits && t.unsigned === first.unsigned && t.bool === first.bool;
+    if (!members.every((m) => same(m.type))) return { k: 'other', what: `${name} (a union whose members are not all of one integer type)` };
+    return { k: 'struct', name, def: fields, fields: members, union: true };
   }
   const w = spec.words;
   if (w.includes('void')) return { k: 'void' };
@@ -105,6 +127,19 @@ function namedType(spec: Specifiers, env: TypeEnv, depth: number): CType {
   const longs = w.filter((x) => x === 'long').length;
   const bits = w.includes('char') ? 8 : w.includes('short') ? 16 : longs >= 2 ? 64 : longs === 1 ? env.longBits : 32;
   return intType(unsigned, bits);
+}
+
+/** The members that have variables of their own: a union's members share its first one's. */
+export function structMembers(t: Extract<CType, { k: 'struct' }>): StructField[] {
+  return t.union ? t.fields.slice(0, 1) : t.fields;
+}
+
+/** A struct member's type; bit-fields and unnamed members are not modelled. */
+function structField(f: Field, env: TypeEnv, depth: number): StructField {
+  const name = f.decl.name ?? '(unnamed)';
+  if (f.bitField) return { name, type: { k: 'other', what: `bit-field '${name}'` } };
+  if (!f.decl.name) return { name, type: { k: 'other', what: 'unnamed struct member' } };
+  return { name, type: applyDeclarator(baseType(f.spec, env, depth + 1), f.decl, env) };
 }
 
 /** Applies the declarator's pointer/array/function derivations to a base type. */
@@ -141,8 +176,9 @@ export function showType(t: CType): string {
       return `${showType(t.of)}[${t.size ?? ''}]`;
     case 'func':
       return `function returning ${showType(t.ret)}`;
+    case 'struct':
     case 'other':
-      return t.what;
+      return t.k === 'struct' ? t.name : t.what;
     case 'mutex':
       return 'pthread_mutex_t';
     case 'thread':

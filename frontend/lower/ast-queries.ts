@@ -129,6 +129,20 @@ export function takesAddress(body: Stmt, name: string): boolean {
   return someNode(body, (e) => e.k === 'unary' && e.op === '&' && e.arg.k === 'id' && e.arg.name === name);
 }
 
+/** Adds to `into` the variables `s` may change: assigned, incremented, or with their address taken (the variable an lvalue is part of). */
+export function writtenNames(s: Stmt, into: Set<string>): void {
+  const root = (e: Expr): string | undefined => {
+    const x = stripCasts(e);
+    return x.k === 'id' ? x.name : x.k === 'index' || x.k === 'member' ? root(x.base) : undefined;
+  };
+  someNode(s, (e) => {
+    const lv = e.k === 'assign' || e.k === 'incdec' ? e.target : e.k === 'unary' && e.op === '&' ? e.arg : undefined;
+    const name = lv && root(lv);
+    if (name) into.add(name);
+    return false;
+  });
+}
+
 export function assigns(body: Stmt, name: string): boolean {
   return someNode(body, (e) => (e.k === 'assign' || e.k === 'incdec') && e.target.k === 'id' && e.target.name === name);
 }

@@ -12,7 +12,7 @@ import { calleeName, isNullish, stripCasts, type CallExpr } from './ast-queries.
 import type { ThreadBuilder } from './builder.js';
 import { branch } from './conditions.js';
 import type { Binding } from './file-scope.js';
-import { lvalue } from './places.js';
+import { atPlace, lvalue, place } from './places.js';
 import { shareWithThread } from './pointers.js';
 import { nondetType } from './integers.js';
 import type { IntType } from '../types.js';
@@ -295,30 +295,31 @@ function threadExit(b: ThreadBuilder, { e }: BuiltinCall): undefined {
 
 /** A mutex holds 0 when free and its owner's thread index + 1 when locked; lock is an atomic test-and-set. */
 function mutexLock(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined {
-  const m = mutex(b, e.args[0]);
   const owner = num(b.inst.index + 1);
-  b.emit({ kind: 'atomicBegin' }, e.pos, '');
-  b.emit({ kind: 'assume', cond: eq(mkVar(m), num(0)), blocking: true }, e.pos, `pthread_mutex_lock(${b.L.cname(m)})`);
-  b.emit({ kind: 'assign', target: m, value: owner }, e.pos, '');
-  b.emit({ kind: 'atomicEnd' }, e.pos, '');
+  atMutex(b, e.args[0], (m) => {
+    b.emit({ kind: 'atomicBegin' }, e.pos, '');
+    b.emit({ kind: 'assume', cond: eq(mkVar(m), num(0)), blocking: true }, e.pos, `pthread_mutex_lock(${b.L.cname(m)})`);
+    b.emit({ kind: 'assign', target: m, value: owner }, e.pos, '');
+    b.emit({ kind: 'atomicEnd' }, e.pos, '');
+  });
   return wantValue ? num(0) : undefined;
 }
 
 function mutexRelease(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall): Term | undefined {
-  const m = mutex(b, e.args[0]);
-  b.assign({ k: 'var', name: m, type: { k: 'mutex' } }, num(0), e.pos, `${name}(${b.L.cname(m)})`);
+  atMutex(b, e.args[0], (m) => b.assign({ k: 'var', name: m, type: { k: 'mutex' } }, num(0), e.pos, `${name}(${b.L.cname(m)})`));
   return wantValue ? num(0) : undefined;
 }
 
-/** The IR variable of a mutex argument: `&m`, or a pointer parameter bound to one. */
-function mutex(b: ThreadBuilder, arg: Expr): string {
+/**
+ * Runs `fn` on the IR variable of a mutex argument: `&m`, `&s.m`, a pointer parameter
+ * bound to one, or `&p->m` (a case split over the mutexes p may reach).
+ */
+function atMutex(b: ThreadBuilder, arg: Expr, fn: (m: string) => void): void {
   const a = stripCasts(arg);
   if (a.k !== 'unary' || a.op !== '&') {
     const p = lvalue(b, a);
-    if (p.k === 'alias' && p.target.k === 'var' && p.target.type.k === 'mutex') return p.target.name;
+    if (p.k === 'alias' && p.target.k === 'var' && p.target.type.k === 'mutex') return fn(p.target.name);
     return unsupported(arg.pos, 'mutex argument must be &mutex');
   }
-  const x = lvalue(b, a.arg);
-  if (x.k !== 'var' || x.type.k !== 'mutex') return fail(arg.pos, 'argument is not a pthread_mutex_t');
-  return x.name;
+  atPlace(b, place(b, a.arg), (x) => (x.k === 'var' && x.type.k === 'mutex' ? fn(x.name) : fail(arg.pos, 'argument is not a pthread_mutex_t')));
 }

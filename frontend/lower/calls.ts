@@ -107,7 +107,7 @@ function argumentBinding(b: ThreadBuilder, fn: FunctionDef, p: ParamInfo, a: Exp
     if (b.L.constant(s) === 0n) return { k: 'null' };
     return RUNTIME;
   }
-  if (p.type.k === 'thread' || p.type.k === 'mutex') return unsupported(a.pos, `${showType(p.type)} parameter passed by value`);
+  if (p.type.k === 'thread' || p.type.k === 'mutex' || p.type.k === 'struct') return unsupported(a.pos, `${showType(p.type)} parameter passed by value`);
   return { k: 'const', value: 0n };
 }
 

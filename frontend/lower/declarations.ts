@@ -5,14 +5,14 @@
  * its leading declarations into φ_init.
  */
 import type { Declaration, Expr } from '../ast.js';
-import { fail, unsupported, type SourcePos } from '../diagnostics.js';
+import { unsupported, type SourcePos } from '../diagnostics.js';
 import { num } from '../../solver/formula.js';
 import { checkStorage } from '../specifiers.js';
 import { convertConstant, type CType } from '../types.js';
 import type { ThreadBuilder } from './builder.js';
 import { declaredType } from './declared-types.js';
 import { assignExpr } from './expressions.js';
-import type { Binding } from './file-scope.js';
+import { aggregateItems, leaves, type Binding } from './file-scope.js';
 
 type Item = Declaration['items'][number];
 
@@ -45,14 +45,15 @@ export function declaration(b: ThreadBuilder, d: Declaration, pos: SourcePos): v
       b.emit({ kind: 'havoc', target: x.name, lo, hi }, at, `${name} = <uninitialized>`);
     }
     else if (x.k === 'array')
-      for (const e of x.elems)
+      for (const e of leaves(x))
         if (e.k === 'var' && e.type.k === 'int') b.emit({ kind: 'havoc', target: e.name, lo: e.type.lo, hi: e.type.hi }, at, `${b.L.cname(e.name)} = <uninitialized>`);
   }
 }
 
 function initialize(b: ThreadBuilder, x: Binding, init: Expr, pos: SourcePos, name: string): void {
   if (x.k === 'array') {
-    const items = init.k === 'init' ? init.items : fail(init.pos, `array '${name}' needs a brace initializer`);
+    if (x.type.k === 'struct' && init.k !== 'init') return assignExpr(b, x, init, pos);
+    const items = aggregateItems(init, x.elems.length, name);
     x.elems.forEach((e, i) => (items[i] ? initialize(b, e, items[i], pos, name) : b.assign(e, num(0), pos)));
     return;
   }

@@ -16,6 +16,7 @@ import { boolValue, branch, pureValue, REL } from './conditions.js';
 import { castType } from './declared-types.js';
 import type { Binding } from './file-scope.js';
 import { atPlace, place, readPlace, type Place } from './places.js';
+import { copyStruct } from './structs.js';
 import { pointee, pointerAsInteger, pointerDifference, pointerUpdate, pointerValue, storePointer } from './pointers.js';
 import { commonType, convertTo, exprType } from './integers.js';
 import { wraps } from './conversion.js';
@@ -86,6 +87,9 @@ export function effect(b: ThreadBuilder, e: Expr): void {
     case 'other':
       if (e.what === 'sizeof') return; // no side effects
       break;
+    case 'unary':
+      if (e.op === '&' && e.arg.k === 'id') return; // an address, unused (`pthread_mutex_destroy(&m)`)
+      break;
     case 'id':
       if (pointee(b, e)) return; // a pointer's value, unused
       break;
@@ -145,7 +149,7 @@ export function rvalue(b: ThreadBuilder, e: Expr): Term {
     case 'str':
       return unsupported(e.pos, 'string values');
     case 'member':
-      return unsupported(e.pos, 'struct and union members');
+      return readPlace(b, place(b, e), e.pos);
     case 'init':
       return unsupported(e.pos, 'brace initializer here');
     case 'stmtexpr':
@@ -256,6 +260,7 @@ export function assignExpr(b: ThreadBuilder, target: Binding, e: Expr, pos: Sour
     return;
   }
   if (target.k === 'handle') unsupported(pos, 'assignment of pthread_t values');
+  if (target.k === 'array' && target.type.k === 'struct') return copyStruct(b, target, e, (fn) => atPlace(b, place(b, e), fn), pos);
   b.assign(target, storedValue(b, e, target.k === 'var' && target.type.k === 'int' ? target.type : undefined), pos);
 }
 

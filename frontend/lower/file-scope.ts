@@ -5,22 +5,37 @@
  * lower.ts and the builders both import it rather than each other.
  */
 import type { Expr, FunctionDef } from '../ast.js';
-import type { SourcePos } from '../diagnostics.js';
+import { unsupported, type SourcePos } from '../diagnostics.js';
 import type { PointsTo } from '../points-to.js';
 import type { CType, IntType, TypeEnv } from '../types.js';
 
 /** What an identifier denotes while lowering. */
 export type Binding =
   | { k: 'var'; name: string; type: CType }
+  /** An aggregate: an array's cells, or a struct's members (`type` says which), in order. */
   | { k: 'array'; elems: Binding[]; type: CType }
   | { k: 'handle'; slot: { inst?: Instance } }
   | { k: 'alias'; target: Binding }
-  | { k: 'const'; value: bigint }
+  /** A constant: an unrolled loop's variable, or a global nothing writes (with its C type). */
+  | { k: 'const'; value: bigint; type?: IntType }
   | { k: 'null' };
 
-/** The variables of a binding, arrays flattened in order (C's layout of their cells). */
+/** The variables of a binding, arrays and structs flattened in order (C's layout of their cells). */
 export function leaves(x: Binding): Binding[] {
   return x.k === 'array' ? x.elems.flatMap(leaves) : [x];
+}
+
+/**
+ * The items of an aggregate's brace initializer, in order (positional). An aggregate
+ * member initialized without its own braces (C's brace elision) is refused rather
+ * than read one level off.
+ */
+export function aggregateItems(init: Expr | undefined, size: number, cname: string): Expr[] {
+  if (!init) return [];
+  if (init.k !== 'init') return unsupported(init.pos, `initializer of '${cname}' without braces (brace elision is not modelled)`);
+  // More items than elements is C's brace elision (or an error): either way, not read.
+  if (init.items.length > size) unsupported(init.items[size].pos, `more initializers than elements of '${cname}' (brace elision is not modelled)`);
+  return init.items;
 }
 
 export interface Instance {

@@ -84,6 +84,7 @@ function typeOf(b: ThreadBuilder, e: Expr): IntType {
       return bindingType(b.lookup(e.name, e.pos));
     }
     case 'index':
+    case 'member':
       return asInt(exprCType(b, e) ?? INT);
     case 'unary':
       if (e.op === '*') return asInt(exprCType(b, e) ?? INT);
@@ -114,7 +115,7 @@ function typeOf(b: ThreadBuilder, e: Expr): IntType {
 }
 
 function bindingType(x: Binding): IntType {
-  return x.k === 'var' && x.type.k === 'int' ? x.type : INT;
+  return x.k === 'var' && x.type.k === 'int' ? x.type : x.k === 'const' && x.type ? x.type : INT;
 }
 
 /** The value of `v` converted to type t, through a temporary when the conversion branches. */

@@ -12,6 +12,7 @@ import type { ThreadBuilder } from './builder.js';
 import { caseSplit } from './case-split.js';
 import type { Binding } from './file-scope.js';
 import { derefCells, exprCType } from './pointers.js';
+import { member } from './structs.js';
 
 /** An lvalue: a fixed binding, or one of some cells chosen at run time by the value of `index` (each cell's is in `addrs`). */
 export type Place =
@@ -37,8 +38,10 @@ export function lvalue(b: ThreadBuilder, e: Expr): Binding {
     }
     case 'cast':
       return lvalue(b, e.arg);
-    case 'member':
-      return unsupported(e.pos, 'struct and union members');
+    case 'member': {
+      const p = place(b, e);
+      return p.k === 'static' ? p.b : unsupported(e.pos, 'a member of a struct chosen at run time here (only reads and writes of it are modelled)');
+    }
   }
   return fail(e.pos, 'expression is not assignable');
 }
@@ -60,17 +63,32 @@ export function place(b: ThreadBuilder, e: Expr): Place {
     if (target) return { k: 'static', b: target };
     return { k: 'dynamic', ...derefCells(b, e.arg, undefined, e.pos), pos: e.pos, miss: INVALID_DEREF };
   }
+  if (e.k === 'member') {
+    // `p->f` is `(*p).f`; a member of a struct chosen at run time is chosen with it.
+    const whole = place(b, e.arrow ? { k: 'unary', op: '*', arg: e.base, pos: e.pos } : e.base);
+    if (whole.k === 'static') return { k: 'static', b: member(whole.b, e.name, e.pos) };
+    return { ...whole, elems: whole.elems.map((s) => member(s, e.name, e.pos)) };
+  }
   if (e.k !== 'index') return { k: 'static', b: lvalue(b, e) };
   if (!aliasOf(b, e.base) && exprCType(b, e.base)?.k === 'ptr') return { k: 'dynamic', ...derefCells(b, e.base, e.index, e.pos), pos: e.pos, miss: INVALID_DEREF };
-  const base = lvalue(b, e.base);
-  const arr = base.k === 'alias' ? base.target : base;
-  if (arr.k !== 'array') return unsupported(e.pos, 'indexing something that is not an array');
+  const whole = place(b, e.base);
+  const arrayOf = (x: Binding): Binding & { k: 'array' } => {
+    const arr = x.k === 'alias' ? x.target : x;
+    return arr.k === 'array' && arr.type.k === 'array' ? arr : unsupported(e.pos, 'indexing something that is not an array');
+  };
   const i = b.rvalue(e.index);
-  const n = arr.elems.length;
-  if (i.kind !== 'int') return { k: 'dynamic', elems: arr.elems, addrs: arr.elems.map((_, k) => BigInt(k)), index: i, pos: e.pos, miss: `array index out of bounds [0, ${n})` };
+  const t = exprCType(b, e.base);
+  const n = whole.k === 'static' ? arrayOf(whole.b).elems.length : t?.k === 'array' && t.size !== undefined ? t.size : unsupported(e.pos, 'indexing something that is not an array');
+  if (i.kind !== 'int') {
+    // An array member of a struct chosen at run time, indexed at run time: two case splits in one, not modelled.
+    if (whole.k === 'dynamic') return unsupported(e.index.pos, 'an index known only at run time into an array of a struct chosen at run time');
+    const arr = arrayOf(whole.b);
+    return { k: 'dynamic', elems: arr.elems, addrs: arr.elems.map((_, k) => BigInt(k)), index: i, pos: e.pos, miss: `array index out of bounds [0, ${n})` };
+  }
   const k = Number(i.value);
   if (k < 0 || k >= n) return fail(e.index.pos, `array index ${i.value} out of bounds [0, ${n})`);
-  return { k: 'static', b: arr.elems[k] };
+  if (whole.k === 'dynamic') return { ...whole, elems: whole.elems.map((x) => arrayOf(x).elems[k]) };
+  return { k: 'static', b: arrayOf(whole.b).elems[k] };
 }
 
 /**

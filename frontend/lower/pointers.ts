@@ -19,11 +19,12 @@ import type { Expr } from '../ast.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
 import { INT_SOURCES, NULL_SOURCES, objectSource, variableSource, type Sources, type Targets } from '../points-to.js';
 import { add, eq, gt, lt, mkVar, mul, neg, num, sub, varsOf, type Term } from '../../solver/formula.js';
-import { INT, showType, type CType } from '../types.js';
+import { INT, showType, structMembers, type CType } from '../types.js';
 import type { ThreadBuilder } from './builder.js';
 import { caseSplit } from './case-split.js';
 import { castType, returnTypeOf } from './declared-types.js';
 import { leaves, type Binding } from './file-scope.js';
+import { structsIn } from './structs.js';
 
 /** A pointer's value: its term, and where it may come from (for the points-to analysis). */
 export interface PtrValue {
@@ -46,7 +47,7 @@ function bindingType(x: Binding): CType | undefined {
     case 'array':
       return x.type;
     case 'alias':
-      return { k: 'ptr', to: (x.target.k === 'array' ? elemOf(x.target.type) : bindingType(x.target)) ?? INT };
+      return { k: 'ptr', to: (x.target.k === 'array' && x.target.type.k === 'array' ? x.target.type.of : bindingType(x.target)) ?? INT };
     case 'null':
       return { k: 'ptr', to: VOID };
     case 'handle':
@@ -73,6 +74,10 @@ function cTypeOf(b: ThreadBuilder, e: Expr): CType | undefined {
       return e.op === '*' ? elemOf(exprCType(b, e.arg)) : undefined;
     case 'index':
       return elemOf(exprCType(b, e.base));
+    case 'member': {
+      const s = e.arrow ? elemOf(exprCType(b, e.base)) : exprCType(b, e.base);
+      return s?.k === 'struct' ? s.fields.find((f) => f.name === e.name)?.type : undefined;
+    }
     case 'binary': {
       const l = exprCType(b, e.left);
       if (e.op === '+') return isPointer(l) ? l : isPointer(exprCType(b, e.right)) ? exprCType(b, e.right) : undefined;
@@ -122,11 +127,11 @@ export function pointerValue(b: ThreadBuilder, e: Expr): PtrValue {
     case 'binary': {
       if ((e.op === '+' || e.op === '-') && pointee(b, e.left)) {
         const p = pointerValue(b, e.left);
-        const k = b.rvalue(e.right);
+        const k = scaled(b, e.left, b.rvalue(e.right));
         return offset(b, p, e.op === '+' ? k : neg(k), e.pos);
       }
       if (e.op === '+' && pointee(b, e.right)) {
-        const k = b.rvalue(e.left);
+        const k = scaled(b, e.right, b.rvalue(e.left));
         return offset(b, pointerValue(b, e.right), k, e.pos);
       }
       break;
@@ -166,10 +171,10 @@ export function pointerValue(b: ThreadBuilder, e: Expr): PtrValue {
 /** `p = e`, `p += k`, `p -= k`, `p++`, `p--` for a pointer variable p. */
 export function pointerUpdate(b: ThreadBuilder, e: Extract<Expr, { k: 'assign' | 'incdec' }>): void {
   const x = pointerVariable(b, e.target);
-  if (e.k === 'incdec') return storePointer(b, x, offset(b, variableValue(x), num(e.op === '++' ? 1 : -1), e.pos), e.pos);
+  if (e.k === 'incdec') return storePointer(b, x, offset(b, variableValue(x), scaled(b, e.target, num(e.op === '++' ? 1 : -1)), e.pos), e.pos);
   if (e.op === '=') return storePointer(b, x, pointerValue(b, e.value), e.pos);
   if (e.op !== '+=' && e.op !== '-=') return unsupported(e.pos, `operator '${e.op}' on a pointer`);
-  const k = b.rvalue(e.value);
+  const k = scaled(b, e.target, b.rvalue(e.value));
   storePointer(b, x, offset(b, variableValue(x), e.op === '+=' ? k : neg(k), e.pos), e.pos);
 }
 
@@ -204,6 +209,7 @@ export function pointerDifference(b: ThreadBuilder, left: Expr, right: Expr, pos
   const l = pointerValue(b, left);
   const r = pointerValue(b, right);
   sameObject(targetsOf(b, l), targetsOf(b, r), pos, 'difference of pointers');
+  if (cellCount(pointee(b, left) ?? INT) !== 1) unsupported(pos, 'difference of pointers to structs or arrays');
   return sub(l.term, r.term);
 }
 
@@ -222,22 +228,40 @@ const targetsOf = (b: ThreadBuilder, v: PtrValue): Targets => b.L.pointers.targe
 export function derefCells(b: ThreadBuilder, e: Expr, index: Expr | undefined, pos: SourcePos): { elems: Binding[]; addrs: bigint[]; index: Term } {
   const type = pointee(b, e) ?? VOID;
   let p = pointerValue(b, e);
-  if (index) p = offset(b, p, b.rvalue(index), pos);
+  if (index) p = offset(b, p, scaled(b, e, b.rvalue(index)), pos);
   if (type.k === 'void') return fail(pos, 'dereference of a void pointer');
-  if (type.k !== 'int') return unsupported(pos, `dereference of a pointer to ${showType(type)} (only pointers to integers are modelled)`);
+  if (type.k !== 'int' && type.k !== 'mutex' && type.k !== 'struct')
+    return unsupported(pos, `dereference of a pointer to ${showType(type)} (only pointers to integers, mutexes and structs are modelled)`);
   const at = local(b, p.term, pos);
   const tg = targetsOf(b, p);
   if (tg.int) unsupported(pos, 'dereference of a pointer that may hold an integer cast to a pointer');
   const elems: Binding[] = [];
   const addrs: bigint[] = [];
-  for (const o of tg.objects)
+  for (const o of tg.objects) {
+    const whole = b.L.cellOf(o.key)?.array;
+    if (type.k === 'struct') {
+      // The structs of that type in the object; any other address is invalid.
+      const s = structsIn(whole ?? { k: 'var', ...o.cells[0] }, type, o.base);
+      elems.push(...s.elems);
+      addrs.push(...s.addrs);
+      continue;
+    }
     o.cells.forEach((c, i) => {
-      if (c.type.bits !== type.bits || c.type.unsigned !== type.unsigned || c.type.bool !== type.bool)
-        unsupported(pos, `dereference of a pointer to ${showType(type)} that may point to '${b.L.cname(c.name)}' of type ${showType(c.type)}`);
+      const same = c.type.k === 'int' && type.k === 'int' ? c.type.bits === type.bits && c.type.unsigned === type.unsigned && c.type.bool === type.bool : c.type.k === type.k;
+      // In an object with structs, a member of another type is one p reaches only by undefined behaviour (C's effective types): an invalid dereference.
+      if (!same && !(whole && hasStruct(whole))) unsupported(pos, `dereference of a pointer to ${showType(type)} that may point to '${b.L.cname(c.name)}' of type ${showType(c.type)}`);
+      if (!same) return;
       elems.push({ k: 'var', name: c.name, type: c.type });
       addrs.push(o.base + BigInt(i));
     });
+  }
   return { elems, addrs, index: at };
+}
+
+/** `k` elements of what pointer p points to, in cells: a struct or an array row is several. */
+function scaled(b: ThreadBuilder, p: Expr, k: Term): Term {
+  const n = cellCount(pointee(b, p) ?? INT);
+  return n === 1 ? k : k.kind === 'int' ? num(k.value * BigInt(n)) : mul(num(n), k);
 }
 
 /** Locals of a thread that other threads reach through a thread argument `&x` become globals (lower.ts). */
@@ -256,6 +280,7 @@ function bindingValue(b: ThreadBuilder, x: Binding, pos: SourcePos): PtrValue {
     case 'alias':
       return objectAddress(b, x.target, pos);
     case 'array':
+      if (x.type.k === 'struct') return unsupported(pos, `a ${x.type.name} used as a pointer`);
       return objectAddress(b, x, pos);
     case 'null':
       return NULL_VALUE;
@@ -312,7 +337,7 @@ function addressOf(b: ThreadBuilder, lv: Expr): PtrValue {
   switch (lv.k) {
     case 'id': {
       const x = b.lookup(lv.name, lv.pos);
-      if ((x.k === 'var' && x.type.k === 'int') || x.k === 'array') return objectAddress(b, x, lv.pos);
+      if ((x.k === 'var' && (x.type.k === 'int' || x.type.k === 'mutex')) || x.k === 'array') return objectAddress(b, x, lv.pos);
       return unsupported(lv.pos, `the address of '${lv.name}' (only addresses of integer variables and arrays are modelled)`);
     }
     case 'index': {
@@ -324,14 +349,25 @@ function addressOf(b: ThreadBuilder, lv: Expr): PtrValue {
     case 'unary':
       if (lv.op === '*') return pointerValue(b, lv.arg);
       break;
-    case 'member':
-      return unsupported(lv.pos, 'struct and union members');
+    case 'member': {
+      // `&s.f` and `&p->f`: the struct's address plus f's offset in it.
+      const s = lv.arrow ? pointee(b, lv.base) : exprCType(b, lv.base);
+      if (s?.k !== 'struct') return fail(lv.pos, `member '${lv.name}' of something that is not a struct`);
+      const i = s.fields.findIndex((f) => f.name === lv.name);
+      if (i < 0) return fail(lv.pos, `${s.name} has no member named '${lv.name}'`);
+      const at = s.union ? 0 : s.fields.slice(0, i).reduce((n, f) => n + cellCount(f.type), 0);
+      const p = lv.arrow ? pointerValue(b, lv.base) : addressOf(b, lv.base);
+      return p.term.kind === 'int' ? { term: num(p.term.value + BigInt(at)), from: p.from } : offset(b, p, num(at), lv.pos);
+    }
   }
   return fail(lv.pos, 'cannot take the address of this expression');
 }
 
-/** Cells of a value of type t (arrays are flattened). */
+const hasStruct = (x: Binding): boolean => x.k === 'array' && (x.type.k === 'struct' || x.elems.some(hasStruct));
+
+/** Cells of a value of type t (arrays and structs are flattened). */
 function cellCount(t: CType): number {
+  if (t.k === 'struct') return structMembers(t).reduce((n, f) => n + cellCount(f.type), 0);
   return t.k === 'array' ? (t.size ?? 0) * cellCount(t.of) : 1;
 }
 
@@ -347,7 +383,8 @@ function objectAddress(b: ThreadBuilder, x: Binding, pos: SourcePos): PtrValue {
   const inArray = b.L.cellOf(first.name);
   const whole = inArray?.array ?? first;
   const cells = leaves(whole).map((c) => {
-    if (c.k !== 'var' || c.type.k !== 'int') return unsupported(pos, `the address of ${c.k === 'var' ? `'${b.L.cname(c.name)}' of type ${showType(c.type)}` : 'this object'} (only addresses of integers are modelled)`);
+    if (c.k !== 'var' || (c.type.k !== 'int' && c.type.k !== 'mutex'))
+      return unsupported(pos, `the address of ${c.k === 'var' ? `'${b.L.cname(c.name)}' of type ${showType(c.type)}` : 'this object'} (only addresses of integers, mutexes and structs of them are modelled)`);
     return { name: c.name, type: c.type };
   });
   const local = !b.L.isGlobal(first.name);
