@@ -27,19 +27,19 @@ C {
 
   DeclSpecs = DeclSpec+
   DeclSpec = StorageClass | AtomicSpec | TypeQualifier | FunctionSpec | Attribute | TypeSpec
-  AtomicSpec = #("_Atomic" ~identPart) "(" TypeName ")"
-  StorageClass = #("typedef" ~identPart) | #("extern" ~identPart) | #("static" ~identPart) | #("auto" ~identPart) | #("register" ~identPart) | #("_Thread_local" ~identPart) | #("__thread" ~identPart)
-  TypeQualifier = #("const" ~identPart) | #("volatile" ~identPart) | #("restrict" ~identPart) | #("__restrict__" ~identPart) | #("__restrict" ~identPart) | #("_Atomic" ~identPart) | #("__const" ~identPart) | #("__volatile__" ~identPart) | #("_Nonnull" ~identPart) | #("_Nullable" ~identPart)
-  FunctionSpec = #("inline" ~identPart) | #("__inline__" ~identPart) | #("__inline" ~identPart) | #("_Noreturn" ~identPart) | #("__extension__" ~identPart)
-  Attribute = (#("__attribute__" ~identPart) | #("__attribute" ~identPart)) "(" balancedBody ")"  -- attr
-            | (#("__asm__" ~identPart) | #("__asm" ~identPart) | #("asm" ~identPart)) "(" balancedBody ")"  -- asm
-            | #("__declspec" ~identPart) "(" balancedBody ")"  -- declspec
-            | #("_Alignas" ~identPart) "(" balancedBody ")"  -- alignas
-  TypeSpec = #("void" ~identPart) | #("char" ~identPart) | #("short" ~identPart) | #("int" ~identPart) | #("long" ~identPart) | #("float" ~identPart) | #("double" ~identPart)
-           | #("signed" ~identPart) | #("__signed__" ~identPart) | #("unsigned" ~identPart) | #("_Bool" ~identPart) | #("_Complex" ~identPart) | #("__int128" ~identPart) | #("__builtin_va_list" ~identPart)
-           | #("_Float128" ~identPart) | #("__float128" ~identPart) | #("_Float64" ~identPart) | #("_Float32" ~identPart) | #("_Float32x" ~identPart) | #("_Float64x" ~identPart)
+  AtomicSpec = "_Atomic" #(~identPart) "(" TypeName ")"
+  StorageClass = "typedef" #(~identPart) | "extern" #(~identPart) | "static" #(~identPart) | "auto" #(~identPart) | "register" #(~identPart) | "_Thread_local" #(~identPart) | "__thread" #(~identPart)
+  TypeQualifier = "const" #(~identPart) | "volatile" #(~identPart) | "restrict" #(~identPart) | "__restrict__" #(~identPart) | "__restrict" #(~identPart) | "_Atomic" #(~identPart) | "__const" #(~identPart) | "__volatile__" #(~identPart) | "_Nonnull" #(~identPart) | "_Nullable" #(~identPart)
+  FunctionSpec = "inline" #(~identPart) | "__inline__" #(~identPart) | "__inline" #(~identPart) | "_Noreturn" #(~identPart) | "__extension__" #(~identPart)
+  Attribute = ("__attribute__" #(~identPart) | "__attribute" #(~identPart)) "(" balancedBody ")"  -- attr
+            | ("__asm__" #(~identPart) | "__asm" #(~identPart) | "asm" #(~identPart)) "(" balancedBody ")"  -- asm
+            | "__declspec" #(~identPart) "(" balancedBody ")"  -- declspec
+            | "_Alignas" #(~identPart) "(" balancedBody ")"  -- alignas
+  TypeSpec = "void" #(~identPart) | "char" #(~identPart) | "short" #(~identPart) | "int" #(~identPart) | "long" #(~identPart) | "float" #(~identPart) | "double" #(~identPart)
+           | "signed" #(~identPart) | "__signed__" #(~identPart) | "unsigned" #(~identPart) | "_Bool" #(~identPart) | "_Complex" #(~identPart) | "__int128" #(~identPart) | "__builtin_va_list" #(~identPart)
+           | "_Float128" #(~identPart) | "__float128" #(~identPart) | "_Float64" #(~identPart) | "_Float32" #(~identPart) | "_Float32x" #(~identPart) | "_Float64x" #(~identPart)
            | StructSpec | EnumSpec | TypeofSpec | TypedefName
-  TypeofSpec = (#("__typeof__" ~identPart) | #("__typeof" ~identPart) | #("typeof" ~identPart)) "(" balancedBody ")"
+  TypeofSpec = ("__typeof__" #(~identPart) | "__typeof" #(~identPart) | "typeof" #(~identPart)) "(" balancedBody ")"
   TypedefName = typedefName
 
   // A tag may be spelled like a typedef name: glibc declares union pthread_attr_t
@@ -47,15 +47,15 @@ C {
   StructSpec = structOrUnion Attribute* Tag? "{" StructDecl* "}"  -- def
              | structOrUnion Attribute* Tag  -- ref
   Tag = ident | TypedefName
-  structOrUnion = #("struct" ~identPart) | #("union" ~identPart)
+  structOrUnion = "struct" #(~identPart) | "union" #(~identPart)
   StructDecl = SpecQual+ ListOf<StructDeclarator, ","> ";"  -- fields
              | staticAssert "(" balancedBody ")" ";"  -- static_assert
              | ";"  -- empty
   StructDeclarator = Declarator? ":" CondExpr  -- bits
                    | Declarator
   SpecQual = AtomicSpec | TypeQualifier | Attribute | TypeSpec
-  EnumSpec = #("enum" ~identPart) Attribute* Tag? "{" ListOf<Enumerator, ","> ","? "}"  -- def
-           | #("enum" ~identPart) Attribute* Tag  -- ref
+  EnumSpec = "enum" #(~identPart) Attribute* Tag? "{" ListOf<Enumerator, ","> ","? "}"  -- def
+           | "enum" #(~identPart) Attribute* Tag  -- ref
   Enumerator = ident Attribute* ("=" CondExpr)?
 
   Declarator = Pointer* DirectDeclarator Attribute*
@@ -66,7 +66,7 @@ C {
   DeclSuffix = "[" ArrayQual* AssignExpr? "]"  -- array
              | "(" ParamList ")"  -- params
              | "(" ")"  -- noparams
-  ArrayQual = TypeQualifier | #("static" ~identPart)
+  ArrayQual = TypeQualifier | "static" #(~identPart)
   ParamList = NonemptyListOf<ParamDecl, ","> ("," "...")?
   ParamDecl = DeclSpecs Declarator  -- named
             | DeclSpecs AbstractDeclarator?  -- abstract
@@ -86,25 +86,25 @@ C {
   // ---- statements
   Stmt = LabeledStmt | CompoundStmt | IfStmt | SwitchStmt | WhileStmt | DoStmt | ForStmt
        | GotoStmt | ContinueStmt | BreakStmt | ReturnStmt | AsmStmt | ExprStmt
-  LabeledStmt = #("case" ~identPart) CondExpr ":" Stmt  -- case
-              | #("default" ~identPart) ":" Stmt  -- default
+  LabeledStmt = "case" #(~identPart) CondExpr ":" Stmt  -- case
+              | "default" #(~identPart) ":" Stmt  -- default
               | ident ":" ~":" Attribute* LabelTarget  -- label
   LabelTarget = Stmt  -- stmt
               | &"}"  -- end
   CompoundStmt = "{" BlockItem* "}"
   BlockItem = Declaration | Stmt
-  IfStmt = #("if" ~identPart) "(" Expr ")" Stmt (#("else" ~identPart) Stmt)?
-  SwitchStmt = #("switch" ~identPart) "(" Expr ")" Stmt
-  WhileStmt = #("while" ~identPart) "(" Expr ")" Stmt
-  DoStmt = #("do" ~identPart) Stmt #("while" ~identPart) "(" Expr ")" ";"
-  ForStmt = #("for" ~identPart) "(" ForInit Expr? ";" Expr? ")" Stmt
+  IfStmt = "if" #(~identPart) "(" Expr ")" Stmt ("else" #(~identPart) Stmt)?
+  SwitchStmt = "switch" #(~identPart) "(" Expr ")" Stmt
+  WhileStmt = "while" #(~identPart) "(" Expr ")" Stmt
+  DoStmt = "do" #(~identPart) Stmt "while" #(~identPart) "(" Expr ")" ";"
+  ForStmt = "for" #(~identPart) "(" ForInit Expr? ";" Expr? ")" Stmt
   ForInit = Declaration  -- decl
           | Expr? ";"  -- expr
-  GotoStmt = #("goto" ~identPart) ident ";"
-  ContinueStmt = #("continue" ~identPart) ";"
-  BreakStmt = #("break" ~identPart) ";"
-  ReturnStmt = #("return" ~identPart) Expr? ";"
-  AsmStmt = (#("__asm__" ~identPart) | #("__asm" ~identPart) | #("asm" ~identPart)) TypeQualifier* "(" balancedBody ")" ";"
+  GotoStmt = "goto" #(~identPart) ident ";"
+  ContinueStmt = "continue" #(~identPart) ";"
+  BreakStmt = "break" #(~identPart) ";"
+  ReturnStmt = "return" #(~identPart) Expr? ";"
+  AsmStmt = ("__asm__" #(~identPart) | "__asm" #(~identPart) | "asm" #(~identPart)) TypeQualifier* "(" balancedBody ")" ";"
   ExprStmt = Expr? ";"
 
   // ---- expressions
@@ -134,10 +134,10 @@ C {
   UnaryExpr = "++" UnaryExpr  -- preinc
             | "--" UnaryExpr  -- predec
             | unaryOp CastExpr  -- op
-            | #("sizeof" ~identPart) "(" TypeName ")"  -- sizeoftype
-            | #("sizeof" ~identPart) UnaryExpr  -- sizeofexpr
-            | (#("_Alignof" ~identPart) | #("__alignof__" ~identPart)) "(" TypeName ")"  -- alignof
-            | #("__extension__" ~identPart) CastExpr  -- ext
+            | "sizeof" #(~identPart) "(" TypeName ")"  -- sizeoftype
+            | "sizeof" #(~identPart) UnaryExpr  -- sizeofexpr
+            | ("_Alignof" #(~identPart) | "__alignof__" #(~identPart)) "(" TypeName ")"  -- alignof
+            | "__extension__" #(~identPart) CastExpr  -- ext
             | PostfixExpr
   unaryOp = "&" ~"&" | "*" | "+" ~"+" | "-" ~"-" | "~" | "!" ~"="
   PostfixExpr = PostfixBase PostfixOp*
@@ -155,14 +155,14 @@ C {
               | stringLit+  -- string
               | "(" CompoundStmt ")"  -- stmtexpr
               | "(" Expr ")"  -- paren
-              | #("__builtin_offsetof" ~identPart) "(" balancedBody ")"  -- offsetof
-              | #("__builtin_va_arg" ~identPart) "(" balancedBody ")"  -- vaarg
+              | "__builtin_offsetof" #(~identPart) "(" balancedBody ")"  -- offsetof
+              | "__builtin_va_arg" #(~identPart) "(" balancedBody ")"  -- vaarg
 
   // ---- lexical
-  // A keyword is written #("word" ~identPart) (lexical: no space may come between the word
+  // A keyword is written "word" #(~identPart) (lexical: no space may come between the word
   // and the check). A parameterized rule kw<word> did the same, but ohm-js builds a string
   // key for every application of a rule with arguments: a fifth of a declaration's time.
-  staticAssert = #("_Static_assert" ~identPart) | #("static_assert" ~identPart)
+  staticAssert = "_Static_assert" #(~identPart) | "static_assert" #(~identPart)
   balancedBody = (balancedParens | ~("(" | ")") any)*
   balancedParens = "(" balancedBody ")"
   keyword = ("auto" | "break" | "case" | "char" | "const" | "continue" | "default" | "double" | "do"
