@@ -161,6 +161,8 @@ class Body {
 
   /** The statement starting at token i, inside a block closed at token close, and the index after it. */
   private statement(i: number, close: number): [Stmt, number] {
+    // Statements nest without brackets (`while (0) while (0) …`): each looks at the clock.
+    checkDeadline(this.t.deadline);
     const t = this.tok(i);
     const pos = this.pos(i);
     if (i >= close) this.failAt(i, 'a statement');
@@ -265,7 +267,6 @@ class Body {
     let orElse: Stmt | undefined;
     let next: number;
     for (;;) {
-      checkDeadline(this.t.deadline);
       const [cond, paren] = this.parenExpr(i + 1);
       const [then, after] = this.statement(paren + 1, close);
       arms.push({ cond, then, pos: this.pos(i) });
