@@ -1,7 +1,10 @@
 /**
  * The ohm-js grammar of the C dialect rely reads: full C declaration syntax (so glibc
  * headers in `.i` files parse), statements and expressions. What rely cannot model is
- * rejected later, during lowering, and only where it is actually used.
+ * rejected later, during lowering, and only where it is actually used. The parser
+ * (./parse/statements.ts) reads function bodies by recursive descent and matches
+ * expressions, declarations and function heads here; the statement rules serve GNU
+ * statement expressions `({ … })` and the wording of syntax errors (parse.ts).
  *
  * C's typedef ambiguity (`T * x;`) is resolved before matching: the parser marks
  * each token that is a typedef name of the file by replacing its first character with
@@ -191,7 +194,9 @@ let base: ohm.Grammar | undefined;
 
 /**
  * Compiling the grammar takes ~300 ms; loading the recipe `npm run build` writes next
- * to the compiled module takes ~15 ms. The recipe carries a hash of the grammar text
+ * to the compiled module takes ~15 ms. The recipe functions are not in ohm-js's type
+ * declarations, but its public API has no other way to keep a compiled grammar, and
+ * every `rely` process (and test) would pay the compile. The recipe carries a hash of the grammar text
  * and is ignored when it does not match (the grammar is then compiled).
  */
 const RECIPE = new URL('./c-grammar.recipe.json', import.meta.url);

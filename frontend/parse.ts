@@ -1,5 +1,7 @@
 /**
- * Parsing: preprocessed text → top-level chunks → ohm match per chunk → AST.
+ * Parsing: preprocessed text → top-level chunks → AST. A declaration is matched by the
+ * grammar (./grammar.ts) over its tokens; a function definition's head likewise, and its
+ * body is read by recursive descent (./parse/statements.ts).
  *
  * Parsing chunk by chunk lets rely skip glibc header declarations it cannot parse
  * (a `.i` file carries hundreds of them and uses none) while every chunk from the

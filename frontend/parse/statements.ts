@@ -86,6 +86,7 @@ export function parseFunction(t: Tokens, first: number, open: number): TopLevel 
   return { k: 'func', def: { spec: head.spec, decl: head.decl, body, pos: head.pos } };
 }
 
+/** Reads one function's body; a statement's reader returns the statement and the index of the token after it. */
 class Body {
   constructor(private readonly t: Tokens) {}
 
