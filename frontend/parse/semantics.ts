@@ -6,8 +6,8 @@
  * starts in the preprocessed text, so a node at offset k of the match is at
  * `positionAt(at.pp, at.base + k)`.
  */
-import * as ohm from 'ohm-js';
-import type { Attribute, Declarator, Derived, Expr, FunctionDef, InitDeclarator, Param, Specifiers, Stmt, TopLevel, Declaration, TypeName } from '../ast.js';
+import type * as ohm from 'ohm-js';
+import type { Attribute, Declaration, Declarator, Derived, Expr, FunctionDef, InitDeclarator, Param, Specifiers, Stmt, TypeName } from '../ast.js';
 import type { SourcePos } from '../diagnostics.js';
 import { cGrammar } from '../grammar.js';
 import { charValue, parseIntLiteral, positionAt, type Preprocessed } from '../preprocess.js';
@@ -130,17 +130,6 @@ function nest(inner: Declarator, suffixes: Derived[], pointers: Attribute[][]): 
 const pointersOf = (at: At, ptrs: ohm.Node): Attribute[][] => ptrs.children.map((p) => p.ast(at) as Attribute[]);
 
 const ACTIONS: ohm.ActionDict<unknown> = {
-  ExternalDecl(x): TopLevel {
-    if (x.ctorName === 'Declaration') return { k: 'decl', decl: x.ast(atOf(this)) as Declaration };
-    return x.ast(atOf(this)) as TopLevel;
-  },
-  ExternalDecl_empty(_s): TopLevel {
-    return { k: 'empty' };
-  },
-  FunctionDef(spec, decl, body): TopLevel {
-    const def: FunctionDef = { spec: spec.ast(atOf(this)), decl: decl.ast(atOf(this)), body: body.ast(atOf(this)), pos: posOf(atOf(this), decl) };
-    return { k: 'func', def };
-  },
   FunctionHead(spec, decl): Omit<FunctionDef, 'body'> {
     return { spec: spec.ast(atOf(this)), decl: decl.ast(atOf(this)), pos: posOf(atOf(this), decl) };
   },
