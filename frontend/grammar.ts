@@ -1,7 +1,10 @@
 /**
  * The ohm-js grammar of the C dialect rely reads: full C declaration syntax (so glibc
  * headers in `.i` files parse), statements and expressions. What rely cannot model is
- * rejected later, during lowering, and only where it is actually used.
+ * rejected later, during lowering, and only where it is actually used. The parser
+ * (./parse/statements.ts) reads function bodies by recursive descent and matches
+ * expressions, declarations and function heads here; the statement rules serve GNU
+ * statement expressions `({ … })` and the wording of syntax errors (parse.ts).
  *
  * C's typedef ambiguity (`T * x;`) is resolved before matching: the parser marks
  * each token that is a typedef name of the file by replacing its first character with
@@ -19,25 +22,27 @@ C {
   ExternalDecl = FunctionDef | Declaration | ";" -- empty
 
   FunctionDef = DeclSpecs Declarator CompoundStmt
+  // A function definition's head; the parser reads its body (./parse/statements.ts).
+  FunctionHead = DeclSpecs Declarator
 
   Declaration = staticAssert "(" balancedBody ")" ";"  -- static_assert
               | DeclSpecs ListOf<InitDeclarator, ","> ";"  -- decl
 
   DeclSpecs = DeclSpec+
   DeclSpec = StorageClass | AtomicSpec | TypeQualifier | FunctionSpec | Attribute | TypeSpec
-  AtomicSpec = kw<"_Atomic"> "(" TypeName ")"
-  StorageClass = kw<"typedef"> | kw<"extern"> | kw<"static"> | kw<"auto"> | kw<"register"> | kw<"_Thread_local"> | kw<"__thread">
-  TypeQualifier = kw<"const"> | kw<"volatile"> | kw<"restrict"> | kw<"__restrict__"> | kw<"__restrict"> | kw<"_Atomic"> | kw<"__const"> | kw<"__volatile__"> | kw<"_Nonnull"> | kw<"_Nullable">
-  FunctionSpec = kw<"inline"> | kw<"__inline__"> | kw<"__inline"> | kw<"_Noreturn"> | kw<"__extension__">
-  Attribute = (kw<"__attribute__"> | kw<"__attribute">) "(" balancedBody ")"  -- attr
-            | (kw<"__asm__"> | kw<"__asm"> | kw<"asm">) "(" balancedBody ")"  -- asm
-            | kw<"__declspec"> "(" balancedBody ")"  -- declspec
-            | kw<"_Alignas"> "(" balancedBody ")"  -- alignas
-  TypeSpec = kw<"void"> | kw<"char"> | kw<"short"> | kw<"int"> | kw<"long"> | kw<"float"> | kw<"double">
-           | kw<"signed"> | kw<"__signed__"> | kw<"unsigned"> | kw<"_Bool"> | kw<"_Complex"> | kw<"__int128"> | kw<"__builtin_va_list">
-           | kw<"_Float128"> | kw<"__float128"> | kw<"_Float64"> | kw<"_Float32"> | kw<"_Float32x"> | kw<"_Float64x">
+  AtomicSpec = "_Atomic" #(~identPart) "(" TypeName ")"
+  StorageClass = "typedef" #(~identPart) | "extern" #(~identPart) | "static" #(~identPart) | "auto" #(~identPart) | "register" #(~identPart) | "_Thread_local" #(~identPart) | "__thread" #(~identPart)
+  TypeQualifier = "const" #(~identPart) | "volatile" #(~identPart) | "restrict" #(~identPart) | "__restrict__" #(~identPart) | "__restrict" #(~identPart) | "_Atomic" #(~identPart) | "__const" #(~identPart) | "__volatile__" #(~identPart) | "_Nonnull" #(~identPart) | "_Nullable" #(~identPart)
+  FunctionSpec = "inline" #(~identPart) | "__inline__" #(~identPart) | "__inline" #(~identPart) | "_Noreturn" #(~identPart) | "__extension__" #(~identPart)
+  Attribute = ("__attribute__" #(~identPart) | "__attribute" #(~identPart)) "(" balancedBody ")"  -- attr
+            | ("__asm__" #(~identPart) | "__asm" #(~identPart) | "asm" #(~identPart)) "(" balancedBody ")"  -- asm
+            | "__declspec" #(~identPart) "(" balancedBody ")"  -- declspec
+            | "_Alignas" #(~identPart) "(" balancedBody ")"  -- alignas
+  TypeSpec = "void" #(~identPart) | "char" #(~identPart) | "short" #(~identPart) | "int" #(~identPart) | "long" #(~identPart) | "float" #(~identPart) | "double" #(~identPart)
+           | "signed" #(~identPart) | "__signed__" #(~identPart) | "unsigned" #(~identPart) | "_Bool" #(~identPart) | "_Complex" #(~identPart) | "__int128" #(~identPart) | "__builtin_va_list" #(~identPart)
+           | "_Float128" #(~identPart) | "__float128" #(~identPart) | "_Float64" #(~identPart) | "_Float32" #(~identPart) | "_Float32x" #(~identPart) | "_Float64x" #(~identPart)
            | StructSpec | EnumSpec | TypeofSpec | TypedefName
-  TypeofSpec = (kw<"__typeof__"> | kw<"__typeof"> | kw<"typeof">) "(" balancedBody ")"
+  TypeofSpec = ("__typeof__" #(~identPart) | "__typeof" #(~identPart) | "typeof" #(~identPart)) "(" balancedBody ")"
   TypedefName = typedefName
 
   // A tag may be spelled like a typedef name: glibc declares union pthread_attr_t
@@ -45,15 +50,15 @@ C {
   StructSpec = structOrUnion Attribute* Tag? "{" StructDecl* "}"  -- def
              | structOrUnion Attribute* Tag  -- ref
   Tag = ident | TypedefName
-  structOrUnion = kw<"struct"> | kw<"union">
+  structOrUnion = "struct" #(~identPart) | "union" #(~identPart)
   StructDecl = SpecQual+ ListOf<StructDeclarator, ","> ";"  -- fields
              | staticAssert "(" balancedBody ")" ";"  -- static_assert
              | ";"  -- empty
   StructDeclarator = Declarator? ":" CondExpr  -- bits
                    | Declarator
   SpecQual = AtomicSpec | TypeQualifier | Attribute | TypeSpec
-  EnumSpec = kw<"enum"> Attribute* Tag? "{" ListOf<Enumerator, ","> ","? "}"  -- def
-           | kw<"enum"> Attribute* Tag  -- ref
+  EnumSpec = "enum" #(~identPart) Attribute* Tag? "{" ListOf<Enumerator, ","> ","? "}"  -- def
+           | "enum" #(~identPart) Attribute* Tag  -- ref
   Enumerator = ident Attribute* ("=" CondExpr)?
 
   Declarator = Pointer* DirectDeclarator Attribute*
@@ -64,7 +69,7 @@ C {
   DeclSuffix = "[" ArrayQual* AssignExpr? "]"  -- array
              | "(" ParamList ")"  -- params
              | "(" ")"  -- noparams
-  ArrayQual = TypeQualifier | kw<"static">
+  ArrayQual = TypeQualifier | "static" #(~identPart)
   ParamList = NonemptyListOf<ParamDecl, ","> ("," "...")?
   ParamDecl = DeclSpecs Declarator  -- named
             | DeclSpecs AbstractDeclarator?  -- abstract
@@ -84,25 +89,25 @@ C {
   // ---- statements
   Stmt = LabeledStmt | CompoundStmt | IfStmt | SwitchStmt | WhileStmt | DoStmt | ForStmt
        | GotoStmt | ContinueStmt | BreakStmt | ReturnStmt | AsmStmt | ExprStmt
-  LabeledStmt = kw<"case"> CondExpr ":" Stmt  -- case
-              | kw<"default"> ":" Stmt  -- default
+  LabeledStmt = "case" #(~identPart) CondExpr ":" Stmt  -- case
+              | "default" #(~identPart) ":" Stmt  -- default
               | ident ":" ~":" Attribute* LabelTarget  -- label
   LabelTarget = Stmt  -- stmt
               | &"}"  -- end
   CompoundStmt = "{" BlockItem* "}"
   BlockItem = Declaration | Stmt
-  IfStmt = kw<"if"> "(" Expr ")" Stmt (kw<"else"> Stmt)?
-  SwitchStmt = kw<"switch"> "(" Expr ")" Stmt
-  WhileStmt = kw<"while"> "(" Expr ")" Stmt
-  DoStmt = kw<"do"> Stmt kw<"while"> "(" Expr ")" ";"
-  ForStmt = kw<"for"> "(" ForInit Expr? ";" Expr? ")" Stmt
+  IfStmt = "if" #(~identPart) "(" Expr ")" Stmt ("else" #(~identPart) Stmt)?
+  SwitchStmt = "switch" #(~identPart) "(" Expr ")" Stmt
+  WhileStmt = "while" #(~identPart) "(" Expr ")" Stmt
+  DoStmt = "do" #(~identPart) Stmt "while" #(~identPart) "(" Expr ")" ";"
+  ForStmt = "for" #(~identPart) "(" ForInit Expr? ";" Expr? ")" Stmt
   ForInit = Declaration  -- decl
           | Expr? ";"  -- expr
-  GotoStmt = kw<"goto"> ident ";"
-  ContinueStmt = kw<"continue"> ";"
-  BreakStmt = kw<"break"> ";"
-  ReturnStmt = kw<"return"> Expr? ";"
-  AsmStmt = (kw<"__asm__"> | kw<"__asm"> | kw<"asm">) TypeQualifier* "(" balancedBody ")" ";"
+  GotoStmt = "goto" #(~identPart) ident ";"
+  ContinueStmt = "continue" #(~identPart) ";"
+  BreakStmt = "break" #(~identPart) ";"
+  ReturnStmt = "return" #(~identPart) Expr? ";"
+  AsmStmt = ("__asm__" #(~identPart) | "__asm" #(~identPart) | "asm" #(~identPart)) TypeQualifier* "(" balancedBody ")" ";"
   ExprStmt = Expr? ";"
 
   // ---- expressions
@@ -110,21 +115,14 @@ C {
   AssignExpr = UnaryExpr assignOp AssignExpr  -- assign
              | CondExpr
   assignOp = "=" ~"=" | "+=" | "-=" | "*=" | "/=" | "%=" | "<<=" | ">>=" | "&=" | "^=" | "|="
-  CondExpr = LogOr "?" Expr ":" CondExpr  -- cond
-           | LogOr
-  // Binary and postfix operators by iteration, not left recursion: ohm-js grows a
-  // left-recursive rule's seed at a cost that made a sum of n terms take time
-  // quadratic in n, and made every operand pay for the cycle checks.
-  LogOr = LogAnd ("||" LogAnd)*
-  LogAnd = BitOr ("&&" BitOr)*
-  BitOr = BitXor (bitOrOp BitXor)*
-  BitXor = BitAnd (bitXorOp BitAnd)*
-  BitAnd = EqExpr (bitAndOp EqExpr)*
-  EqExpr = RelExpr (eqOp RelExpr)*
-  RelExpr = ShiftExpr (relOp ShiftExpr)*
-  ShiftExpr = AddExpr (shiftOp AddExpr)*
-  AddExpr = MulExpr (addOp MulExpr)*
-  MulExpr = CastExpr (mulOp CastExpr)*
+  CondExpr = BinaryExpr "?" Expr ":" CondExpr  -- cond
+           | BinaryExpr
+  // Every binary operator at one level, by iteration; the semantics groups the operands
+  // by C's precedence. A rule per precedence level made each operand go through ten
+  // nested rule applications (most of the time spent matching an expression), and left
+  // recursion made a sum of n terms take time quadratic in n.
+  BinaryExpr = CastExpr (binaryOp CastExpr)*
+  binaryOp = "||" | "&&" | bitOrOp | bitXorOp | bitAndOp | eqOp | relOp | shiftOp | addOp | mulOp
   bitOrOp = "|" ~("|" | "=")
   bitXorOp = "^" ~"="
   bitAndOp = "&" ~("&" | "=")
@@ -139,10 +137,10 @@ C {
   UnaryExpr = "++" UnaryExpr  -- preinc
             | "--" UnaryExpr  -- predec
             | unaryOp CastExpr  -- op
-            | kw<"sizeof"> "(" TypeName ")"  -- sizeoftype
-            | kw<"sizeof"> UnaryExpr  -- sizeofexpr
-            | (kw<"_Alignof"> | kw<"__alignof__">) "(" TypeName ")"  -- alignof
-            | kw<"__extension__"> CastExpr  -- ext
+            | "sizeof" #(~identPart) "(" TypeName ")"  -- sizeoftype
+            | "sizeof" #(~identPart) UnaryExpr  -- sizeofexpr
+            | ("_Alignof" #(~identPart) | "__alignof__" #(~identPart)) "(" TypeName ")"  -- alignof
+            | "__extension__" #(~identPart) CastExpr  -- ext
             | PostfixExpr
   unaryOp = "&" ~"&" | "*" | "+" ~"+" | "-" ~"-" | "~" | "!" ~"="
   PostfixExpr = PostfixBase PostfixOp*
@@ -160,12 +158,14 @@ C {
               | stringLit+  -- string
               | "(" CompoundStmt ")"  -- stmtexpr
               | "(" Expr ")"  -- paren
-              | kw<"__builtin_offsetof"> "(" balancedBody ")"  -- offsetof
-              | kw<"__builtin_va_arg"> "(" balancedBody ")"  -- vaarg
+              | "__builtin_offsetof" #(~identPart) "(" balancedBody ")"  -- offsetof
+              | "__builtin_va_arg" #(~identPart) "(" balancedBody ")"  -- vaarg
 
   // ---- lexical
-  kw<word> = word ~identPart
-  staticAssert = kw<"_Static_assert"> | kw<"static_assert">
+  // A keyword is written "word" #(~identPart) (lexical: no space may come between the word
+  // and the check). A parameterized rule kw<word> did the same, but ohm-js builds a string
+  // key for every application of a rule with arguments: a fifth of a declaration's time.
+  staticAssert = "_Static_assert" #(~identPart) | "static_assert" #(~identPart)
   balancedBody = (balancedParens | ~("(" | ")") any)*
   balancedParens = "(" balancedBody ")"
   keyword = ("auto" | "break" | "case" | "char" | "const" | "continue" | "default" | "double" | "do"
@@ -194,7 +194,9 @@ let base: ohm.Grammar | undefined;
 
 /**
  * Compiling the grammar takes ~300 ms; loading the recipe `npm run build` writes next
- * to the compiled module takes ~15 ms. The recipe carries a hash of the grammar text
+ * to the compiled module takes ~15 ms. The recipe functions are not in ohm-js's type
+ * declarations, but its public API has no other way to keep a compiled grammar, and
+ * every `rely` process (and test) would pay the compile. The recipe carries a hash of the grammar text
  * and is ignored when it does not match (the grammar is then compiled).
  */
 const RECIPE = new URL('./c-grammar.recipe.json', import.meta.url);

@@ -169,8 +169,9 @@ describe('crashes the campaigns found', () => {
   // Statements nested 10,001 deep without brackets (seed 1 case 8: `while (0) ` ×10,001 in
   // ext-once-init.c) were one block item, matched by ohm-js in one go (about 0.5 ms of CPU
   // per level) that could not look at the clock: with --timeout 2 the watchdog stopped the
-  // run 10 s past the deadline. Their heads are now matched one at a time
-  // (unbracedHeads in frontend/body-items.ts), with a look at the deadline between them.
+  // run 10 s past the deadline. Their heads are now read one at a time
+  // by the recursive-descent parser (frontend/parse/statements.ts), which looks at the
+  // deadline at each statement.
   it('10,001 nested while (0) statements: answered or refused within the time limit', () => {
     const body = `${'while (0) '.repeat(10_001)}x = 1;`;
     withinTimeout(file('nested-while.c', `${PRELUDE}int x;\nvoid *t(void *a) {\n  ${body}\n  return 0;\n}\nint main(void) { pthread_t h; pthread_create(&h, 0, t, 0); if (x == 2) reach_error(); return 0; }\n`));
