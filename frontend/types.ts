@@ -1,6 +1,6 @@
 /** C types as far as rely models them, resolved from specifiers and declarators. */
 import type { Attribute, Declarator, Field, Specifiers } from './ast.js';
-import { checkAttributes, modeBits } from './specifiers.js';
+import { checkAttributes, checkQualifiers, modeBits } from './specifiers.js';
 
 export type CType =
   /**
@@ -77,6 +77,7 @@ export interface TypeEnv {
 /** The base type named by declaration specifiers. */
 export function baseType(spec: Specifiers, env: TypeEnv, depth = 0): CType {
   checkAttributes(spec.attributes);
+  checkQualifiers(spec);
   return withMode(namedType(spec, env, depth), spec.attributes, env);
 }
 

@@ -31,15 +31,17 @@ const ARITH: Record<string, (a: Term, b: Term, pos: SourcePos, bl?: ThreadBuilde
 };
 
 /**
- * A divisor: a constant zero is a located error; a value known at run time is
- * compared with zero first, and zero is undefined behaviour that reaches the error
- * location (as an array index out of bounds does). Without the check the explicit
+ * A divisor: a value known at run time is compared with zero first, and zero is
+ * undefined behaviour that reaches the error location (as an array index out of
+ * bounds does); a constant zero reaches it wherever the division is evaluated (C
+ * leaves only an evaluated division undefined: `d == 0 ? 1 : 10 / d` with a `d`
+ * nothing writes is fine). Without the check the explicit
  * engines divided by zero (an internal error) and the SMT engines let the quotient
  * be anything. A divisor that reads globals is copied to a temporary first, so that
  * the value checked is the value divided by.
  */
 function divisor(b: ThreadBuilder, d: Term, t: IntType, pos: SourcePos, what: string): Term {
-  if (d.kind === 'int') return d.value === 0n ? fail(pos, what) : d;
+  if (d.kind === 'int' && d.value !== 0n) return d;
   let v: Term = d;
   if ([...varsOf(d)].some((x) => b.L.isGlobal(x))) {
     const tmp = b.fresh('div', t);

@@ -79,7 +79,10 @@ export function place(b: ThreadBuilder, e: Expr): Place {
   const i = b.rvalue(e.index);
   const t = exprCType(b, e.base);
   const n = whole.k === 'static' ? arrayOf(whole.b).elems.length : t?.k === 'array' && t.size !== undefined ? t.size : unsupported(e.pos, 'indexing something that is not an array');
-  if (i.kind !== 'int') {
+  // A constant index out of bounds (a global nothing writes is a constant) is undefined behaviour only where
+  // evaluated: it takes the run-time path, whose miss reaches the error location.
+  const outside = i.kind === 'int' && (i.value < 0n || i.value >= BigInt(n));
+  if (i.kind !== 'int' || (outside && whole.k === 'static')) {
     // An array member of a struct chosen at run time, indexed at run time: two case splits in one, not modelled.
     if (whole.k === 'dynamic') return unsupported(e.index.pos, 'an index known only at run time into an array of a struct chosen at run time');
     const arr = arrayOf(whole.b);

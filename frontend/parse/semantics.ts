@@ -163,13 +163,13 @@ const ACTIONS: ohm.ActionDict<unknown> = {
     return { attributes: gnuAttributes(written(atOf(this), body), posOf(atOf(this), this)) };
   },
   Attribute_asm(_k, _o, body, _c): SpecPart {
-    return { attributes: [{ name: 'asm', args: written(atOf(this), body), pos: posOf(atOf(this), this) }] };
+    return { attributes: [{ name: 'asm', args: written(atOf(this), body).trim(), pos: posOf(atOf(this), this) }] };
   },
   Attribute_declspec(_k, _o, body, _c): SpecPart {
-    return { attributes: [{ name: '__declspec', args: written(atOf(this), body), pos: posOf(atOf(this), this) }] };
+    return { attributes: [{ name: '__declspec', args: written(atOf(this), body).trim(), pos: posOf(atOf(this), this) }] };
   },
   Attribute_alignas(_k, _o, body, _c): SpecPart {
-    return { attributes: [{ name: '_Alignas', args: written(atOf(this), body), pos: posOf(atOf(this), this) }] };
+    return { attributes: [{ name: '_Alignas', args: written(atOf(this), body).trim(), pos: posOf(atOf(this), this) }] };
   },
   TypeSpec(k): SpecPart {
     if (k.ctorName === 'StructSpec' || k.ctorName === 'EnumSpec' || k.ctorName === 'TypedefName' || k.ctorName === 'TypeofSpec')
@@ -272,7 +272,9 @@ const ACTIONS: ohm.ActionDict<unknown> = {
     return { pos: posOf(atOf(this), this), derived: suffixes.children.map((s) => s.ast(atOf(this)) as Derived) };
   },
   Pointer(_star, quals): Attribute[] {
-    return attributesIn(atOf(this), quals);
+    // A pointer's own `_Atomic` is kept as an attribute of the declarator, where the lowering refuses it.
+    const atomic = quals.children.some((q) => ((q.ast(atOf(this)) as SpecPart).qualifiers ?? []).includes('_Atomic'));
+    return [...attributesIn(atOf(this), quals), ...(atomic ? [{ name: '_Atomic', pos: posOf(atOf(this), this) }] : [])];
   },
   InitDeclarator(decl, attrs, _eq, init): InitDeclarator {
     return { decl: withAttributes(decl.ast(atOf(this)) as Declarator, attributesIn(atOf(this), attrs)), init: opt<Expr>(atOf(this), init) };
