@@ -529,8 +529,13 @@ function showAtom(t: AppTerm): string | undefined {
 }
 
 /** SMT-LIB 2 symbol for a variable name (quoted when it is not a simple symbol). */
+/** Names of SMT-LIB's and z3's own functions and keywords: a C variable so named (`select`) is quoted. */
+const SMT_RESERVED = new Set(
+  'select store div mod rem abs and or not xor ite distinct true false let forall exists to_real to_int is_int par as'.split(' '),
+);
+
 export function smtSymbol(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_.$]*$/.test(name) ? name : `|${name.replace(/[|\\]/g, '_')}|`;
+  return /^[A-Za-z_][A-Za-z0-9_.$]*$/.test(name) && !SMT_RESERVED.has(name) ? name : `|${name.replace(/[|\\]/g, '_')}|`;
 }
 
 /** SMT-LIB 2 term; C division/remainder are encoded with truncation semantics. */
