@@ -78,3 +78,13 @@ describe('formula IR', () => {
     expect(toSmt(cdiv(x, num(2)))).toMatch(/^\(ite \(>= x 0\) \(div x 2\)/);
   });
 });
+
+describe('SMT-LIB symbols', () => {
+  it("a variable named like one of SMT-LIB's functions is quoted; other names stay as written", async () => {
+    const { smtSymbol } = await import('../solver/formula.js');
+    expect(smtSymbol('select')).toBe('|select|');
+    expect(smtSymbol('div')).toBe('|div|');
+    expect(smtSymbol('selected')).toBe('selected');
+    expect(smtSymbol('f#2.x')).toBe('|f#2.x|');
+  });
+});
