@@ -1,4 +1,8 @@
 /** Shared test helpers: compile C text, explore it, check formulas with z3, run the CLI. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
 import { init, killThreads } from 'z3-solver';
 import { main, type Io } from '../cli/main.js';
 import { compileProgram, type FrontendOptions } from '../frontend/index.js';
@@ -58,4 +62,24 @@ export async function rely(argv: string[], io: Partial<Io> = {}): Promise<{ code
   let err = '';
   const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s), ...io });
   return { code, out, err };
+}
+
+/**
+ * `agree(name, src, safe)`: the explorer (exhaustive) and three engines (aret and
+ * explicit-global, with monolithic for a SAFE and bmc for an UNSAFE program) each give
+ * the expected verdict; the programs are written to a fresh folder named after `prefix`.
+ */
+export function verdictsAgree(prefix: string): (name: string, src: string, safe: boolean) => Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return async (name, src, safe) => {
+    const r = run(src);
+    expect(r.errorReachable, `${name}: explorer`).toBe(!safe);
+    if (safe) expect(r.complete && !r.usedNondetRange, `${name}: explorer exhaustive`).toBe(true);
+    const file = join(dir, `${name}.c`);
+    writeFileSync(file, PRELUDE + src);
+    for (const engine of safe ? ['aret', 'monolithic', 'explicit-global'] : ['aret', 'bmc', 'explicit-global']) {
+      const out = await rely(['verify', '--engine', engine, '--json', '--timeout', '30', file]);
+      expect(JSON.parse(out.out).verdict, `${name}: ${engine}`).toBe(safe ? 'safe' : 'unsafe');
+    }
+  };
 }

@@ -8,26 +8,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lower, PRELUDE, rely, run } from './helpers.js';
+import { lower, PRELUDE, rely, run, verdictsAgree } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rely-ptr-'));
-
-/** The verdict of `rely verify --engine E` on a program. */
-async function verdict(name: string, src: string, engine: string): Promise<string> {
-  const file = join(dir, `${name}.c`);
-  writeFileSync(file, PRELUDE + src);
-  const r = await rely(['verify', '--engine', engine, '--json', '--timeout', '30', file]);
-  return JSON.parse(r.out).verdict;
-}
-
-/** Safe and unsafe variants: the explorer (exhaustive) and three engines each. */
-async function agree(name: string, src: string, safe: boolean): Promise<void> {
-  const r = run(src);
-  expect(r.errorReachable, `${name}: explorer`).toBe(!safe);
-  if (safe) expect(r.complete && !r.usedNondetRange, `${name}: explorer exhaustive`).toBe(true);
-  for (const engine of safe ? ['aret', 'monolithic', 'explicit-global'] : ['aret', 'bmc', 'explicit-global'])
-    expect(await verdict(name, src, engine), `${name}: ${engine}`).toBe(safe ? 'safe' : 'unsafe');
-}
+const agree = verdictsAgree('rely-ptr-');
 
 const CASES: [name: string, what: string, safe: string, unsafe: string][] = [
   [
