@@ -83,7 +83,7 @@ function intInfo(t: CType): Pick<VarInfo, 'unsigned' | 'bool' | 'range' | 'mutex
 /** File-scope state shared by the thread builders. */
 export class Lowering implements FileScope {
   private readonly functions = new Map<string, FunctionDef>();
-  private readonly prototypes = new Set<string>();
+  /** Function declarations without a body, by name (their attributes are checked where a body exists). */
   private readonly prototypeDecls = new Map<string, { spec: Specifiers; decl: Declarator }[]>();
   private readonly globalDecls = new Map<string, { spec: Specifiers; item: InitDeclarator; pos: SourcePos }>();
   private readonly typedefs = new Map<string, { spec: Specifiers; decl: Declarator }>();
@@ -153,7 +153,6 @@ export class Lowering implements FileScope {
         continue;
       }
       if (item.decl.derived[0]?.k === 'func') {
-        this.prototypes.add(name);
         this.prototypeDecls.set(name, [...(this.prototypeDecls.get(name) ?? []), { spec: d.spec, decl: item.decl }]);
         continue;
       }
@@ -184,7 +183,7 @@ export class Lowering implements FileScope {
     return this.functions.get(name);
   }
   isDeclaredFunction(name: string): boolean {
-    return this.prototypes.has(name);
+    return this.prototypeDecls.has(name);
   }
   enumConstant(name: string): bigint | undefined {
     return this.enums.get(name);
