@@ -107,11 +107,13 @@ export interface Common {
   largeBlocks: boolean;
   dataModel: DataModel;
   define?: Record<string, string>;
+  mallocMayFail?: boolean;
+  checkFree?: boolean;
   logLevel: string;
 }
 
 export function frontendOptions(o: Common): FrontendOptions {
-  return { largeBlocks: o.largeBlocks, defines: o.define, dataModel: o.dataModel };
+  return { largeBlocks: o.largeBlocks, defines: o.define, dataModel: o.dataModel, mallocMayFail: o.mallocMayFail, checkFree: o.checkFree };
 }
 
 export function addCommon(cmd: Command): Command {
@@ -123,6 +125,8 @@ export function addCommon(cmd: Command): Command {
         .choices(['ILP32', 'LP64'])
         .default('ILP32'),
     )
+    .option('--malloc-may-fail', 'malloc and calloc may return NULL (default: they never fail, as SV-COMP assumes)')
+    .option('--check-free', 'a use of freed memory, a double free and a free of a pointer malloc did not return reach the error location (default: free has no effect)')
     .addOption(
       new Option('--log-level <level>', 'diagnostic logging on stderr').choices(['silent', 'error', 'warn', 'info', 'debug', 'trace']).default('silent'),
     );

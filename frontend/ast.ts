@@ -16,10 +16,12 @@ export type Expr =
   | { k: 'index'; base: Expr; index: Expr; pos: SourcePos }
   | { k: 'member'; base: Expr; name: string; arrow: boolean; pos: SourcePos }
   | { k: 'cast'; type: TypeName; arg: Expr; pos: SourcePos }
+  /** `sizeof(type)` or `sizeof expr` (the expression is not evaluated). */
+  | { k: 'sizeof'; of: { type: TypeName } | { expr: Expr }; pos: SourcePos }
   | { k: 'comma'; exprs: Expr[]; pos: SourcePos }
   | { k: 'init'; items: Expr[]; pos: SourcePos } // brace initializer
   | { k: 'stmtexpr'; body: Stmt; pos: SourcePos } // GNU ({ … }), as glibc's assert expands
-  | { k: 'other'; what: string; pos: SourcePos }; // parsed but never modelled (sizeof, statement expressions, …)
+  | { k: 'other'; what: string; pos: SourcePos }; // parsed but never modelled (designators, compound literals, …)
 
 export type Stmt =
   | { k: 'decl'; decl: Declaration; pos: SourcePos }

@@ -84,6 +84,17 @@ export class Cfg {
     return heads;
   }
 
+  /** Whether some location of `from` reaches `target` along edges. */
+  reaches(from: readonly number[], target: number): boolean {
+    const seen = new Set<number>(from);
+    const work = [...from];
+    for (let loc = work.pop(); loc !== undefined; loc = work.pop()) {
+      if (loc === target) return true;
+      for (const e of this.out[loc]) if (!seen.has(e.to)) seen.add(e.to), work.push(e.to);
+    }
+    return false;
+  }
+
   private dfs(stack: [number, number][], state: Uint8Array, heads: Set<number>, push: (loc: number) => void): void {
     while (stack.length) {
       const top = stack[stack.length - 1];

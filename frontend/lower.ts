@@ -9,14 +9,15 @@ import { checkDeadline, fail, unsupported, type DeadlineOption, type SourcePos, 
 import { errorFormula, type Program, type Thread, type Transition, type VarInfo } from './program.js';
 import { PointsTo } from './points-to.js';
 import type { ThreadBuilder } from './lower/builder.js';
-import { castType } from './lower/declared-types.js';
+import { castType, declaredType } from './lower/declared-types.js';
+import { sizeOf } from './sizes.js';
 import { commonType, literalType, promote } from './lower/integers.js';
 import { aggregateItems, leaves, type Binding, type FileScope, type Instance } from './lower/file-scope.js';
 import { buildThread, threadCondition } from './lower/thread.js';
 import { writtenNames } from './lower/ast-queries.js';
 import { and, eq, mkVar, num, type Term } from '../solver/formula.js';
 import { checkAttributes, checkStorage } from './specifiers.js';
-import { applyDeclarator, baseType, structMembers, convertConstant, longBits, showType, type CType, type DataModel, type IntType, type TypeEnv, INT, unmodelledPointer } from './types.js';
+import { applyDeclarator, baseType, structMembers, convertConstant, longBits, showType, sizeType, type CType, type DataModel, type IntType, type TypeEnv, INT, unmodelledPointer } from './types.js';
 
 export interface LowerOptions extends DeadlineOption {
   /** Fold thread-local steps into large blocks (default true); false gives one transition per statement. */
@@ -50,6 +51,10 @@ export interface LowerOptions extends DeadlineOption {
   observe?: readonly string[];
   /** Widths of `long` and `size_t` (default ILP32, as SV-COMP's 32-bit tasks). */
   dataModel?: DataModel;
+  /** `malloc` and `calloc` may return NULL (default: they never fail, as SV-COMP assumes). */
+  mallocMayFail?: boolean;
+  /** A use of a freed heap object, a second free and a free of anything else than an allocation's address reach the error location (default: free has no effect). */
+  checkFree?: boolean;
 }
 
 const BINARY: Record<string, (a: bigint, b: bigint) => bigint | undefined> = {
@@ -174,6 +179,12 @@ export class Lowering implements FileScope {
   get templates(): boolean {
     return this.opts.templates ?? false;
   }
+  get mallocMayFail(): boolean {
+    return this.opts.mallocMayFail ?? false;
+  }
+  get checkFree(): boolean {
+    return this.opts.checkFree ?? false;
+  }
   /** Set when some loop was cut at maxInstances iterations. */
   boundedLoops = false;
   hasBody(name: string): boolean {
@@ -234,6 +245,11 @@ export class Lowering implements FileScope {
       case 'id': {
         const v = this.enums.get(e.name);
         return v === undefined ? undefined : { v, t: INT };
+      }
+      case 'sizeof': {
+        // A type's size is a constant everywhere; an expression's needs its scope (lower/integers.ts sizeofValue).
+        const n = 'type' in e.of ? sizeOf(declaredType(this.typeEnv, e.of.type.spec, e.of.type.decl), this.typeEnv.longBits) : undefined;
+        return n === undefined ? undefined : { v: n, t: sizeType(this.typeEnv.longBits) };
       }
       case 'cast': {
         const c = this.typedConstant(e.arg);
@@ -370,6 +386,16 @@ export class Lowering implements FileScope {
     let b = this.globalBindings.get(key);
     if (!b) {
       b = this.globalVar(`${fn}.${name}`, name, type, init, pos, pos);
+      this.globalBindings.set(key, b);
+    }
+    return b;
+  }
+
+  newGlobal(irName: string, cname: string, type: CType, pos: SourcePos): Binding {
+    const key = `new:${irName}`;
+    let b = this.globalBindings.get(key);
+    if (!b) {
+      b = this.globalVar(irName, cname, type, undefined, pos, pos);
       this.globalBindings.set(key, b);
     }
     return b;

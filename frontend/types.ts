@@ -39,6 +39,9 @@ export function intType(unsigned: boolean, bits: number): IntType {
 }
 
 export const INT: IntType = intType(false, 32);
+/** size_t, `sizeof`'s type: as wide as `long`. */
+export const sizeType = (longBits: number): IntType => intType(true, longBits);
+
 export const BOOL: IntType = { k: 'int', unsigned: true, bool: true, bits: 1, lo: 0n, hi: 1n };
 
 /** C's conversion of a value into a type: `_Bool` is v ≠ 0, a type with a range wraps into it. */

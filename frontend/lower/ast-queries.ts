@@ -113,6 +113,25 @@ function subStmts(s: Stmt): (Stmt | undefined)[] {
   }
 }
 
+/** The library calls that allocate an object (lower/pointers.ts allocation). */
+export const ALLOCATORS: ReadonlySet<string> = new Set(['malloc', 'calloc', 'alloca', '__builtin_alloca']);
+
+/**
+ * Whether `body` creates a thread or allocates, itself or through the functions it
+ * calls (`functionBody` gives a callee's body): each such step is one object of its
+ * own (a thread instance, a heap object), so its function is inlined at every call.
+ */
+export function createsObjects(body: Stmt, functionBody: (name: string) => Stmt | undefined, seen = new Set<string>()): boolean {
+  return someNode(body, (e) => {
+    const callee = calleeName(e);
+    if (!callee) return false;
+    if (callee === 'pthread_create' || ALLOCATORS.has(callee)) return true;
+    const calleeBody = seen.has(callee) ? undefined : functionBody(callee);
+    seen.add(callee);
+    return calleeBody !== undefined && createsObjects(calleeBody, functionBody, seen);
+  });
+}
+
 export function createsOrJoins(body: Stmt): boolean {
   return someNode(body, (e) => {
     const callee = calleeName(e);

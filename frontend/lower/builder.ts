@@ -102,6 +102,10 @@ export class ThreadBuilder {
   prefixOpen: boolean;
   /** main has started a thread (so its global writes are visible from now on). */
   startedThreads = false;
+  /** Objects this thread's lowering introduced (heap objects, thread arguments): numbers their names. */
+  objectCount = 0;
+  /** Steps modelled by one thing of their own (a thread instance, a heap object): checkOnce refuses any that may run twice. */
+  private readonly onceSites: { loc: number; pos: SourcePos; what: string }[] = [];
 
   constructor(
     readonly L: FileScope,
@@ -117,6 +121,25 @@ export class ThreadBuilder {
     this.cfg.terminal.set(this.exit, 'exit').set(this.err, 'error').set(this.halt, 'halt');
     this.cur = this.entry;
     this.prefixOpen = inst.index === 0;
+  }
+
+  /**
+   * Records that the step about to be emitted at the current location is modelled by
+   * one thing of its own (`what`: its thread instance, its heap object), so it must run
+   * at most once in this thread. Loops that are not unrolled and kept calls are refused
+   * here; a cycle made of gotos is only known once the thread is built (checkOnce).
+   */
+  once(pos: SourcePos, what: string): void {
+    if (this.realLoops > 0) unsupported(pos, `${what} inside a loop without constant bounds (it is modelled by one object, so it may run only once)`);
+    if (this.frames.some((f) => f.kept)) unsupported(pos, `${what} in a function kept as a call (it is modelled by one object, so it may run only once)`);
+    if (this.inst.replicated) unsupported(pos, `${what} in a thread created in a loop without constant bounds (its instances would share one object)`);
+    this.onceSites.push({ loc: this.cur, pos, what });
+  }
+
+  /** Refuses a step recorded by `once` whose location lies on a cycle of the finished graph (a backward goto). */
+  checkOnce(): void {
+    for (const { loc, pos, what } of this.onceSites)
+      if (this.cfg.reaches(this.cfg.out[loc].map((e) => e.to), loc)) unsupported(pos, `${what} on a cycle of gotos (it is modelled by one object, so it may run only once)`);
   }
 
   // ---- the steps that recurse into each other (see Recursion)

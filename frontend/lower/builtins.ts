@@ -13,7 +13,7 @@ import type { ThreadBuilder } from './builder.js';
 import { branch } from './conditions.js';
 import type { Binding } from './file-scope.js';
 import { atPlace, lvalue, place } from './places.js';
-import { shareWithThread } from './pointers.js';
+import { exprCType, freeObject, pointee, pointerValue, shareWithThread, storePointer } from './pointers.js';
 import { nondetType } from './integers.js';
 import type { IntType } from '../types.js';
 
@@ -65,7 +65,9 @@ const BUILTINS: Builtin[] = [
   { name: 'pthread_mutex_unlock', doc: 'frees the mutex (returns 0)', lower: mutexRelease },
   { name: 'pthread_mutex_init', doc: 'frees the mutex (returns 0)', lower: mutexRelease },
   // The heap.
-  { name: /^(malloc|calloc|realloc|free|alloca|__builtin_alloca)$/, doc: 'the heap is not modelled (unsupported)', unlessDefined: true, lower: heap },
+  { name: /^(malloc|calloc|alloca|__builtin_alloca)$/, doc: "a new object, as the value of a typed pointer (its type is the pointer's)", unlessDefined: true, lower: allocationElsewhere },
+  { name: 'free', doc: 'no effect; with --check-free, ends the object (a later use or free is an error)', unlessDefined: true, lower: freeCall },
+  { name: 'realloc', doc: 'not modelled (unsupported)', unlessDefined: true, lower: heap },
   // No effect on what is verified (returning 0 when used).
   { name: 'printf', doc: 'output', unlessDefined: true, lower: noEffect },
   { name: 'puts', doc: 'output', unlessDefined: true, lower: noEffect },
@@ -77,7 +79,7 @@ const BUILTINS: Builtin[] = [
   { name: 'pthread_mutex_destroy', doc: 'not modelled (a destroyed mutex must not be used again)', unlessDefined: true, lower: noEffect },
   { name: 'pthread_mutexattr_init', doc: 'mutex attributes are not modelled', unlessDefined: true, lower: noEffect },
   { name: 'pthread_mutexattr_destroy', doc: 'mutex attributes are not modelled', unlessDefined: true, lower: noEffect },
-  { name: 'pthread_mutexattr_settype', doc: 'mutex attributes are not modelled', unlessDefined: true, lower: noEffect },
+  { name: 'pthread_mutexattr_settype', doc: 'only the normal kind (0: PTHREAD_MUTEX_NORMAL, PTHREAD_MUTEX_DEFAULT): no effect', unlessDefined: true, lower: mutexKind },
   { name: 'pthread_attr_init', doc: 'thread attributes are not modelled', unlessDefined: true, lower: noEffect },
   { name: 'pthread_attr_destroy', doc: 'thread attributes are not modelled', unlessDefined: true, lower: noEffect },
   { name: 'pthread_attr_setdetachstate', doc: 'thread attributes are not modelled', unlessDefined: true, lower: noEffect },
@@ -147,7 +149,30 @@ function assumeOrHalt(b: ThreadBuilder, { e }: BuiltinCall): undefined {
 }
 
 function heap(_b: ThreadBuilder, { e, name }: BuiltinCall): never {
-  return unsupported(e.pos, `${name}: dynamic memory (the heap) is not modelled; only pointers to variables and arrays are`);
+  return unsupported(e.pos, `${name} (only malloc, calloc, alloca and free are modelled)`);
+}
+
+/** A recursive or error-checking mutex would behave otherwise than rely's mutexes: only the normal kind is accepted. */
+function mutexKind(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined {
+  arity(e, 2);
+  const kind = e.args[1];
+  // rely reads no system header: glibc's enumerators of the normal kind are known by name unless the file declares them (a .i file).
+  const normal = kind.k === 'id' && /^PTHREAD_MUTEX_(NORMAL|DEFAULT|TIMED_NP)$/.test(kind.name) && b.L.enumConstant(kind.name) === undefined;
+  if (!normal && b.L.constant(kind) !== 0n)
+    unsupported(kind.pos, 'a mutex kind other than PTHREAD_MUTEX_NORMAL or PTHREAD_MUTEX_DEFAULT (recursive and error-checking mutexes are not modelled)');
+  b.effect(e.args[0]);
+  return wantValue ? num(0) : undefined;
+}
+
+/** An allocation whose value is not a pointer's (pointers.ts allocation takes the others). */
+function allocationElsewhere(_b: ThreadBuilder, { e, name }: BuiltinCall): never {
+  return unsupported(e.pos, `${name} whose result is not stored in, nor cast to, a pointer to a type (the object's type comes from that pointer)`);
+}
+
+function freeCall(b: ThreadBuilder, { e }: BuiltinCall): undefined {
+  arity(e, 1);
+  freeObject(b, e.args[0], e.pos);
+  return undefined;
 }
 
 /** The arguments are evaluated for their side effects (`printf("%d", x++)`); the call itself does nothing. */
@@ -209,7 +234,8 @@ function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
   if (b.inst.replicated) unsupported(e.pos, 'thread creation in a thread that is itself created in a loop without constant bounds');
   if (b.inst.chain.includes(fnName) || b.inst.fn.decl.name === fnName)
     unsupported(e.pos, `unbounded thread creation: '${fnName}' (transitively) creates itself`);
-  const arg = threadArg(b, argExpr);
+  if (!replicated) b.once(e.pos, 'thread creation');
+  const arg = threadArg(b, argExpr, fnName, replicated);
   const atInit = b.prefixOpen;
   const inst = b.L.newInstance(fn, arg, atInit, [...b.inst.chain, b.inst.fn.decl.name!], e.pos, replicated);
   b.startedThreads = true;
@@ -228,15 +254,29 @@ function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
  * instances of a thread created in a loop without constant bounds share it). A local
  * passed so becomes a global, since the new thread reads and writes it.
  */
-function threadArg(b: ThreadBuilder, e: Expr): Binding {
+function threadArg(b: ThreadBuilder, e: Expr, fn: string, replicated: boolean): Binding {
   const a = stripCasts(e);
   const c = b.L.constant(a) ?? constantBinding(b, a);
   if (c !== undefined) return c === 0n && isNullish(e) ? { k: 'null' } : { k: 'const', value: c };
   const x = a.k === 'id' ? b.lookup(a.name, a.pos) : undefined;
   const target = a.k === 'unary' && a.op === '&' ? lvalue(b, a.arg) : x?.k === 'alias' ? x.target : x?.k === 'array' ? x : undefined;
-  if (!target) return unsupported(e.pos, 'thread argument must be a constant, NULL, &variable or an array (not a pointer computed at run time)');
+  if (!target && pointee(b, a)) return pointerArg(b, a, fn, replicated);
+  if (!target) return unsupported(e.pos, 'thread argument must be a constant, NULL, &variable, an array or a pointer');
   shareWithThread(b, target);
   return { k: 'alias', target };
+}
+
+/**
+ * A pointer computed at run time given to a new thread: a global pointer variable of
+ * the instance's own, stored before the thread starts; the thread's parameter denotes
+ * it. Instances of a thread created in a loop without constant bounds would share it.
+ */
+function pointerArg(b: ThreadBuilder, a: Expr, fn: string, replicated: boolean): Binding {
+  if (replicated) return unsupported(a.pos, 'a pointer computed at run time as the argument of a thread created in a loop without constant bounds (its instances would share it)');
+  const type = exprCType(b, a)!;
+  const x = b.L.newGlobal(`arg:${b.inst.name}:${b.objectCount++}`, `${fn}'s argument`, type.k === 'array' ? { k: 'ptr', to: type.of } : type, a.pos);
+  storePointer(b, x, pointerValue(b, a), a.pos);
+  return x;
 }
 
 /** The value of an identifier bound to a constant (an unrolled loop's variable). */

@@ -8,7 +8,7 @@ import type { Expr, FunctionDef } from '../ast.js';
 import { fail, unsupported } from '../diagnostics.js';
 import { mkVar, num, show, type Term } from '../../solver/formula.js';
 import { convertConstant, showType } from '../types.js';
-import { assigns, calleeName, stripCasts, takesAddress, type CallExpr } from './ast-queries.js';
+import { assigns, calleeName, createsObjects, stripCasts, takesAddress, type CallExpr } from './ast-queries.js';
 import type { Frame, Proc, ThreadBuilder } from './builder.js';
 import { builtin } from './builtins.js';
 import { paramsOf, returnTypeOf, type ParamInfo } from './declared-types.js';
@@ -149,6 +149,7 @@ function bindParam(b: ThreadBuilder, fn: FunctionDef, p: ParamInfo, v: Term | Pt
 function keptCall(b: ThreadBuilder, name: string): boolean {
   if (!b.L.keepCalls || b.atomicDepth > 0 || name.startsWith('__VERIFIER_atomic_')) return false;
   const fn = b.L.functionDef(name)!;
+  if (createsObjects(fn.body, (n) => b.L.functionDef(n)?.body)) return false;
   return paramsOf(b.L.typeEnv, fn).every((p) => p.type.k === 'int') && ['int', 'void'].includes(returnTypeOf(b.L.typeEnv, fn).k);
 }
 

@@ -62,7 +62,8 @@ function initialize(b: ThreadBuilder, x: Binding, init: Expr, pos: SourcePos, na
     b.assign(x, num(0), pos, `${name} = PTHREAD_MUTEX_INITIALIZER`);
     return;
   }
-  if (x.k === 'handle') return;
+  // A pthread_t gets its value from pthread_create only (a thread is known by its creation).
+  if (x.k === 'handle') return unsupported(init.pos, `an initializer of pthread_t '${name}'`);
   const e = init.k === 'init' ? (init.items[0] ?? { k: 'num' as const, value: 0n, pos }) : init;
   assignExpr(b, x, e, pos);
 }

@@ -18,7 +18,7 @@ import type { Binding } from './file-scope.js';
 import { atPlace, place, readPlace, type Place } from './places.js';
 import { copyStruct } from './structs.js';
 import { pointee, pointerAsInteger, pointerDifference, pointerUpdate, pointerValue, storePointer } from './pointers.js';
-import { commonType, convertTo, exprType } from './integers.js';
+import { commonType, convertTo, exprType, sizeofValue } from './integers.js';
 import { wraps } from './conversion.js';
 
 /** `/` and `%` take the builder and the operation's type: a divisor known only at run time is checked (divisor below). */
@@ -86,9 +86,8 @@ export function effect(b: ThreadBuilder, e: Expr): void {
     case 'stmtexpr':
       b.stmt(e.body);
       return;
-    case 'other':
-      if (e.what === 'sizeof') return; // no side effects
-      break;
+    case 'sizeof':
+      return; // its operand is not evaluated
     case 'unary':
       if (e.op === '&' && e.arg.k === 'id') return; // an address, unused (`pthread_mutex_destroy(&m)`)
       break;
@@ -156,6 +155,8 @@ export function rvalue(b: ThreadBuilder, e: Expr): Term {
       return unsupported(e.pos, 'brace initializer here');
     case 'stmtexpr':
       return unsupported(e.pos, 'the value of a statement expression');
+    case 'sizeof':
+      return num(sizeofValue(b, e));
     case 'other':
       return unsupported(e.pos, e.what);
   }
@@ -252,7 +253,7 @@ function assignment(b: ThreadBuilder, e: Extract<Expr, { k: 'assign' }>): Place 
 
 /** `target = e`, with a nondet call assigned directly and conditions stored as 0/1. */
 export function assignExpr(b: ThreadBuilder, target: Binding, e: Expr, pos: SourcePos): void {
-  if (target.k === 'var' && target.type.k === 'ptr') return storePointer(b, target, pointerValue(b, e), pos);
+  if (target.k === 'var' && target.type.k === 'ptr') return storePointer(b, target, pointerValue(b, e, target.type.to), pos);
   const nondet = nondetRange(b, e);
   if (nondet && target.k === 'var' && target.type.k === 'int') {
     const t = target.type;

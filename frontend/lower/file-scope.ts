@@ -92,6 +92,12 @@ export interface FileScope {
   newInstance(fn: FunctionDef, arg: Binding, startedAtInit: boolean, chain: string[], pos: SourcePos, replicated?: boolean): Instance;
   /** LowerOptions.templates. */
   readonly templates: boolean;
+  /** LowerOptions.mallocMayFail. */
+  readonly mallocMayFail: boolean;
+  /** LowerOptions.checkFree. */
+  readonly checkFree: boolean;
+  /** A global variable (scalar, array or struct, zero initially) the lowering introduces: a heap object, a thread's argument; the same binding for the same name in one lowering. */
+  newGlobal(irName: string, cname: string, type: CType, pos: SourcePos): Binding;
   /** The address space and points-to analysis (../points-to.ts). */
   readonly pointers: PointsTo;
   /** The type of a pointer variable of the program. */

@@ -7,10 +7,12 @@
  */
 import type { Expr } from '../ast.js';
 import { num, type Term } from '../../solver/formula.js';
-import { BOOL, INT, intType, type CType, type IntType } from '../types.js';
+import { unsupported } from '../diagnostics.js';
+import { sizeOf } from '../sizes.js';
+import { BOOL, INT, intType, showType, sizeType, type CType, type IntType } from '../types.js';
 import { calleeName } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
-import { castType, returnTypeOf } from './declared-types.js';
+import { castType, declaredType, returnTypeOf } from './declared-types.js';
 import { conversion, wraps } from './conversion.js';
 import type { Binding } from './file-scope.js';
 import { exprCType } from './pointers.js';
@@ -101,6 +103,8 @@ function typeOf(b: ThreadBuilder, e: Expr): IntType {
       return exprType(b, e.exprs[e.exprs.length - 1]);
     case 'cast':
       return asInt(castType(b.L.typeEnv, e));
+    case 'sizeof':
+      return sizeType(b.L.typeEnv.longBits);
     case 'call': {
       const name = calleeName(e);
       if (!name) return INT;
@@ -112,6 +116,13 @@ function typeOf(b: ThreadBuilder, e: Expr): IntType {
     default:
       return INT;
   }
+}
+
+/** `sizeof`'s value: the size of the type, or of the expression's type (not evaluated). */
+export function sizeofValue(b: ThreadBuilder, e: Extract<Expr, { k: 'sizeof' }>): bigint {
+  const env = b.L.typeEnv;
+  const t = 'type' in e.of ? declaredType(env, e.of.type.spec, e.of.type.decl) : (exprCType(b, e.of.expr) ?? exprType(b, e.of.expr));
+  return sizeOf(t, env.longBits) ?? unsupported(e.pos, `sizeof of ${showType(t)}`);
 }
 
 function bindingType(x: Binding): IntType {

@@ -11,13 +11,15 @@ import { stripCasts } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
 import { caseSplit } from './case-split.js';
 import type { Binding } from './file-scope.js';
-import { derefCells, exprCType } from './pointers.js';
+import { checkedAccess, derefCells, exprCType } from './pointers.js';
 import { member } from './structs.js';
 
 /** An lvalue: a fixed binding, or one of some cells chosen at run time by the value of `index` (each cell's is in `addrs`). */
 export type Place =
   | { k: 'static'; b: Binding }
-  | { k: 'dynamic'; elems: Binding[]; addrs: readonly bigint[]; index: Term; pos: SourcePos; miss: string };
+  | { k: 'dynamic'; elems: Binding[]; addrs: readonly bigint[]; index: Term; pos: SourcePos; miss: string }
+  /** `p->a[i]` with i known at run time: one place per value of i (each a case split over the structs p may point to). */
+  | { k: 'rows'; rows: Place[]; index: Term; pos: SourcePos; miss: string };
 
 const INVALID_DEREF = 'invalid dereference: a null, dangling or out-of-bounds pointer (undefined behaviour)';
 
@@ -66,8 +68,7 @@ export function place(b: ThreadBuilder, e: Expr): Place {
   if (e.k === 'member') {
     // `p->f` is `(*p).f`; a member of a struct chosen at run time is chosen with it.
     const whole = place(b, e.arrow ? { k: 'unary', op: '*', arg: e.base, pos: e.pos } : e.base);
-    if (whole.k === 'static') return { k: 'static', b: member(whole.b, e.name, e.pos) };
-    return { ...whole, elems: whole.elems.map((s) => member(s, e.name, e.pos)) };
+    return memberOf(whole, (s) => member(s, e.name, e.pos));
   }
   if (e.k !== 'index') return { k: 'static', b: lvalue(b, e) };
   if (!aliasOf(b, e.base) && exprCType(b, e.base)?.k === 'ptr') return { k: 'dynamic', ...derefCells(b, e.base, e.index, e.pos), pos: e.pos, miss: INVALID_DEREF };
@@ -83,15 +84,26 @@ export function place(b: ThreadBuilder, e: Expr): Place {
   // evaluated: it takes the run-time path, whose miss reaches the error location.
   const outside = i.kind === 'int' && (i.value < 0n || i.value >= BigInt(n));
   if (i.kind !== 'int' || (outside && whole.k === 'static')) {
-    // An array member of a struct chosen at run time, indexed at run time: two case splits in one, not modelled.
-    if (whole.k === 'dynamic') return unsupported(e.index.pos, 'an index known only at run time into an array of a struct chosen at run time');
+    const miss = `array index out of bounds [0, ${n})`;
+    if (whole.k !== 'static') return { k: 'rows', rows: Array.from({ length: n }, (_, k) => memberOf(whole, (x) => arrayOf(x).elems[k])), index: i, pos: e.pos, miss };
     const arr = arrayOf(whole.b);
-    return { k: 'dynamic', elems: arr.elems, addrs: arr.elems.map((_, k) => BigInt(k)), index: i, pos: e.pos, miss: `array index out of bounds [0, ${n})` };
+    return { k: 'dynamic', elems: arr.elems, addrs: arr.elems.map((_, k) => BigInt(k)), index: i, pos: e.pos, miss };
   }
   const k = Number(i.value);
   if (k < 0 || k >= n) return fail(e.index.pos, `array index ${i.value} out of bounds [0, ${n})`);
-  if (whole.k === 'dynamic') return { ...whole, elems: whole.elems.map((x) => arrayOf(x).elems[k]) };
-  return { k: 'static', b: arrayOf(whole.b).elems[k] };
+  return memberOf(whole, (x) => arrayOf(x).elems[k]);
+}
+
+/** The place of a part of each cell a place may denote (a struct's member, an array's element). */
+function memberOf(p: Place, part: (x: Binding) => Binding): Place {
+  switch (p.k) {
+    case 'static':
+      return { k: 'static', b: part(p.b) };
+    case 'dynamic':
+      return { ...p, elems: p.elems.map(part) };
+    case 'rows':
+      return { ...p, rows: p.rows.map((r) => memberOf(r, part)) };
+  }
 }
 
 /**
@@ -101,7 +113,8 @@ export function place(b: ThreadBuilder, e: Expr): Place {
  */
 export function atPlace(b: ThreadBuilder, p: Place, fn: (cell: Binding) => void): void {
   if (p.k === 'static') return fn(p.b);
-  caseSplit(b, p.index, p.addrs.map((a) => [a, a] as const), (k) => fn(p.elems[k]), p.pos, p.miss);
+  if (p.k === 'rows') return caseSplit(b, p.index, p.rows.map((_, k) => [BigInt(k), BigInt(k)] as const), (k) => atPlace(b, p.rows[k], fn), p.pos, p.miss);
+  caseSplit(b, p.index, p.addrs.map((a) => [a, a] as const), (k) => checkedAccess(b, p.elems[k], p.pos, () => fn(p.elems[k])), p.pos, p.miss);
 }
 
 export function readPlace(b: ThreadBuilder, p: Place, pos: SourcePos): Term {

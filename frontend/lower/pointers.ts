@@ -19,7 +19,9 @@ import type { Expr } from '../ast.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
 import { INT_SOURCES, NULL_SOURCES, objectSource, variableSource, type Sources, type Targets } from '../points-to.js';
 import { add, eq, gt, lt, mkVar, mul, neg, num, sub, varsOf, type Term } from '../../solver/formula.js';
-import { INT, showType, structMembers, type CType } from '../types.js';
+import { sizeOf } from '../sizes.js';
+import { BOOL, INT, showType, structMembers, type CType } from '../types.js';
+import { ALLOCATORS, calleeName, stripCasts } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
 import { caseSplit } from './case-split.js';
 import { castType, returnTypeOf } from './declared-types.js';
@@ -111,8 +113,12 @@ export function pointee(b: ThreadBuilder, e: Expr): CType | undefined {
 
 // ---- values
 
-/** The value of a pointer expression (emitting its side effects first). */
-export function pointerValue(b: ThreadBuilder, e: Expr): PtrValue {
+/**
+ * The value of a pointer expression (emitting its side effects first). `to` is the
+ * type the value is stored as a pointer to, where the context says (an allocation
+ * takes its object's type from it).
+ */
+export function pointerValue(b: ThreadBuilder, e: Expr, to?: CType): PtrValue {
   switch (e.k) {
     case 'id':
       if (b.L.enumConstant(e.name) !== undefined && !b.scopes.some((s) => s.has(e.name))) break;
@@ -136,8 +142,11 @@ export function pointerValue(b: ThreadBuilder, e: Expr): PtrValue {
       }
       break;
     }
-    case 'cast':
+    case 'cast': {
+      const t = castType(b.L.typeEnv, e);
+      if (allocator(b, e.arg)) return pointerValue(b, e.arg, t.k === 'ptr' ? t.to : undefined);
       return pointee(b, e.arg) ? pointerValue(b, e.arg) : integerAsPointer(b, e.arg);
+    }
     case 'cond':
       return conditional(b, e);
     case 'assign':
@@ -158,6 +167,8 @@ export function pointerValue(b: ThreadBuilder, e: Expr): PtrValue {
       e.exprs.slice(0, -1).forEach((x) => b.effect(x));
       return pointerValue(b, e.exprs[e.exprs.length - 1]);
     case 'call': {
+      const name = allocator(b, e);
+      if (name) return allocation(b, e, name, to);
       const r = b.call(e, true);
       // An inlined function's pointer result is its result variable.
       if (r?.kind === 'var') return { term: r, from: variableSource(r.name) };
@@ -172,7 +183,7 @@ export function pointerValue(b: ThreadBuilder, e: Expr): PtrValue {
 export function pointerUpdate(b: ThreadBuilder, e: Extract<Expr, { k: 'assign' | 'incdec' }>): void {
   const x = pointerVariable(b, e.target);
   if (e.k === 'incdec') return storePointer(b, x, offset(b, variableValue(x), scaled(b, e.target, num(e.op === '++' ? 1 : -1)), e.pos), e.pos);
-  if (e.op === '=') return storePointer(b, x, pointerValue(b, e.value), e.pos);
+  if (e.op === '=') return storePointer(b, x, pointerValue(b, e.value, x.type.k === 'ptr' ? x.type.to : undefined), e.pos);
   if (e.op !== '+=' && e.op !== '-=') return unsupported(e.pos, `operator '${e.op}' on a pointer`);
   const k = scaled(b, e.target, b.rvalue(e.value));
   storePointer(b, x, offset(b, variableValue(x), e.op === '+=' ? k : neg(k), e.pos), e.pos);
@@ -305,6 +316,99 @@ function pointerVariable(b: ThreadBuilder, e: Expr): Binding & { k: 'var' } {
 function integerAsPointer(b: ThreadBuilder, e: Expr): PtrValue {
   if (b.L.constant(e) === 0n) return NULL_VALUE;
   return { term: b.rvalue(e), from: INT_SOURCES };
+}
+
+// ---- the heap
+
+/** The allocator `e` calls (ast-queries.ts ALLOCATORS), unless the program defines it. */
+export function allocator(b: ThreadBuilder, e: Expr): string | undefined {
+  const name = calleeName(stripCasts(e));
+  return name && ALLOCATORS.has(name) && !b.L.hasBody(name) ? name : undefined;
+}
+
+/**
+ * `malloc(n)`, `calloc(k, n)`, `alloca(n)` stored as a pointer to `to`: a new object of
+ * n / sizeof(to) values of type `to`, its cells global variables as an array's are.
+ * One object per allocation, so the call may run only once (ThreadBuilder.once). Its
+ * contents are any values (zero for calloc) until written: nothing reaches them
+ * before, since the object's addresses exist only from here on. With
+ * LowerOptions.mallocMayFail, malloc and calloc may return NULL instead.
+ */
+function allocation(b: ThreadBuilder, e: Extract<Expr, { k: 'call' }>, name: string, to: CType | undefined): PtrValue {
+  const args = e.args.map((a) => b.rvalue(a));
+  if (args.length !== (name === 'calloc' ? 2 : 1)) return fail(e.pos, `${name} takes ${name === 'calloc' ? 2 : 1} argument(s)`);
+  if (!to || to.k === 'void') return unsupported(e.pos, `${name} whose result is not stored in, nor cast to, a pointer to a type (the object's type comes from that pointer)`);
+  const bytes = args.reduce<Term>((n, a) => mul(n, a), num(1));
+  if (bytes.kind !== 'int') return unsupported(e.pos, `${name} of a size known only at run time`);
+  const size = sizeOf(to, b.L.typeEnv.longBits) ?? unsupported(e.pos, `${name} of ${showType(to)} values`);
+  if (bytes.value <= 0n || bytes.value % size !== 0n || bytes.value / size > 4096n)
+    return unsupported(e.pos, `${name} of ${bytes.value} bytes: not a whole number (1 to 4096) of ${showType(to)} values of ${size} bytes`);
+  b.once(e.pos, `an allocation (${name})`);
+  const where = `${name}@${e.pos.line}:${e.pos.col}`;
+  const obj = b.L.newGlobal(`heap:${b.inst.name}:${b.objectCount++}`, where, { k: 'array', of: to, size: Number(bytes.value / size) }, e.pos);
+  if (name !== 'calloc') {
+    b.emit({ kind: 'atomicBegin' }, e.pos, '');
+    for (const c of leaves(obj)) if (c.k === 'var' && c.type.k === 'int') b.emit({ kind: 'havoc', target: c.name, lo: c.type.lo, hi: c.type.hi }, e.pos, '');
+    b.emit({ kind: 'atomicEnd' }, e.pos, `${where}: uninitialised`);
+  }
+  const v = objectAddress(b, obj, e.pos);
+  if (!b.L.mallocMayFail || name.endsWith('alloca')) return v;
+  const ok = b.fresh('allocated', BOOL);
+  if (ok.k === 'var') b.emit({ kind: 'havoc', target: ok.name, lo: 0n, hi: 1n }, e.pos, `${where} succeeds?`);
+  return { term: mul(v.term, b.read(ok, e.pos)), from: new Set([...v.from, ...NULL_SOURCES]) };
+}
+
+/** A heap object's flag "freed" when LowerOptions.checkFree asks for it (the object is named by its first cell). */
+function freedFlag(b: ThreadBuilder, first: string): string | undefined {
+  return b.L.checkFree && first.startsWith('heap:') ? b.L.ghost(`__freed.${first}`) : undefined;
+}
+
+/**
+ * `free(p)`: without LowerOptions.checkFree it has no effect (each allocation has an
+ * object of its own, never reused). With it, p must be NULL or the address of a heap
+ * object not yet freed, which it marks freed; anything else reaches the error location.
+ */
+export function freeObject(b: ThreadBuilder, e: Expr, pos: SourcePos): void {
+  const v = pointerValue(b, e);
+  if (!b.L.checkFree) return;
+  const heap = targetsOf(b, v).objects.filter((o) => freedFlag(b, o.key));
+  const at = local(b, v.term, pos);
+  b.emit({ kind: 'atomicBegin' }, pos, '');
+  caseSplit(b, at, [[0n, 0n], ...heap.map((o) => [o.base, o.base] as const)], (k) => {
+    if (k > 0) {
+      const flag = freedFlag(b, heap[k - 1].key)!;
+      unlessFreed(b, flag, pos, 'double free');
+      b.emit({ kind: 'assign', target: flag, value: num(1) }, pos, `free(${b.L.cname(heap[k - 1].key)})`);
+    }
+  }, pos, 'free of a pointer that is not the address of an allocation');
+  b.emit({ kind: 'atomicEnd' }, pos, '');
+}
+
+/** Goes on only while the freed flag is 0; else reaches the error location, with `what` as its text. */
+function unlessFreed(b: ThreadBuilder, flag: string, pos: SourcePos, what: string): void {
+  const ok = b.cfg.newLoc(pos);
+  const bad = b.cfg.newLoc(pos);
+  b.assume(eq(mkVar(flag), num(0)), ok, pos, false);
+  b.assume(gt(mkVar(flag), num(0)), bad, pos, false);
+  b.cur = bad;
+  b.goto(b.err, pos, what);
+  b.cur = ok;
+}
+
+/**
+ * Runs `access` on a cell reached through a pointer: with LowerOptions.checkFree, a
+ * cell of a freed heap object is an error, tested in one step with the access (another
+ * thread may free the object in between otherwise).
+ */
+export function checkedAccess(b: ThreadBuilder, cell: Binding, pos: SourcePos, access: () => void): void {
+  const whole = cell.k === 'var' ? b.L.cellOf(cell.name)?.array : undefined;
+  const first = whole ? leaves(whole)[0] : undefined;
+  const flag = first?.k === 'var' ? freedFlag(b, first.name) : undefined;
+  if (!flag) return access();
+  b.emit({ kind: 'atomicBegin' }, pos, '');
+  unlessFreed(b, flag, pos, 'use after free');
+  access();
+  b.emit({ kind: 'atomicEnd' }, pos, '');
 }
 
 /** `c ? p : q`: the value through a temporary, from both sides. */

@@ -14,6 +14,7 @@ import { call } from './calls.js';
 import { conditionFormula } from './conditions.js';
 import { hoistDecl } from './declarations.js';
 import { paramsOf } from './declared-types.js';
+import { someNode } from './ast-queries.js';
 import { effect, rvalue } from './expressions.js';
 import type { FileScope, Instance } from './file-scope.js';
 import { stmt } from './statements.js';
@@ -34,7 +35,12 @@ export function buildThread(L: FileScope, inst: Instance): ThreadBuilder {
   b.scopes.push(new Map());
   const params = paramsOf(L.typeEnv, fn);
   if (inst.index === 0) {
-    params.forEach((p) => p.name && b.bind(p.name, { k: 'null' }));
+    // The command line is not modelled: main's parameters may be declared, not used.
+    for (const p of params) {
+      if (!p.name) continue;
+      if (someNode(fn.body, (e) => e.k === 'id' && e.name === p.name)) unsupported(p.pos, `main's parameter '${p.name}' (the command line is not modelled)`);
+      b.bind(p.name, { k: 'null' });
+    }
     for (const { name, init } of L.pointerInitializers()) b.effect({ k: 'assign', op: '=', target: { k: 'id', name, pos: init.pos }, value: init, pos: init.pos });
   }
   else {
@@ -50,6 +56,7 @@ export function buildThread(L: FileScope, inst: Instance): ThreadBuilder {
   }
   b.goto(b.preExit, fn.pos);
   b.checkLabels(frame);
+  b.checkOnce();
   for (const [name, l] of frame.labels) if (name !== 'ERROR') b.labelLocs.set(name, l.loc);
   b.scopes.pop();
   b.frames.pop();

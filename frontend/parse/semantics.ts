@@ -385,11 +385,11 @@ const ACTIONS: ohm.ActionDict<unknown> = {
   UnaryExpr_op(op, e): Expr {
     return { k: 'unary', op: op.sourceString as '-', arg: e.ast(atOf(this)), pos: posOf(atOf(this), this) };
   },
-  UnaryExpr_sizeoftype(_k, _o, _t, _c): Expr {
-    return { k: 'other', what: 'sizeof', pos: posOf(atOf(this), this) };
+  UnaryExpr_sizeoftype(_k, _o, type, _c): Expr {
+    return { k: 'sizeof', of: { type: type.ast(atOf(this)) }, pos: posOf(atOf(this), this) };
   },
-  UnaryExpr_sizeofexpr(_k, _e): Expr {
-    return { k: 'other', what: 'sizeof', pos: posOf(atOf(this), this) };
+  UnaryExpr_sizeofexpr(_k, e): Expr {
+    return { k: 'sizeof', of: { expr: e.ast(atOf(this)) }, pos: posOf(atOf(this), this) };
   },
   UnaryExpr_alignof(_k, _o, _t, _c): Expr {
     return { k: 'other', what: '_Alignof', pos: posOf(atOf(this), this) };

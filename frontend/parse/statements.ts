@@ -121,6 +121,8 @@ class Body {
 
   /** A block item starting at token i of a block closed at token close: a declaration when it parses as one (the grammar's order), else a statement. */
   private item(i: number, close: number): [Stmt, number] {
+    // `asm("…");` also matches a declaration with an asm label and no declarator, which declares nothing: it would be dropped.
+    if (ASM.has(this.t.toks[i]) && this.asmEnd(i) !== undefined) return this.statement(i, close);
     const d = this.declaration(i, close);
     if (d) return [{ k: 'decl', decl: d[0], pos: this.pos(i) }, d[1] + 1];
     return this.statement(i, close);
