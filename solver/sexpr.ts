@@ -4,7 +4,7 @@
  * linear-integer fragment z3 answers with (`let`, `!` annotations included).
  * SMT-LIB's Euclidean div/mod are not C's, so they are rejected rather than guessed.
  */
-import { FALSE, TRUE, add, and, cdiv, crem, eq, ge, gt, ite, le, lt, mkVar, mul, neg, not, num, or, sub, type Term } from './formula.js';
+import { FALSE, TRUE, add, and, cdiv, crem, eq, ge, gt, ite, le, lt, mkVar, mul, neg, not, num, or, smtSymbol, sub, type Term } from './formula.js';
 
 export type SExpr = string | SExpr[];
 
@@ -128,6 +128,21 @@ function euclideanMod(a: Term, k: Term): Term {
 /** Prints an S-expression back as SMT-LIB text. */
 export function showSExpr(e: SExpr): string {
   return typeof e === 'string' ? e : `(${e.map(showSExpr).join(' ')})`;
+}
+
+/**
+ * A term read from the solver, printed back as SMT-LIB: the parser drops the quotes of
+ * `|select|` or `|a[0]|`, so every symbol that is not an operator (the head of a list)
+ * is quoted again where SMT-LIB needs it, binders of quantifiers and `let` included.
+ */
+export function showSmt(e: SExpr): string {
+  if (typeof e === 'string') return /^(-?\d+|true|false)$|^[:"]/.test(e) ? e : smtSymbol(e);
+  const [head, ...args] = e;
+  if ((head === 'exists' || head === 'forall' || head === 'let') && Array.isArray(args[0])) {
+    const binders = args[0].map((b) => (Array.isArray(b) ? `(${smtSymbol(String(b[0]))} ${b.slice(1).map(head === 'let' ? showSmt : showSExpr).join(' ')})` : showSmt(b)));
+    return `(${head} (${binders.join(' ')}) ${args.slice(1).map(showSmt).join(' ')})`;
+  }
+  return `(${[typeof head === 'string' ? head : showSmt(head), ...args.map(showSmt)].join(' ')})`;
 }
 
 /** A relation's definition in a Horn answer: `(R params) = body`. */

@@ -18,7 +18,7 @@ import { setPriority } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { mkVar, smtSymbol, toSmt, varsOf, type Term } from './formula.js';
 import { hornToSmtLib, type HornResult, type HornSystem } from './horn.js';
-import { inlineRelations, parseSExprs, sexprToTerm, showSExpr, type RelationDef, type SExpr } from './sexpr.js';
+import { inlineRelations, parseSExprs, sexprToTerm, showSmt, type RelationDef, type SExpr } from './sexpr.js';
 import { SolverFailed, unknownReason, type Backend, type Model, type SatResult } from './smt.js';
 import { MB, runMemory, solverPids } from './memory.js';
 
@@ -439,7 +439,7 @@ export class NativeBackend implements Backend {
    * the IR reads the formula, as the wasm back end does.
    */
   private async eliminate(body: SExpr, params: readonly string[]): Promise<SExpr> {
-    const out = await this.oneShot.request(`(reset)\n${params.map((p) => `(declare-const ${p} Int)`).join('\n')}\n(assert ${showSExpr(body)})\n(apply qe)`);
+    const out = await this.oneShot.request(`(reset)\n${params.map((p) => `(declare-const ${smtSymbol(p)} Int)`).join('\n')}\n(assert ${showSmt(body)})\n(apply qe)`);
     checkErrors(out);
     const [goals] = parseSExprs(out) as SExpr[][];
     const goal = goals?.[1];

@@ -5,10 +5,10 @@
  * Horn queries go through the Fixedpoint API with the Spacer engine.
  */
 import { init, killThreads } from 'z3-solver';
-import { mkVar, type Term } from './formula.js';
+import { mkVar, smtSymbol, type Term } from './formula.js';
 import type { HornResult, HornSystem } from './horn.js';
 import { clauseVars, withQuotients } from './horn.js';
-import { inlineRelations, parseSExprs, sexprToTerm, showSExpr, type RelationDef, type SExpr } from './sexpr.js';
+import { inlineRelations, parseSExprs, sexprToTerm, showSmt, type RelationDef, type SExpr } from './sexpr.js';
 import { unknownReason, type Backend, type Model, type SatResult } from './smt.js';
 
 type Api = Awaited<ReturnType<typeof init>>;
@@ -186,7 +186,7 @@ export class WasmBackend implements Backend {
       // z3's own quantifier elimination removes them before the IR reads the formula.
       const eliminate = async (body: string, params: readonly string[]): Promise<string> => {
         const s = new ctx.Solver();
-        s.fromString(`${params.map((p) => `(declare-const ${p} Int)`).join(' ')} (assert ${body})`);
+        s.fromString(`${params.map((p) => `(declare-const ${smtSymbol(p)} Int)`).join(' ')} (assert ${body})`);
         const goal = new ctx.Goal();
         for (const a of s.assertions()) goal.add(a);
         const out = await new ctx.Tactic('qe').apply(goal);
@@ -263,7 +263,7 @@ async function parseAnswer(
     const names = new Map<string, Term>(params.map((a, i) => [a, mkVar(r.params[i])] as const));
     const body = bodies.get(r.name) ?? 'false';
     // z3-solver runs one async call at a time: the eliminations go in sequence.
-    const text = JSON.stringify(body).includes('"exists"') ? parseSExprs(await eliminate(showSExpr(body), params))[0] : body;
+    const text = JSON.stringify(body).includes('"exists"') ? parseSExprs(await eliminate(showSmt(body), params))[0] : body;
     sol.set(r.name, sexprToTerm(text, names));
   }
   return sol;

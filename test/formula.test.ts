@@ -87,4 +87,10 @@ describe('SMT-LIB symbols', () => {
     expect(smtSymbol('selected')).toBe('selected');
     expect(smtSymbol('f#2.x')).toBe('|f#2.x|');
   });
+
+  it('a term read back from the solver is printed with its quotes (they are dropped when it is parsed)', async () => {
+    const { parseSExprs, showSmt } = await import('../solver/sexpr.js');
+    const [e] = parseSExprs("(exists ((|select| Int) (x!1 Int)) (and (<= |select| |a[0]|) (= x!1 (- 2)) (let ((a!1 (+ |select| 1))) (> a!1 0))))");
+    expect(showSmt(e)).toBe("(exists ((|select| Int) (|x!1| Int)) (and (<= |select| |a[0]|) (= |x!1| (- 2)) (let ((|a!1| (+ |select| 1))) (> |a!1| 0))))");
+  });
 });
