@@ -45,7 +45,7 @@ describe('rely svcomp', () => {
   });
 
   it('a program with a construct rely does not support: the located message on stderr, Result: UNKNOWN, exit 0', async () => {
-    writeFileSync(join(dir, 'heap.c'), '#include <pthread.h>\n#include <stdlib.h>\nextern void reach_error(void);\nint main(void) {\n  int *p = malloc(4);\n  return 0;\n}\n');
+    writeFileSync(join(dir, 'heap.c'), '#include <pthread.h>\n#include <stdlib.h>\nextern void reach_error(void);\nint main(void) {\n  int *p = realloc(0, 4);\n  return 0;\n}\n');
     const r = await rely(['svcomp', '--prop', `${SUITE}/unreach-call.prp`, join(dir, 'heap.c')]);
     expect([r.code, r.out]).toEqual([0, 'Result: UNKNOWN\n']);
     expect(r.err).toMatch(/heap\.c:5:\d+: unsupported: /);
