@@ -20,9 +20,10 @@
  * With `data` (on top of `extended`: `rely bench --suite differential --data`) a program
  * also has C data the frontend models: a global `struct S s`, a `struct T t` nesting
  * one, an array of structs `sa[2]`, a union `u` of two ints, an int array `da[3]`
- * whose cells are indexed by locals known only at run time (nondet ones bounded to
- * 0..3 and computed ones: some indices run out of bounds, undefined behaviour that
- * reaches the error location in rely's model), pointers to its cells (`int *q`:
+ * whose cells are indexed by locals known only at run time (nondet ones in 0..3 —
+ * sums of nondet bools, or bounded by an assume — and computed ones: some indices run
+ * out of bounds, undefined behaviour that reaches the error location in rely's model,
+ * the explorer's as every engine's), pointers to its cells (`int *q`:
  * `&da[i]`, `q + 1`, `*q`), pointers to struct globals (`struct S *p`: thread 1's
  * argument, or assigned; `p->f`), struct locals and struct copies (`ls = s`, `t.in = s`).
  *
@@ -257,7 +258,9 @@ class Generator {
       case 'repoint': {
         const [lhs, rhs] = this.pick(this.repoints(s));
         this.emit(indent, `${lhs} = ${rhs};`);
-        for (const [u, f] of [...s.facts]) if (u.includes(lhs === 'q' ? '*q' : 'p->') || (f.kind === 'var' && f.name.includes(lhs === 'q' ? '*q' : 'p->'))) s.facts.delete(u);
+        // What the pointer reached before: its facts are stale.
+        const through = lhs === 'q' ? '*q' : 'p->';
+        for (const [u, f] of [...s.facts]) if (u.includes(through) || (f.kind === 'var' && f.name.includes(through))) s.facts.delete(u);
         return;
       }
       case 'loop': {
@@ -279,7 +282,7 @@ class Generator {
   forget(s: Scope, v: string): void {
     const names = [v, ...(this.aliases.get(v) ?? [])];
     // A write through a pointer or a run-time index may hit any memory name; a direct one any indirect name.
-    const hit = (u: string): boolean => names.includes(u) || (this.data !== null && u.length > 1 && (indirect(v) ? /[.[*>]/.test(u) : indirect(u)));
+    const hit = (u: string): boolean => names.includes(u) || (this.data !== null && (indirect(v) ? /[.[*>]/.test(u) : indirect(u)));
     for (const [u, f] of [...s.facts]) if (hit(u) || (f.kind === 'var' && hit(f.name))) s.facts.delete(u);
   }
 
