@@ -12,11 +12,13 @@ export interface WorkerTask {
   readonly configs: readonly DiffConfig[];
   readonly timeoutMs: number;
   readonly solver: SolverChoice;
+  /** The generator's data programs (`--data`). */
+  readonly data: boolean;
 }
 
 process.once('message', async (t: WorkerTask) => {
   for (let i = t.from; i < t.from + t.count; i++) {
-    const c = await checkProgram(t.seed, i, { configs: t.configs, timeoutMs: t.timeoutMs, solver: t.solver, extended: true });
+    const c = await checkProgram(t.seed, i, { configs: t.configs, timeoutMs: t.timeoutMs, solver: t.solver, extended: true, data: t.data });
     await new Promise<void>((resolve) => process.send!(c, () => resolve()));
   }
   process.exit(0);

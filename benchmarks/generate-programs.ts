@@ -17,6 +17,16 @@
  * (0..2, so exploration stays exact), bounded `for` loops (sums wrap modulo 4 inside
  * them, so values stay finite) and `%` and `/` by constants.
  *
+ * With `data` (on top of `extended`: `rely bench --suite differential --data`) a program
+ * also has C data the frontend models: a global `struct S s`, a `struct T t` nesting
+ * one, an array of structs `sa[2]`, a union `u` of two ints, an int array `da[3]`
+ * whose cells are indexed by locals known only at run time (nondet ones in 0..3 —
+ * sums of nondet bools, or bounded by an assume — and computed ones: some indices run
+ * out of bounds, undefined behaviour that reaches the error location in rely's model,
+ * the explorer's as every engine's), pointers to its cells (`int *q`:
+ * `&da[i]`, `q + 1`, `*q`), pointers to struct globals (`struct S *p`: thread 1's
+ * argument, or assigned; `p->f`), struct locals and struct copies (`ls = s`, `t.in = s`).
+ *
  * The SV-COMP `assert` macro puts an `ERROR:` label into the function, and a label may
  * appear once per function, so a function's first assert uses the macro and further
  * ones call `__VERIFIER_assert` (inlined, its label local to each inlining).
@@ -59,6 +69,10 @@ interface Scope {
   readonly mutex: boolean;
   /** The function declares the loop counter `k` (extended programs). */
   counter?: boolean;
+  /** Data programs: the function's `int *q` into `da`, `struct S *p`, `struct S ls`. */
+  readonly q?: boolean;
+  readonly p?: boolean;
+  readonly ls?: boolean;
 }
 
 type Ctx = 'top' | 'branch' | 'atomic' | 'locked' | 'loop';
@@ -74,6 +88,21 @@ interface Extras {
   readonly arith: boolean;
 }
 
+/** What a data program has (generateProgram's `data`). */
+interface DataExtras {
+  readonly struct: boolean;
+  readonly nested: boolean;
+  readonly structArray: boolean;
+  readonly union: boolean;
+  /** `int da[3]` with run-time indices and pointers to its cells. */
+  readonly cells: boolean;
+  /** Thread 1 gets a pointer to a struct global as its argument. */
+  readonly ptrArg: boolean;
+}
+
+/** A name that reaches memory through a pointer or an index known only at run time (may alias another name). */
+const indirect = (v: string): boolean => /->|\*|\[[^\]]*[a-z]/.test(v);
+
 class Generator {
   readonly lines: string[] = [];
   /** Globals' initial values and the constants assigned to them anywhere. */
@@ -86,6 +115,9 @@ class Generator {
   /** Inside a bounded loop: sums wrap so values stay finite. */
   inLoop = 0;
   extras: Extras | null = null;
+  data: DataExtras | null = null;
+  /** The other names of one object (a union's members). */
+  readonly aliases = new Map<string, string[]>();
   constructor(private readonly r: () => number) {}
 
   int(lo: number, hi: number): number {
@@ -161,13 +193,23 @@ class Generator {
       [1, () => { const [v, w] = this.two(s.vars); return [v, w, w === v ? undefined : { kind: 'var', name: w }]; }],
       [1, () => { const v = this.pick(s.vars); const w = this.pick(s.vars); const sum = `${w} + ${this.int(1, 2)}`; return [v, this.looping || this.inLoop > 0 ? `(${sum}) % 4` : sum, undefined]; }],
       ...this.extendedAssignments(s),
+      ...this.dataAssignments(s),
     ])();
     const [lhs, rhs, fact] = form;
     this.emit(indent, `${lhs} = ${rhs};`);
-    // Facts mentioning lhs are stale now.
-    for (const [v, f] of [...s.facts]) if (v === lhs || (f.kind === 'var' && f.name === lhs)) s.facts.delete(v);
+    this.forget(s, lhs);
     if (fact) s.facts.set(lhs, fact);
-    if (fact?.kind === 'const' && s.globals.includes(lhs)) this.written.set(lhs, [...(this.written.get(lhs) ?? []), fact.value]);
+    if (fact?.kind === 'const' && s.globals.includes(lhs)) this.wrote(lhs, fact.value);
+  }
+
+  /** The data programs' assignment forms: a constant or a variable into memory reached through a pointer or a run-time index. */
+  dataAssignments(s: Scope): (readonly [number, () => [string, string, Fact | undefined]])[] {
+    const memory = s.vars.filter(indirect);
+    if (!this.data || memory.length === 0) return [];
+    return [
+      [2, () => { const v = this.pick(memory); const c = this.int(0, 3); return [v, String(c), { kind: 'const', value: c }]; }],
+      [1, () => { const v = this.pick(memory); const w = this.pick(s.vars.filter((u) => u !== v)); return [v, w, { kind: 'var', name: w }]; }],
+    ];
   }
 
   /** The extended programs' assignment forms: remainder and quotient, a call of `add`, a computed array index, a nondet value. */
@@ -189,16 +231,36 @@ class Generator {
         const c = this.int(0, 3);
         const g = this.extras!.putTarget;
         this.emit(indent, `put(${c});`);
-        for (const [v, f] of [...s.facts]) if (v === g || (f.kind === 'var' && f.name === g)) s.facts.delete(v);
+        this.forget(s, g);
         s.facts.set(g, { kind: 'const', value: c });
-        this.written.set(g, [...(this.written.get(g) ?? []), c]);
+        this.wrote(g, c);
         return;
       }
       case 'nondet': {
         const l = this.pick(s.locals);
-        this.emit(indent, `${l} = __VERIFIER_nondet_int();`);
-        this.emit(indent, `__VERIFIER_assume(0 <= ${l} && ${l} <= 2);`);
-        for (const [v, f] of [...s.facts]) if (v === l || (f.kind === 'var' && f.name === l)) s.facts.delete(v);
+        // Data programs' indices may reach 3, one past `da`'s end. Mostly sums of nondet
+        // bools there: finite by their type, so exploration stays exact even when the
+        // frontend puts the assume in a step of its own (after a global access).
+        if (this.data && this.chance(0.85)) this.emit(indent, `${l} = __VERIFIER_nondet_bool() + ${this.pick(['', '2 * '])}__VERIFIER_nondet_bool();`);
+        else {
+          this.emit(indent, `${l} = __VERIFIER_nondet_int();`);
+          this.emit(indent, `__VERIFIER_assume(0 <= ${l} && ${l} <= ${this.data ? this.int(2, 3) : 2});`);
+        }
+        this.forget(s, l);
+        return;
+      }
+      case 'copy': {
+        const [lhs, rhs] = this.pick(this.copies(s));
+        this.emit(indent, `${lhs} = ${rhs};`);
+        for (const f of ['f', 'g']) this.forget(s, `${lhs}.${f}`);
+        return;
+      }
+      case 'repoint': {
+        const [lhs, rhs] = this.pick(this.repoints(s));
+        this.emit(indent, `${lhs} = ${rhs};`);
+        // What the pointer reached before: its facts are stale.
+        const through = lhs === 'q' ? '*q' : 'p->';
+        for (const [u, f] of [...s.facts]) if (u.includes(through) || (f.kind === 'var' && f.name.includes(through))) s.facts.delete(u);
         return;
       }
       case 'loop': {
@@ -214,6 +276,58 @@ class Generator {
         return;
       }
     }
+  }
+
+  /** Drops the facts `v`'s new value makes stale: those mentioning it, and in data programs those of names that may share its memory. */
+  forget(s: Scope, v: string): void {
+    const names = [v, ...(this.aliases.get(v) ?? [])];
+    // A write through a pointer or a run-time index may hit any memory name; a direct one any indirect name.
+    const hit = (u: string): boolean => names.includes(u) || (this.data !== null && (indirect(v) ? /[.[*>]/.test(u) : indirect(u)));
+    for (const [u, f] of [...s.facts]) if (hit(u) || (f.kind === 'var' && hit(f.name))) s.facts.delete(u);
+  }
+
+  /** `v` now holds constant `c` (and its aliases with it). */
+  wrote(v: string, c: number): void {
+    for (const u of [v, ...(this.aliases.get(v) ?? [])]) if (this.initial.has(u)) this.written.set(u, [...(this.written.get(u) ?? []), c]);
+  }
+
+  /** An index into an array of `n` cells from a local: mostly in bounds, sometimes not (undefined behaviour: an error in rely's model). */
+  index(locals: readonly string[], n: number): string {
+    const l = this.pick(locals);
+    return this.weighted([[3, `${l} % ${n}`], [1, `(${l} + 1) % ${n}`], [1, l], [0.5, `${l} + 1`]]);
+  }
+
+  /** A struct S object: the global, a cell of the array of structs, the nested one. */
+  structS(s: Scope): string[] {
+    const d = this.data!;
+    return [
+      ...(d.struct ? ['s'] : []),
+      ...(d.structArray ? ['sa[0]', 'sa[1]', ...(s.locals.length ? [`sa[${this.index(s.locals, 2)}]`] : [])] : []),
+      ...(d.nested ? ['t.in'] : []),
+    ];
+  }
+
+  /** Struct copies (member by member) the function can do. */
+  copies(s: Scope): [string, string][] {
+    const objects = this.structS(s);
+    // The frontend copies into a struct whose place is known before the run only.
+    const targets = objects.filter((o) => !indirect(o));
+    const out: [string, string][] = [];
+    if (s.ls) for (const o of objects) out.push(['ls', o]);
+    for (const a of targets) for (const b of objects) if (a !== b) out.push([a, b]);
+    if (s.ls) for (const o of targets) out.push([o, 'ls']);
+    return out;
+  }
+
+  /** New targets of the function's pointers. */
+  repoints(s: Scope): [string, string][] {
+    const out: [string, string][] = [];
+    if (s.q) {
+      out.push(['q', 'q + 1'], ['q', `da + ${this.int(0, 2)}`]);
+      if (s.locals.length) out.push(['q', `&da[${this.index(s.locals, 3)}]`]);
+    }
+    if (s.p) for (const o of this.structS(s)) out.push(['p', `&${o}`]);
+    return out;
   }
 
   /** `assert(c)` for the function's first assert, `__VERIFIER_assert(c)` after it. */
@@ -243,6 +357,8 @@ class Generator {
       [this.extras?.calls ? 0.5 : 0, 'put'],
       [this.extras?.nondet && s.locals.length && ctx !== 'atomic' ? 0.5 : 0, 'nondet'],
       [this.extras?.loops && (ctx === 'top' || ctx === 'locked') && !this.inLoop ? 0.6 : 0, 'loop'],
+      [this.data && (s.ls || this.data.structArray || (this.data.struct && this.data.nested)) ? 0.4 : 0, 'copy'],
+      [this.data && (s.q || s.p) ? 0.5 : 0, 'repoint'],
     ]);
     switch (kind) {
       case 'assign':
@@ -296,9 +412,10 @@ class Generator {
  * The C source of program `index` of a run with `seed`. `looping` (for liveness): each
  * thread repeats its body forever, and `y + c` wraps modulo 4 so the program stays
  * finite-state. `instances`: the threads are instances of one function (identical up
- * to their id, for symmetry).
+ * to their id, for symmetry). `data`: structs, unions, run-time indices and pointers
+ * to cells and structs (see the top of this file).
  */
-export function generateProgram(seed: number, index: number, opts: { looping?: boolean; instances?: boolean; extended?: boolean } = {}): string {
+export function generateProgram(seed: number, index: number, opts: { looping?: boolean; instances?: boolean; extended?: boolean; data?: boolean } = {}): string {
   const g = new Generator(programRng(seed, index));
   g.looping = opts.looping === true;
   const scalars = GLOBALS.slice(0, g.weighted([[2, 1], [3, 2], [2, 3]]));
@@ -306,7 +423,14 @@ export function generateProgram(seed: number, index: number, opts: { looping?: b
   const threads = g.chance(0.75) ? 2 : 3;
   const join = g.chance(0.6);
   if (opts.extended) g.extras = { array: g.chance(0.3), calls: g.chance(0.3), putTarget: g.pick(scalars), nondet: g.chance(0.35), loops: g.chance(0.35), arith: g.chance(0.3) };
-  g.emit(0, `/* generated: seed ${seed}, program ${index}${opts.extended ? ' (extended)' : ''} */`);
+  if (opts.data) {
+    const d = { struct: g.chance(0.5), nested: g.chance(0.35), structArray: g.chance(0.45), union: g.chance(0.35), cells: g.chance(0.55), ptrArg: g.chance(0.5) };
+    g.data = d.struct || d.nested || d.structArray || d.union || d.cells ? d : { ...d, cells: true };
+    // Nondet locals are the run-time indices.
+    if (g.extras) g.extras = { ...g.extras, nondet: g.extras.nondet || g.chance(0.5) };
+  }
+  const modes = [opts.extended ? 'extended' : '', opts.data ? 'data' : ''].filter((m) => m);
+  g.emit(0, `/* generated: seed ${seed}, program ${index}${modes.length ? ` (${modes.join(', ')})` : ''} */`);
   g.lines.push(...PRELUDE.trimEnd().split('\n'));
   g.emit(0, '');
   for (const v of scalars) {
@@ -314,12 +438,13 @@ export function generateProgram(seed: number, index: number, opts: { looping?: b
     g.emit(0, `int ${v} = ${g.initial.get(v)};`);
   }
   // The array's elements are shared variables like the scalars (constant indices); computed indices only read.
-  const globals = g.extras?.array ? [...scalars, 'arr[0]', 'arr[1]'] : scalars;
+  const arrayGlobals = g.extras?.array ? [...scalars, 'arr[0]', 'arr[1]'] : scalars;
   if (g.extras?.array) {
     const init = [g.int(0, 3), g.int(0, 3)];
     init.forEach((c, k) => g.initial.set(`arr[${k}]`, c));
     g.emit(0, `int arr[2] = {${init.join(', ')}};`);
   }
+  const globals = g.data ? [...arrayGlobals, ...declareData(g)] : arrayGlobals;
   if (mutex) g.emit(0, 'pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;');
   if (g.extras?.calls) {
     g.emit(0, '');
@@ -329,8 +454,13 @@ export function generateProgram(seed: number, index: number, opts: { looping?: b
 
   const scopes: Scope[] = [];
   for (let k = 1; k <= (opts.instances ? 1 : threads); k++) {
-    const locals = LOCALS.slice(0, g.weighted([[2, 0], [3, 1], [1, 2]]));
-    const s: Scope = { vars: [...globals, ...locals], locals, globals, facts: new Map(), asserts: 0, mutex };
+    const locals = LOCALS.slice(0, g.weighted(g.data ? [[1, 0], [3, 1], [2, 2]] : [[2, 0], [3, 1], [1, 2]]));
+    const d = g.data;
+    const structs = d !== null && (d.struct || d.structArray || d.nested);
+    // Thread 1's p is its argument (main passes a struct global's address).
+    const ptrs = d ? { q: d.cells && g.chance(0.6), p: structs && ((k === 1 && d.ptrArg) || g.chance(0.5)), ls: structs && g.chance(0.35) } : {};
+    const memory = d ? dataMemory(g, locals, ptrs) : [];
+    const s: Scope = { vars: [...globals, ...locals, ...memory], locals, globals, facts: new Map(), asserts: 0, mutex, ...ptrs };
     scopes.push(s);
     g.emit(0, '');
     g.emit(0, `void *thr${k}(void *arg) {`);
@@ -339,6 +469,7 @@ export function generateProgram(seed: number, index: number, opts: { looping?: b
       g.emit(1, `int ${l} = ${c};`);
       s.facts.set(l, { kind: 'const', value: c });
     }
+    if (d) declarePointers(g, s, k === 1 && d.ptrArg);
     const bodyAt = g.lines.length;
     if (g.looping) g.emit(1, 'while (1) {');
     g.block(s, 'top', g.looping ? 2 : 1, 1, 3);
@@ -356,8 +487,9 @@ export function generateProgram(seed: number, index: number, opts: { looping?: b
   g.emit(1, `pthread_t ${ids.map((i) => `t${i}`).join(', ')};`);
   const mainAt = g.lines.length;
   const ms: Scope = { vars: globals, locals: [], globals, facts: new Map(), asserts: 0, mutex };
+  const argTarget = scopes[0].p && g.data?.ptrArg ? `&${g.pick(g.structS(ms))}` : '0';
   for (const i of ids) {
-    g.emit(1, `pthread_create(&t${i}, 0, thr${opts.instances ? 1 : i}, 0);`);
+    g.emit(1, `pthread_create(&t${i}, 0, thr${opts.instances ? 1 : i}, ${i === 1 || opts.instances ? argTarget : '0'});`);
     // A step of main between two creations: the later threads start only after it.
     if (i < threads && g.chance(0.2)) g.assign(ms, 1);
   }
@@ -382,4 +514,74 @@ export function generateProgram(seed: number, index: number, opts: { looping?: b
   g.emit(1, 'return 0;');
   g.emit(0, '}');
   return g.text();
+}
+
+/** The data program's types and globals; returns the names threads share like the scalars (some members of each object). */
+function declareData(g: Generator): string[] {
+  const d = g.data!;
+  const init = (names: readonly string[]): number[] =>
+    names.map((v) => {
+      const c = g.int(0, 3);
+      g.initial.set(v, c);
+      return c;
+    });
+  const shared: string[] = [];
+  if (d.struct || d.structArray || d.nested) g.emit(0, 'struct S { int f; int g; };');
+  if (d.nested) g.emit(0, 'struct T { struct S in; int h; };');
+  if (d.union) g.emit(0, 'union U { int i; int j; };');
+  if (d.struct) {
+    g.emit(0, `struct S s = {${init(['s.f', 's.g']).join(', ')}};`);
+    shared.push('s.f', 's.g');
+  }
+  if (d.nested) {
+    const [f, h, c] = init(['t.in.f', 't.in.g', 't.h']);
+    g.emit(0, `struct T t = {{${f}, ${h}}, ${c}};`);
+    shared.push(g.pick(['t.in.f', 't.in.g']), 't.h');
+  }
+  if (d.structArray) {
+    const members = ['sa[0].f', 'sa[0].g', 'sa[1].f', 'sa[1].g'];
+    const c = init(members);
+    g.emit(0, `struct S sa[2] = {{${c[0]}, ${c[1]}}, {${c[2]}, ${c[3]}}};`);
+    shared.push(...g.two(members));
+  }
+  if (d.union) {
+    // One int object under two names.
+    const c = g.int(0, 3);
+    g.initial.set('u.i', c).set('u.j', c);
+    g.aliases.set('u.i', ['u.j']).set('u.j', ['u.i']);
+    g.emit(0, `union U u = {${c}};`);
+    shared.push('u.i', 'u.j');
+  }
+  if (d.cells) {
+    const cells = ['da[0]', 'da[1]', 'da[2]'];
+    g.emit(0, `int da[3] = {${init(cells).join(', ')}};`);
+    shared.push(g.pick(cells));
+  }
+  return shared;
+}
+
+/** A thread's names of memory reached through its pointers, its struct local and run-time indices. */
+function dataMemory(g: Generator, locals: readonly string[], ptrs: { q?: boolean; p?: boolean; ls?: boolean }): string[] {
+  const d = g.data!;
+  return [
+    ...(ptrs.q ? ['*q'] : []),
+    ...(ptrs.p ? ['p->f', 'p->g'] : []),
+    ...(ptrs.ls ? ['ls.f', 'ls.g'] : []),
+    ...(d.cells && locals.length ? [`da[${g.index(locals, 3)}]`] : []),
+    ...(d.structArray && locals.length ? [`sa[${g.index(locals, 2)}].${g.pick(['f', 'g'])}`] : []),
+  ];
+}
+
+/** The thread's `int *q`, `struct S *p` (thread 1's from its argument when `fromArg`) and `struct S ls`. */
+function declarePointers(g: Generator, s: Scope, fromArg: boolean): void {
+  if (s.q) {
+    const c = g.int(0, 2);
+    g.emit(1, `int *q = ${g.chance(0.5) ? `&da[${c}]` : `da + ${c}`};`);
+  }
+  if (s.p) g.emit(1, fromArg ? 'struct S *p = (struct S *)arg;' : `struct S *p = &${g.pick(g.structS(s))};`);
+  if (s.ls) {
+    const [f, h] = [g.int(0, 3), g.int(0, 3)];
+    g.emit(1, `struct S ls = {${f}, ${h}};`);
+    s.facts.set('ls.f', { kind: 'const', value: f }).set('ls.g', { kind: 'const', value: h });
+  }
 }

@@ -12,6 +12,8 @@ export interface SuiteRun {
   readonly timeoutS?: number;
   readonly jobs: number;
   readonly solver: SolverChoice;
+  /** differential: the generator's data programs (structs, unions, run-time indices, pointers). */
+  readonly data?: boolean;
   /** Where results.md / results.json and failing inputs go. */
   readonly out: string;
 }

@@ -90,6 +90,19 @@ describe('rely bench --suite differential', () => {
     expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain('| configuration | runs |');
   }, 120_000);
 
+  it('--data: the data programs (structs, unions, run-time indices, pointers), recorded in results.json; another suite refuses it', () => {
+    const out = mkdtempSync(join(tmpdir(), 'rely-diff-data-'));
+    const r = bench('--data', '--seed', '20261129', '--count', '3', '--engine', 'explicit-global', '--out', out);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('differential (data programs): seed 20261129');
+    const json = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { data: boolean; checked: number };
+    expect(json).toMatchObject({ data: true, checked: 3 });
+    expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain('# rely bench --suite differential --data --seed 20261129');
+    const other = spawnSync(process.execPath, ['bin/rely.js', 'bench', '--suite', 'ci', '--data'], { encoding: 'utf8', timeout: 60_000 });
+    expect(other.status).toBe(2);
+    expect(other.stderr).toContain('--data is an option of --suite differential');
+  }, 120_000);
+
   it('an engine it does not know: exit 2 with the configurations it has', () => {
     const r = bench('--count', '1', '--engine', 'aret-sideways');
     expect(r.status).toBe(2);

@@ -9,7 +9,8 @@
  * Every verify run gets a deadline of RELY_DIFF_TIMEOUT_MS (default 5 s); every program
  * is verified by the ARET engine with bias 'modular', every 4th also with 'none', every 2nd
  * also by the default portfolio (`--engine auto`); then a few of the extended programs
- * (arrays, calls, nondet values, loops, `%`) by every configuration. RELY_DIFF_BLOCK_BUDGET_MS
+ * (arrays, calls, nondet values, loops, `%`) and of the data programs (structs, a union,
+ * run-time indices, pointers to cells and structs) by every configuration. RELY_DIFF_BLOCK_BUDGET_MS
  * (default 0 = no limit) stops a block of 50 programs from starting verify runs after
  * that long, for quick local runs: the programs it leaves are still explored, and counted
  * as "not verified" in the summary.
@@ -33,6 +34,7 @@ const TIMEOUT_MS = envInt('RELY_DIFF_TIMEOUT_MS', 5_000);
 const BLOCK = 50;
 
 const EXTENDED = envInt('RELY_DIFF_EXTENDED_COUNT', 2);
+const DATA = envInt('RELY_DIFF_DATA_COUNT', 1);
 const summary = new DiffSummary();
 const [modular, none, auto] = diffConfigs(['aret-modular-spacer', 'aret-none-spacer', 'auto']);
 
@@ -74,18 +76,25 @@ describe(`verify never contradicts exhaustive exploration (seed ${SEED})`, () =>
   }
 });
 
-describe(`every engine on the extended programs (arrays, calls, nondet values, loops, %; seed ${SEED})`, () => {
-  it(`programs 0..${EXTENDED - 1}: no contradiction, no exception`, async () => {
-    const local = new DiffSummary();
-    const failures: string[] = [];
-    for (let i = 0; i < EXTENDED; i++) {
-      const c = await checkProgram(SEED, i, { configs: diffConfigs(), timeoutMs: TIMEOUT_MS, extended: true });
-      local.add(c);
-      summary.add(c);
-      if (c.skipped?.startsWith('frontend')) failures.push(`seed ${SEED} program ${i}: ${c.skipped}\n${c.source}`);
-      for (const r of c.runs) if (r.contradiction || r.verdict === 'exception') failures.push(r.contradiction ? contradictionReport(c, r) : `${r.config} threw on program ${i}: ${r.reason}`);
-    }
-    console.log(`extended: ${local.line(SEED)}\n${local.table()}`);
-    expect(failures, failures.join('\n\n')).toEqual([]);
-  }, EXTENDED * 11 * (TIMEOUT_MS + 5_000));
-});
+/** The generator's richer programs, each decided by every configuration. */
+const RICH: [what: string, count: number, opts: { extended: boolean; data?: boolean }][] = [
+  ['extended programs (arrays, calls, nondet values, loops, %', EXTENDED, { extended: true }],
+  ['data programs (structs, a union, run-time indices, pointers to cells and structs', DATA, { extended: true, data: true }],
+];
+
+for (const [what, count, mode] of RICH)
+  describe(`every engine on the ${what}; seed ${SEED})`, () => {
+    it(`programs 0..${count - 1}: no contradiction, no exception`, async () => {
+      const local = new DiffSummary();
+      const failures: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const c = await checkProgram(SEED, i, { configs: diffConfigs(), timeoutMs: TIMEOUT_MS, ...mode });
+        local.add(c);
+        summary.add(c);
+        if (c.skipped?.startsWith('frontend')) failures.push(`seed ${SEED} program ${i}: ${c.skipped}\n${c.source}`);
+        for (const r of c.runs) if (r.contradiction || r.verdict === 'exception') failures.push(r.contradiction ? contradictionReport(c, r) : `${r.config} threw on program ${i}: ${r.reason}`);
+      }
+      console.log(`${what.split(' ')[0]}: ${local.line(SEED)}\n${local.table()}`);
+      expect(failures, failures.join('\n\n')).toEqual([]);
+    }, count * 11 * (TIMEOUT_MS + 5_000));
+  });
