@@ -25,7 +25,8 @@
  * out of bounds, undefined behaviour that reaches the error location in rely's model,
  * the explorer's as every engine's), pointers to its cells (`int *q`:
  * `&da[i]`, `q + 1`, `*q`), pointers to struct globals (`struct S *p`: thread 1's
- * argument, or assigned; `p->f`), struct locals and struct copies (`ls = s`, `t.in = s`).
+ * argument, or assigned; `p->f`), struct locals and struct copies (`ls = s`, `t.in = s`);
+ * in half of them `da` is a heap object (`int *da`, calloc'd by main, freed at its end).
  *
  * The SV-COMP `assert` macro puts an `ERROR:` label into the function, and a label may
  * appear once per function, so a function's first assert uses the macro and further
@@ -511,9 +512,30 @@ export function generateProgram(seed: number, index: number, opts: { looping?: b
     }
   }
   if (ms.counter) g.lines.splice(mainAt, 0, '  int k = 0;');
+  // Half of the data programs with `da` allocate it on the heap, decided by a stream of its own so that the others stay as they were.
+  const heap = g.data?.cells ? programRng(seed ^ 0x68656170, index) : undefined;
+  if (heap && heap() < 0.5) heapArray(g, mainAt, heap);
   g.emit(1, 'return 0;');
   g.emit(0, '}');
   return g.text();
+}
+
+/**
+ * `int da[3] = {…}` becomes `int *da`, which main allocates first (zeroed by calloc:
+ * malloc's cells would be any value, which the explorer only samples, and stores the
+ * nonzero ones) and frees last: the threads' accesses, pointers and out-of-bounds
+ * indices then reach a heap object.
+ */
+function heapArray(g: Generator, mainAt: number, r: () => number): void {
+  const at = g.lines.findIndex((l) => l.startsWith('int da[3] = {'));
+  const init = g.lines[at].slice('int da[3] = {'.length, -'};'.length).split(', ');
+  g.lines[at] = 'int *da;';
+  g.lines[0] = g.lines[0].replace(/\)? \*\/$/, (end) => (end.startsWith(')') ? ', heap) */' : ' (heap) */'));
+  g.lines.splice(1, 0, '#include <stdlib.h>');
+  const stores = init.flatMap((c, k) => (c === '0' ? [] : [`da[${k}] = ${c};`]));
+  const alloc = r() < 0.5 ? 'calloc(3, sizeof(int))' : '(int *)calloc(1, 3 * sizeof(*da))';
+  g.lines.splice(mainAt + 1, 0, `  da = ${alloc};${stores.length ? ` ${stores.join(' ')}` : ''}`);
+  g.emit(1, 'free(da);');
 }
 
 /** The data program's types and globals; returns the names threads share like the scalars (some members of each object). */
