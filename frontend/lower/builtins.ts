@@ -11,9 +11,10 @@ import { eq, mkVar, num, type Term } from '../../solver/formula.js';
 import { calleeName, isNullish, stripCasts, type CallExpr } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
 import { branch } from './conditions.js';
-import type { Binding } from './file-scope.js';
+import type { Binding, Instance } from './file-scope.js';
+import { dispatch } from './function-pointers.js';
 import { atPlace, lvalue, place } from './places.js';
-import { shareWithThread } from './pointers.js';
+import { namesVariable, shareWithThread } from './pointers.js';
 import { nondetType } from './integers.js';
 import type { IntType } from '../types.js';
 
@@ -201,25 +202,52 @@ function atomicMarker(b: ThreadBuilder, { e, name }: BuiltinCall): undefined {
 function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
   arity(e, 4);
   const [h, , fnExpr, argExpr] = e.args;
-  const fnName = stripCasts(fnExpr).k === 'id' ? (stripCasts(fnExpr) as { name: string }).name : undefined;
-  if (!fnName) return unsupported(fnExpr.pos, 'thread function must be named directly');
-  const fn = b.L.functionDef(fnName) ?? fail(fnExpr.pos, `unknown thread function '${fnName}'`);
+  const named = stripCasts(fnExpr);
+  const fnName = named.k === 'id' ? named.name : undefined;
+  if (fnName && namesVariable(b, fnName, named.pos))
+    return threadThroughPointer(b, e);
+  if (!fnName) return unsupported(fnExpr.pos, 'thread function must be named directly or be a function-pointer variable');
   const replicated = b.realLoops > 0;
   if (replicated && !b.L.templates) unboundedThreads(e.pos, 'thread creation inside a loop without constant bounds (unbounded thread creation)');
   if (b.inst.replicated) unsupported(e.pos, 'thread creation in a thread that is itself created in a loop without constant bounds');
+  const arg = threadArg(b, argExpr);
+  const inst = startThread(b, fnName, arg, e, replicated);
+  // A template's handle (often t[i], i chosen at run time) names no one instance.
+  if (!replicated) handle(b, h).slot.inst = inst;
+  return num(0);
+}
+
+/**
+ * `pthread_create(&t, 0, f, arg)` for a function-pointer variable f: one instance per
+ * function f may hold, each started in its case of a split on f's value (NULL and
+ * anything else reach the error); the handle then names them all, and a join waits
+ * for the one that was started.
+ */
+function threadThroughPointer(b: ThreadBuilder, e: CallExpr): Term {
+  const [h, , fnExpr, argExpr] = e.args;
+  if (b.realLoops > 0 || b.inst.replicated) unsupported(e.pos, 'thread creation through a function pointer in a loop without constant bounds (a template needs its function statically)');
+  const arg = threadArg(b, argExpr);
+  const slot = handle(b, h).slot;
+  const started: Instance[] = [];
+  dispatch(b, fnExpr, e.pos, 'pthread_create', (fn) => started.push(startThread(b, fn, arg, e, false)));
+  if (started.length === 1) slot.inst = started[0];
+  else slot.alternatives = started;
+  return num(0);
+}
+
+/** A new instance of the named thread function, started by this call. */
+function startThread(b: ThreadBuilder, fnName: string, arg: Binding, e: CallExpr, replicated: boolean): Instance {
+  const fn = b.L.functionDef(fnName) ?? fail(e.args[2].pos, `unknown thread function '${fnName}'`);
   if (b.inst.chain.includes(fnName) || b.inst.fn.decl.name === fnName)
     unsupported(e.pos, `unbounded thread creation: '${fnName}' (transitively) creates itself`);
-  const arg = threadArg(b, argExpr);
   const atInit = b.prefixOpen;
   const inst = b.L.newInstance(fn, arg, atInit, [...b.inst.chain, b.inst.fn.decl.name!], e.pos, replicated);
   b.startedThreads = true;
-  // A template's handle (often t[i], i chosen at run time) names no one instance.
-  if (!replicated) handle(b, h).slot.inst = inst;
   if (!atInit) {
     const flag = b.L.ghost(`__started.${inst.name}`);
     b.emit({ kind: 'assign', target: flag, value: num(1) }, e.pos, `pthread_create(${inst.name})`);
   }
-  return num(0);
+  return inst;
 }
 
 /**
@@ -274,6 +302,18 @@ function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | und
   // templates filled) is not awaited: the joining thread may go on at once, which
   // over-approximates its runs.
   const h = b.L.templates ? staticHandle(b, arg) : handle(b, arg);
+  if (h?.slot.alternatives) {
+    // Started through a function pointer: exactly one of them runs.
+    const from = b.cur;
+    const next = b.cfg.newLoc(e.pos);
+    for (const inst of h.slot.alternatives) {
+      inst.joined = true;
+      const done = mkVar(b.L.ghost(`__done.${inst.name}`));
+      b.edge(from, next, { kind: 'assume', cond: eq(done, num(1)), blocking: true, stable: true }, e.pos, `pthread_join(${inst.name})`);
+    }
+    b.cur = next;
+    return wantValue ? num(0) : undefined;
+  }
   if (!h?.slot.inst) {
     if (b.L.templates) {
       b.emit({ kind: 'skip' }, e.pos, 'pthread_join(template instance: not awaited)');

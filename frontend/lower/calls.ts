@@ -8,18 +8,25 @@ import type { Expr, FunctionDef } from '../ast.js';
 import { fail, unsupported } from '../diagnostics.js';
 import { mkVar, num, show, type Term } from '../../solver/formula.js';
 import { convertConstant, showType } from '../types.js';
-import { assigns, calleeName, stripCasts, takesAddress, type CallExpr } from './ast-queries.js';
+import { assigns, calleeOf, stripCasts, takesAddress, type CallExpr } from './ast-queries.js';
+import { callThroughPointer } from './function-pointers.js';
 import type { Frame, Proc, ThreadBuilder } from './builder.js';
 import { builtin } from './builtins.js';
 import { paramsOf, returnTypeOf, type ParamInfo } from './declared-types.js';
 import type { Binding } from './file-scope.js';
 import { lvalue } from './places.js';
-import { pointerValue, storePointer, type PtrValue } from './pointers.js';
+import { namesVariable, pointerValue, storePointer, type PtrValue } from './pointers.js';
 import { convertTo } from './integers.js';
 
-/** Lowers a call: a builtin, else a function of the program (inlined or kept), else an error. */
+/** Lowers a call: a builtin, else a function of the program (inlined or kept), else through a function pointer, else an error. */
 export function call(b: ThreadBuilder, e: CallExpr, wantValue: boolean): Term | undefined {
-  const name = calleeName(e) ?? unsupported(e.pos, 'call through a function pointer');
+  const callee = calleeOf(e.callee);
+  if (callee.k === 'id' && !namesVariable(b, callee.name, callee.pos)) return callNamed(b, callee.name, e, wantValue);
+  return callThroughPointer(b, e, callee, wantValue, (name) => callNamed(b, name, e, wantValue));
+}
+
+/** A call of the function named `name` (whatever expression named it). */
+function callNamed(b: ThreadBuilder, name: string, e: CallExpr, wantValue: boolean): Term | undefined {
   const defined = b.L.hasBody(name);
   const lib = builtin(name, defined);
   if (lib) return lib.lower(b, { e, name, wantValue });
