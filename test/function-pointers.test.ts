@@ -60,6 +60,19 @@ const CASES: [name: string, what: string, safe: string, swap: string][] = [
      int main() { void (*f)(void) = setp; f(); *p = 1; if (x != 1) reach_error(); return 0; }`,
     'x != 1|x == 1',
   ],
+  [
+    'parameter',
+    'a function passed as an argument and returned as a result, a global initialized with one, `&inc` as the thread function',
+    `int x; int add1(int v) { return v + 1; } int sub1(int v) { return v - 1; }
+     int apply(int (*g)(int), int v) { return g(v); }
+     int (*pick(int c))(int) { if (c) return add1; return sub1; }
+     void *inc(void *a) { x = x + 1; return 0; } void *(*gf)(void *) = inc;
+     extern int __VERIFIER_nondet_int(void);
+     int main() { int r = apply(&sub1, apply(add1, 1)); int (*h)(int) = pick(__VERIFIER_nondet_int());
+       pthread_t t, t2; pthread_create(&t, 0, gf, 0); pthread_create(&t2, 0, &inc, 0); pthread_join(t, 0); pthread_join(t2, 0);
+       if (r != 1 || x != 2 || (h(r) != 2 && h(r) != 0)) reach_error(); return 0; }`,
+    'h(r) != 2 && h(r) != 0|h(r) != 2',
+  ],
 ];
 
 describe('function pointers: verdicts agree with the explorer', () => {

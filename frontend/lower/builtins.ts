@@ -14,7 +14,7 @@ import { branch } from './conditions.js';
 import type { Binding, Instance } from './file-scope.js';
 import { dispatch } from './function-pointers.js';
 import { atPlace, lvalue, place } from './places.js';
-import { namesVariable, shareWithThread } from './pointers.js';
+import { namesVariable, pointee, shareWithThread } from './pointers.js';
 import { nondetType } from './integers.js';
 import type { IntType } from '../types.js';
 
@@ -204,8 +204,7 @@ function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
   const [h, , fnExpr, argExpr] = e.args;
   const named = stripCasts(fnExpr);
   const fnName = named.k === 'id' ? named.name : undefined;
-  if (fnName && namesVariable(b, fnName, named.pos))
-    return threadThroughPointer(b, e);
+  if (fnName ? namesVariable(b, fnName, named.pos) : pointee(b, fnExpr)?.k === 'func') return threadThroughPointer(b, e);
   if (!fnName) return unsupported(fnExpr.pos, 'thread function must be named directly or be a function-pointer variable');
   const replicated = b.realLoops > 0;
   if (replicated && !b.L.templates) unboundedThreads(e.pos, 'thread creation inside a loop without constant bounds (unbounded thread creation)');
@@ -213,7 +212,7 @@ function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
   const arg = threadArg(b, argExpr);
   const inst = startThread(b, fnName, arg, e, replicated);
   // A template's handle (often t[i], i chosen at run time) names no one instance.
-  if (!replicated) handle(b, h).slot.inst = inst;
+  if (!replicated) Object.assign(handle(b, h).slot, { inst, alternatives: undefined });
   return num(0);
 }
 
@@ -230,8 +229,7 @@ function threadThroughPointer(b: ThreadBuilder, e: CallExpr): Term {
   const slot = handle(b, h).slot;
   const started: Instance[] = [];
   dispatch(b, fnExpr, e.pos, 'pthread_create', (fn) => started.push(startThread(b, fn, arg, e, false)));
-  if (started.length === 1) slot.inst = started[0];
-  else slot.alternatives = started;
+  Object.assign(slot, started.length === 1 ? { inst: started[0], alternatives: undefined } : { inst: undefined, alternatives: started });
   return num(0);
 }
 

@@ -106,6 +106,8 @@ function argumentBinding(b: ThreadBuilder, fn: FunctionDef, p: ParamInfo, a: Exp
     if (p.name && (assigns(fn.body, p.name) || takesAddress(fn.body, p.name))) return RUNTIME;
     const s = stripCasts(a);
     if (s.k === 'unary' && s.op === '&' && staticLvalue(b, s.arg)) return { k: 'alias', target: lvalue(b, s.arg) };
+    // A function designator is a function pointer's value.
+    if (s.k === 'id' && !namesVariable(b, s.name, s.pos)) return RUNTIME;
     if (s.k === 'id') {
       const x = b.lookup(s.name, s.pos);
       if (x.k === 'alias' || x.k === 'null') return x;
@@ -121,6 +123,7 @@ function argumentBinding(b: ThreadBuilder, fn: FunctionDef, p: ParamInfo, a: Exp
 /** An lvalue that denotes one binding known now: a variable, or an array cell at a constant index. */
 function staticLvalue(b: ThreadBuilder, e: Expr): boolean {
   if (e.k === 'id') {
+    if (!namesVariable(b, e.name, e.pos)) return false; // a function
     const x = b.lookup(e.name, e.pos);
     return x.k !== 'var' || x.type.k !== 'ptr';
   }

@@ -74,7 +74,9 @@ function sameType(env: TypeEnv, a: CType, c: CType): boolean {
       return c.k === 'other' && a.what === c.what;
     case 'func': {
       if (c.k !== 'func' || a.variadic !== c.variadic || !sameType(env, a.ret, c.ret)) return false;
-      if (a.params === null || c.params === null) return a.params === c.params;
+      // `f()` without a prototype matches a prototype whose parameters default argument promotions leave alone (C11 6.7.6.3p15).
+      const fixed = a.params === null ? c : c.params === null ? a : undefined;
+      if (fixed) return !fixed.variadic && paramTypes(env, fixed).every((t) => t.k === 'ptr' || (t.k === 'int' && t.bits >= 32 && !t.bool));
       const [pa, pc] = [paramTypes(env, a), paramTypes(env, c)];
       return pa.length === pc.length && pa.every((t, i) => sameType(env, t, pc[i]));
     }
