@@ -22,7 +22,7 @@ import { convertTo } from './integers.js';
 export function call(b: ThreadBuilder, e: CallExpr, wantValue: boolean): Term | undefined {
   const callee = calleeOf(e.callee);
   if (callee.k === 'id' && !namesVariable(b, callee.name, callee.pos)) return callNamed(b, callee.name, e, wantValue);
-  return callThroughPointer(b, e, callee, wantValue, (name) => callNamed(b, name, e, wantValue));
+  return callThroughPointer(b, e, wantValue, (name) => callNamed(b, name, e, wantValue));
 }
 
 /** A call of the function named `name` (whatever expression named it). */

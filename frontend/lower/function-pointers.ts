@@ -11,10 +11,10 @@
 import type { Expr } from '../ast.js';
 import type { SourcePos } from '../diagnostics.js';
 import { unsupported } from '../diagnostics.js';
-import type { Targets } from '../points-to.js';
 import type { Term } from '../../solver/formula.js';
 import { showType, type CType, type TypeEnv } from '../types.js';
 import type { ThreadBuilder } from './builder.js';
+import { calleeOf } from './ast-queries.js';
 import { caseSplit } from './case-split.js';
 import { declaredType } from './declared-types.js';
 import { functionType, local, pointee, pointerValue } from './pointers.js';
@@ -24,13 +24,14 @@ type FuncType = Extract<CType, { k: 'func' }>;
 /**
  * Runs `body` for each function a function-pointer expression may hold, in a case
  * split on its value; the rest (NULL, anything else) goes to the error with `what`
- * in the trace. The functions must have the pointer's type.
+ * in the trace. The functions must have the type the expression, casts included,
+ * calls them by.
  */
 export function dispatch(b: ThreadBuilder, e: Expr, pos: SourcePos, what: string, body: (fn: string) => void): void {
   const type = pointee(b, e);
   if (type?.k !== 'func') return unsupported(pos, `${what} through something that is not a function pointer`);
-  const v = pointerValue(b, e);
-  const tg: Targets = b.L.pointers.targets(v.from);
+  const v = pointerValue(b, calleeOf(e));
+  const tg = b.L.pointers.targets(v.from);
   if (tg.int || tg.objects.length) unsupported(pos, `${what} through a function pointer that may hold ${tg.int ? 'an integer cast to a pointer' : 'the address of an object'}`);
   for (const f of tg.functions) {
     const t = functionType(b, f.name, pos);
@@ -40,19 +41,14 @@ export function dispatch(b: ThreadBuilder, e: Expr, pos: SourcePos, what: string
   caseSplit(b, local(b, v.term, pos), tg.functions.map((f) => [f.address, f.address] as const), (k) => body(tg.functions[k].name), pos, `${what} through a null or invalid function pointer (undefined behaviour)`);
 }
 
-/** The functions a thread-function pointer may hold (the analysis' answer; none before it has one). */
-export function threadTargets(b: ThreadBuilder, e: Expr): readonly string[] {
-  return b.L.pointers.targets(pointerValue(b, e).from).functions.map((f) => f.name);
-}
-
 /** A call `f(args)` through function pointer f: each case inlines (or keeps) its function as a direct call would. */
-export function callThroughPointer(b: ThreadBuilder, e: Extract<Expr, { k: 'call' }>, callee: Expr, wantValue: boolean, direct: (name: string) => Term | undefined): Term | undefined {
-  const type = pointee(b, callee);
+export function callThroughPointer(b: ThreadBuilder, e: Extract<Expr, { k: 'call' }>, wantValue: boolean, direct: (name: string) => Term | undefined): Term | undefined {
+  const type = pointee(b, e.callee);
   const ret = type?.k === 'func' ? type.ret : undefined;
   if (wantValue && ret && ret.k !== 'int')
     unsupported(e.pos, `the ${showType(ret)} result of a call through a function pointer (only integer results are modelled)`);
   const result = wantValue && ret?.k === 'int' ? b.fresh('fcall', ret) : undefined;
-  dispatch(b, callee, e.pos, 'call', (fn) => {
+  dispatch(b, e.callee, e.pos, 'call', (fn) => {
     const r = direct(fn);
     if (result && r) b.assign(result, r, e.pos);
   });

@@ -123,14 +123,14 @@ function isFunctionName(b: ThreadBuilder, name: string, pos: SourcePos): boolean
   return (b.L.hasBody(name) || b.L.isDeclaredFunction(name)) && !namesVariable(b, name, pos);
 }
 
-/** The type of the function a call calls: a named one's, or what a function pointer points to. */
+/** The type of the function a call calls: a named one's (calls.ts calls it whatever the casts), or what a function pointer points to. */
 export function calledType(b: ThreadBuilder, e: Extract<Expr, { k: 'call' }>): CType | undefined {
   const c = calleeOf(e.callee);
   if (c.k === 'id' && !namesVariable(b, c.name, c.pos)) {
     const def = b.L.functionDef(c.name);
     return def && declaredType(b.L.typeEnv, def.spec, def.decl);
   }
-  return pointee(b, c);
+  return pointee(b, e.callee);
 }
 
 /** The type of a function the program defines; a function without a body has no address rely models. */
