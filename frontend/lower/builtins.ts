@@ -14,7 +14,8 @@ import { branch } from './conditions.js';
 import type { Binding, Instance } from './file-scope.js';
 import { dispatch } from './function-pointers.js';
 import { atPlace, lvalue, place } from './places.js';
-import { namesVariable, pointee, shareWithThread } from './pointers.js';
+import { namesVariable } from './functions.js';
+import { pointee, shareWithThread } from './pointers.js';
 import { nondetType } from './integers.js';
 import type { IntType } from '../types.js';
 

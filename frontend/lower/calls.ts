@@ -15,7 +15,8 @@ import { builtin } from './builtins.js';
 import { paramsOf, returnTypeOf, type ParamInfo } from './declared-types.js';
 import type { Binding } from './file-scope.js';
 import { lvalue } from './places.js';
-import { namesVariable, pointerValue, storePointer, type PtrValue } from './pointers.js';
+import { namesVariable } from './functions.js';
+import { pointerValue, storePointer, type PtrValue } from './pointers.js';
 import { convertTo } from './integers.js';
 
 /** Lowers a call: a builtin, else a function of the program (inlined or kept), else through a function pointer, else an error. */

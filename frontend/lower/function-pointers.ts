@@ -17,7 +17,8 @@ import type { ThreadBuilder } from './builder.js';
 import { calleeOf } from './ast-queries.js';
 import { caseSplit } from './case-split.js';
 import { declaredType } from './declared-types.js';
-import { functionType, local, pointee, pointerValue } from './pointers.js';
+import { functionType } from './functions.js';
+import { local, pointee, pointerValue } from './pointers.js';
 
 type FuncType = Extract<CType, { k: 'func' }>;
 

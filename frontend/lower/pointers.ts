@@ -17,13 +17,14 @@
  */
 import type { Expr } from '../ast.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
-import { functionSource, INT_SOURCES, NULL_SOURCES, objectSource, variableSource, type Sources, type Targets } from '../points-to.js';
+import { INT_SOURCES, NULL_SOURCES, objectSource, variableSource, type Sources, type Targets } from '../points-to.js';
 import { add, eq, gt, lt, mkVar, mul, neg, num, sub, varsOf, type Term } from '../../solver/formula.js';
 import { INT, showType, structMembers, type CType } from '../types.js';
 import type { ThreadBuilder } from './builder.js';
 import { caseSplit } from './case-split.js';
 import { castType, declaredType } from './declared-types.js';
 import { calleeOf } from './ast-queries.js';
+import { functionType, functionValue, isFunctionName, namesVariable } from './functions.js';
 import { leaves, type Binding } from './file-scope.js';
 import { structsIn } from './structs.js';
 
@@ -111,18 +112,6 @@ export function pointee(b: ThreadBuilder, e: Expr): CType | undefined {
   return isPointer(t) ? elemOf(t) : t?.k === 'func' ? t : undefined;
 }
 
-// ---- functions
-
-/** Whether `name` denotes a variable (local or global) here. */
-export function namesVariable(b: ThreadBuilder, name: string, pos: SourcePos): boolean {
-  return b.scopes.some((s) => s.has(name)) || b.L.global(name, pos) !== undefined;
-}
-
-/** Whether `name` denotes a function here (no variable of that name is in scope). */
-function isFunctionName(b: ThreadBuilder, name: string, pos: SourcePos): boolean {
-  return (b.L.hasBody(name) || b.L.isDeclaredFunction(name)) && !namesVariable(b, name, pos);
-}
-
 /** The type of the function a call calls: a named one's (calls.ts calls it whatever the casts), or what a function pointer points to. */
 export function calledType(b: ThreadBuilder, e: Extract<Expr, { k: 'call' }>): CType | undefined {
   const c = calleeOf(e.callee);
@@ -131,18 +120,6 @@ export function calledType(b: ThreadBuilder, e: Extract<Expr, { k: 'call' }>): C
     return def && declaredType(b.L.typeEnv, def.spec, def.decl);
   }
   return pointee(b, e.callee);
-}
-
-/** The type of a function the program defines; a function without a body has no address rely models. */
-export function functionType(b: ThreadBuilder, name: string, pos: SourcePos): Extract<CType, { k: 'func' }> {
-  const def = b.L.functionDef(name) ?? unsupported(pos, `the address of function '${name}', which has no body`);
-  return declaredType(b.L.typeEnv, def.spec, def.decl) as Extract<CType, { k: 'func' }>;
-}
-
-/** A function designator's value: its number in the address space (../points-to.ts). */
-function functionValue(b: ThreadBuilder, name: string, pos: SourcePos): PtrValue {
-  functionType(b, name, pos);
-  return { term: num(b.L.pointers.functionAddress(name)), from: functionSource(name) };
 }
 
 // ---- values
