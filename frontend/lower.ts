@@ -542,17 +542,27 @@ export class Lowering implements FileScope {
   }
 }
 
+/** Lowerings after the first that may be needed until the points-to solution covers the program. */
+const MAX_POINTER_RUNS = 6;
+
 /**
  * The lowering that built the program, and the program. A program with run-time
- * pointers is lowered twice: the first run gathers the points-to analysis
- * (points-to.ts), which the second reads.
+ * pointers is lowered again: the first run gathers the points-to analysis
+ * (points-to.ts), which the next reads. Usually the second run is final; one that
+ * inlines more (calls through function pointers) runs again until its solution
+ * covers what it lowered.
  */
 function lowering(tu: TranslationUnit, opts: LowerOptions): { L: Lowering; program: Program } {
-  const first = new Lowering(tu, opts);
-  const builders = first.buildThreads();
-  if (!first.pointers.used) return { L: first, program: first.assemble(builders) };
-  const second = new Lowering(tu, opts, first.pointers);
-  return { L: second, program: second.assemble(second.buildThreads()) };
+  let L = new Lowering(tu, opts);
+  const builders = L.buildThreads();
+  if (!L.pointers.used) return { L, program: L.assemble(builders) };
+  for (let run = 1; ; run++) {
+    L = new Lowering(tu, opts, L.pointers);
+    const bs = L.buildThreads();
+    if (L.pointers.consistent()) return { L, program: L.assemble(bs) };
+    if (run === MAX_POINTER_RUNS)
+      unsupported({ file: tu.file, line: 1, col: 1 }, `pointers whose targets the points-to analysis did not settle in ${MAX_POINTER_RUNS} runs of the lowering`);
+  }
 }
 
 /**

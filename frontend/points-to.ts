@@ -15,12 +15,18 @@
  * neighbour. An integer cast to a pointer holds the integer itself ("int" below):
  * such a pointer may only be compared with NULL or converted back.
  *
+ * A function pointer is one integer variable too: 0 is NULL, and each function whose
+ * address is taken gets a number of its own, from the same counter (`f:NAME` sources).
+ *
  * The analysis needs the whole program (an address taken in one thread flows into a
- * dereference in another), so the lowering runs twice (lower.ts): the first run only
- * records objects and flows, the second reads the solution, and dereferences become
+ * dereference in another), so the lowering runs again (lower.ts): the first run only
+ * records objects and flows, the next reads the solution, and dereferences become
  * case splits over the addresses a pointer may hold (lower/case-split.ts). A local
- * whose address is taken as a value becomes a global variable in the second run,
- * since other threads (or a kept call) may reach it through the pointer.
+ * whose address is taken as a value becomes a global variable in the next run,
+ * since other threads (or a kept call) may reach it through the pointer. A call
+ * through a function pointer inlines the functions the solution names, whose bodies
+ * the previous run did not lower, so a run is final only when its own flows add
+ * nothing to the solution it read (`consistent`); otherwise the lowering runs again.
  */
 import type { IntType } from './types.js';
 
@@ -46,10 +52,12 @@ export const NULL_SOURCES: Sources = new Set(['null']);
 export const INT_SOURCES: Sources = new Set(['int']);
 export const objectSource = (key: string): Sources => new Set([`o:${key}`]);
 export const variableSource = (name: string): Sources => new Set([`v:${name}`]);
+export const functionSource = (name: string): Sources => new Set([`f:${name}`]);
 
-/** What a pointer may point to: objects, NULL, or an integer cast to a pointer. */
+/** What a pointer may point to: objects, functions (by name, in the order of their numbers), NULL, or an integer cast to a pointer. */
 export interface Targets {
   readonly objects: readonly MemObject[];
+  readonly functions: readonly { name: string; address: bigint }[];
   readonly null: boolean;
   readonly int: boolean;
 }
@@ -58,46 +66,80 @@ export class PointsTo {
   /** Whether the program has run-time pointers: pointer variables, or addresses taken as values. */
   used = false;
   private readonly objects = new Map<string, MemObject>();
+  private readonly functions = new Map<string, bigint>();
   private readonly flows = new Map<string, Set<string>>();
   private readonly promotedCells = new Set<string>();
   private next = 1n;
-  /** Only in the second run: each pointer variable's sources, closed under copies (no `v:` left). */
+  /** Set when this run numbered an object or function, or promoted a local, that the previous run did not. */
+  private grew = false;
+  /** Only after the first run: each pointer variable's sources, closed under copies (no `v:` left). */
   private readonly solved?: ReadonlyMap<string, ReadonlySet<string>>;
 
-  /** The analysis of the first run, solved, for the second; none in the first run. */
-  constructor(first?: PointsTo) {
-    if (!first) return;
-    for (const [k, o] of first.objects) this.objects.set(k, o);
-    for (const c of first.promotedCells) this.promotedCells.add(c);
-    this.next = first.next;
-    this.solved = first.closure();
+  /** The analysis of the previous run, solved, for the next; none in the first run. */
+  constructor(previous?: PointsTo) {
+    if (!previous) return;
+    for (const [k, o] of previous.objects) this.objects.set(k, o);
+    for (const [k, a] of previous.functions) this.functions.set(k, a);
+    for (const c of previous.promotedCells) this.promotedCells.add(c);
+    this.next = previous.next;
+    this.solved = previous.closure();
     this.used = true;
   }
 
-  /** In the second run: the solution is known. */
+  /** After the first run: a solution is known. */
   get analysed(): boolean {
     return this.solved !== undefined;
   }
 
-  /** The object with these cells, numbered in the first run (the second run finds the same). */
+  /**
+   * Whether the run that built this analysis read a solution that covers its own
+   * flows, objects and promotions: then its case splits are complete and its program
+   * is the final one (lower.ts).
+   */
+  consistent(): boolean {
+    if (!this.solved || this.grew) return false;
+    for (const [v, mine] of this.closure()) {
+      const known = this.solved.get(v);
+      for (const x of mine) if (!known?.has(x)) return false;
+    }
+    return true;
+  }
+
+  /** The object with these cells, numbered in the first run that saw it (later runs find the same). */
   address(cells: readonly Cell[], local: boolean): MemObject {
     this.used = true;
     const key = cells[0].name;
     let o = this.objects.get(key);
     if (!o) {
-      if (this.solved) throw new Error(`internal: object '${key}' was not seen by the points-to analysis`);
       o = { key, cells, base: this.next };
       this.objects.set(key, o);
       this.next += BigInt(cells.length) + 1n;
+      this.grew = true;
     }
     if (local) this.promote(cells.map((c) => c.name));
     return o;
   }
 
-  /** Locals that must become globals in the second run (their address escapes). */
+  /** The number of a function whose address is taken, numbered as objects are. */
+  functionAddress(name: string): bigint {
+    this.used = true;
+    let a = this.functions.get(name);
+    if (a === undefined) {
+      a = this.next++;
+      this.functions.set(name, a);
+      this.grew = true;
+    }
+    return a;
+  }
+
+  /** Locals that must become globals in the next run (their address escapes). */
   promote(names: readonly string[]): void {
     this.used = true;
-    for (const n of names) this.promotedCells.add(n);
+    for (const n of names)
+      if (!this.promotedCells.has(n)) {
+        this.promotedCells.add(n);
+        this.grew = true;
+      }
   }
 
   promoted(name: string): boolean {
@@ -116,7 +158,13 @@ export class PointsTo {
     const all = new Set<string>();
     for (const s of from) for (const x of s.startsWith('v:') ? (this.solved?.get(s.slice(2)) ?? []) : [s]) all.add(x);
     const objects = [...all].filter((s) => s.startsWith('o:')).map((s) => this.objects.get(s.slice(2))!);
-    return { objects: objects.sort((a, b) => (a.base < b.base ? -1 : 1)), null: all.has('null'), int: all.has('int') };
+    const functions = [...all].filter((s) => s.startsWith('f:')).map((s) => ({ name: s.slice(2), address: this.functions.get(s.slice(2))! }));
+    return {
+      objects: objects.sort((a, b) => (a.base < b.base ? -1 : 1)),
+      functions: functions.sort((a, b) => (a.address < b.address ? -1 : 1)),
+      null: all.has('null'),
+      int: all.has('int'),
+    };
   }
 
   /** The values a pointer variable can hold: 0 … the last address, unless an integer may flow into it. */

@@ -1,5 +1,5 @@
 /** C types as far as rely models them, resolved from specifiers and declarators. */
-import type { Attribute, Declarator, Field, Specifiers } from './ast.js';
+import type { Attribute, Declarator, Field, Param, Specifiers } from './ast.js';
 import { checkAttributes, checkQualifiers, modeBits } from './specifiers.js';
 
 export type CType =
@@ -15,7 +15,8 @@ export type CType =
   | { k: 'thread' }
   | { k: 'ptr'; to: CType }
   | { k: 'array'; of: CType; size?: number }
-  | { k: 'func'; ret: CType }
+  /** A function type; `params` as declared (null for `f()` without a prototype), resolved where compared (function-pointers.ts). */
+  | { k: 'func'; ret: CType; params: readonly Param[] | null; variadic: boolean }
   /**
    * A struct: its members in order (each scalar member is a variable of its own, as an
    * array's cells). A union (`union`) whose members all have one integer type: they
@@ -154,7 +155,7 @@ export function applyDeclarator(base: CType, decl: Declarator, env: TypeEnv): CT
   for (let i = decl.derived.length - 1; i >= 0; i--) {
     const d = decl.derived[i];
     if (d.k === 'ptr') t = { k: 'ptr', to: t };
-    else if (d.k === 'func') t = { k: 'func', ret: t };
+    else if (d.k === 'func') t = { k: 'func', ret: t, params: d.params, variadic: d.variadic };
     else {
       const n = d.size ? env.constant(d.size) : undefined;
       t = { k: 'array', of: t, size: n === undefined ? undefined : Number(n) };
@@ -164,10 +165,10 @@ export function applyDeclarator(base: CType, decl: Declarator, env: TypeEnv): CT
 }
 
 
-/** What kind of pointer rely does not model, if t is one: a pointer is an address of an integer cell (points-to.ts). */
+/** What kind of pointer rely does not model, if t is one: a pointer is an address of a cell or a function's number (points-to.ts). */
 export function unmodelledPointer(t: CType): string | undefined {
   if (t.k !== 'ptr') return undefined;
-  return t.to.k === 'ptr' ? 'pointers to pointers' : t.to.k === 'func' ? 'function pointers' : undefined;
+  return t.to.k === 'ptr' ? 'pointers to pointers' : undefined;
 }
 
 export function showType(t: CType): string {

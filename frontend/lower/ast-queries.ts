@@ -24,6 +24,13 @@ export function calleeName(e: Expr): string | undefined {
   return c.k === 'id' ? c.name : undefined;
 }
 
+/** The callee of a call with casts and `*` removed (`(*f)(x)` calls f; so does `(**f)(x)`). */
+export function calleeOf(e: Expr): Expr {
+  let c = e;
+  while (c.k === 'cast' || (c.k === 'unary' && c.op === '*')) c = c.arg;
+  return c;
+}
+
 export function stripCasts(e: Expr): Expr {
   return e.k === 'cast' ? stripCasts(e.arg) : e;
 }

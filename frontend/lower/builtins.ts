@@ -11,8 +11,10 @@ import { eq, mkVar, num, type Term } from '../../solver/formula.js';
 import { calleeName, isNullish, stripCasts, type CallExpr } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
 import { branch } from './conditions.js';
-import type { Binding } from './file-scope.js';
+import type { Binding, Instance } from './file-scope.js';
+import { dispatch } from './function-pointers.js';
 import { atPlace, lvalue, place } from './places.js';
+import { namesVariable } from './functions.js';
 import { exprCType, freeObject, pointee, pointerValue, shareWithThread, storePointer } from './pointers.js';
 import { nondetType } from './integers.js';
 import type { IntType } from '../types.js';
@@ -226,26 +228,51 @@ function atomicMarker(b: ThreadBuilder, { e, name }: BuiltinCall): undefined {
 function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
   arity(e, 4);
   const [h, , fnExpr, argExpr] = e.args;
-  const fnName = stripCasts(fnExpr).k === 'id' ? (stripCasts(fnExpr) as { name: string }).name : undefined;
-  if (!fnName) return unsupported(fnExpr.pos, 'thread function must be named directly');
-  const fn = b.L.functionDef(fnName) ?? fail(fnExpr.pos, `unknown thread function '${fnName}'`);
+  const named = stripCasts(fnExpr);
+  const fnName = named.k === 'id' ? named.name : undefined;
+  if (fnName ? namesVariable(b, fnName, named.pos) : pointee(b, fnExpr)?.k === 'func') return threadThroughPointer(b, e);
+  if (!fnName) return unsupported(fnExpr.pos, 'thread function must be named directly or be a function-pointer variable');
   const replicated = b.realLoops > 0;
   if (replicated && !b.L.templates) unboundedThreads(e.pos, 'thread creation inside a loop without constant bounds (unbounded thread creation)');
   if (b.inst.replicated) unsupported(e.pos, 'thread creation in a thread that is itself created in a loop without constant bounds');
+  const arg = threadArg(b, argExpr, replicated);
+  const inst = startThread(b, fnName, arg, e, replicated);
+  // A template's handle (often t[i], i chosen at run time) names no one instance.
+  if (!replicated) Object.assign(handle(b, h).slot, { inst, alternatives: undefined });
+  return num(0);
+}
+
+/**
+ * `pthread_create(&t, 0, f, arg)` for a function-pointer variable f: one instance per
+ * function f may hold, each started in its case of a split on f's value (NULL and
+ * anything else reach the error); the handle then names them all, and a join waits
+ * for the one that was started.
+ */
+function threadThroughPointer(b: ThreadBuilder, e: CallExpr): Term {
+  const [h, , fnExpr, argExpr] = e.args;
+  if (b.realLoops > 0 || b.inst.replicated) unsupported(e.pos, 'thread creation through a function pointer in a loop without constant bounds (a template needs its function statically)');
+  const arg = threadArg(b, argExpr, false);
+  const slot = handle(b, h).slot;
+  const started: Instance[] = [];
+  dispatch(b, fnExpr, e.pos, 'pthread_create', (fn) => started.push(startThread(b, fn, arg, e, false)));
+  Object.assign(slot, started.length === 1 ? { inst: started[0], alternatives: undefined } : { inst: undefined, alternatives: started });
+  return num(0);
+}
+
+/** A new instance of the named thread function, started by this call. */
+function startThread(b: ThreadBuilder, fnName: string, arg: Binding, e: CallExpr, replicated: boolean): Instance {
+  const fn = b.L.functionDef(fnName) ?? fail(e.args[2].pos, `unknown thread function '${fnName}'`);
   if (b.inst.chain.includes(fnName) || b.inst.fn.decl.name === fnName)
     unsupported(e.pos, `unbounded thread creation: '${fnName}' (transitively) creates itself`);
   if (!replicated) b.once(e.pos, 'thread creation');
-  const arg = threadArg(b, argExpr, fnName, replicated);
   const atInit = b.prefixOpen;
   const inst = b.L.newInstance(fn, arg, atInit, [...b.inst.chain, b.inst.fn.decl.name!], e.pos, replicated);
   b.startedThreads = true;
-  // A template's handle (often t[i], i chosen at run time) names no one instance.
-  if (!replicated) handle(b, h).slot.inst = inst;
   if (!atInit) {
     const flag = b.L.ghost(`__started.${inst.name}`);
     b.emit({ kind: 'assign', target: flag, value: num(1) }, e.pos, `pthread_create(${inst.name})`);
   }
-  return num(0);
+  return inst;
 }
 
 /**
@@ -254,13 +281,13 @@ function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
  * instances of a thread created in a loop without constant bounds share it). A local
  * passed so becomes a global, since the new thread reads and writes it.
  */
-function threadArg(b: ThreadBuilder, e: Expr, fn: string, replicated: boolean): Binding {
+function threadArg(b: ThreadBuilder, e: Expr, replicated: boolean): Binding {
   const a = stripCasts(e);
   const c = b.L.constant(a) ?? constantBinding(b, a);
   if (c !== undefined) return c === 0n && isNullish(e) ? { k: 'null' } : { k: 'const', value: c };
   const x = a.k === 'id' ? b.lookup(a.name, a.pos) : undefined;
   const target = a.k === 'unary' && a.op === '&' ? lvalue(b, a.arg) : x?.k === 'alias' ? x.target : x?.k === 'array' ? x : undefined;
-  if (!target && pointee(b, a)) return pointerArg(b, a, fn, replicated);
+  if (!target && pointee(b, a)) return pointerArg(b, a, replicated);
   if (!target) return unsupported(e.pos, 'thread argument must be a constant, NULL, &variable, an array or a pointer');
   shareWithThread(b, target);
   return { k: 'alias', target };
@@ -271,10 +298,10 @@ function threadArg(b: ThreadBuilder, e: Expr, fn: string, replicated: boolean): 
  * the instance's own, stored before the thread starts; the thread's parameter denotes
  * it. Instances of a thread created in a loop without constant bounds would share it.
  */
-function pointerArg(b: ThreadBuilder, a: Expr, fn: string, replicated: boolean): Binding {
+function pointerArg(b: ThreadBuilder, a: Expr, replicated: boolean): Binding {
   if (replicated) return unsupported(a.pos, 'a pointer computed at run time as the argument of a thread created in a loop without constant bounds (its instances would share it)');
   const type = exprCType(b, a)!;
-  const x = b.L.newGlobal(`arg:${b.inst.name}:${b.objectCount++}`, `${fn}'s argument`, type.k === 'array' ? { k: 'ptr', to: type.of } : type, a.pos);
+  const x = b.L.newGlobal(`arg:${b.inst.name}:${b.objectCount++}`, 'a thread argument', type.k === 'array' ? { k: 'ptr', to: type.of } : type, a.pos);
   storePointer(b, x, pointerValue(b, a), a.pos);
   return x;
 }
@@ -314,6 +341,18 @@ function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | und
   // templates filled) is not awaited: the joining thread may go on at once, which
   // over-approximates its runs.
   const h = b.L.templates ? staticHandle(b, arg) : handle(b, arg);
+  if (h?.slot.alternatives) {
+    // Started through a function pointer: exactly one of them runs.
+    const from = b.cur;
+    const next = b.cfg.newLoc(e.pos);
+    for (const inst of h.slot.alternatives) {
+      inst.joined = true;
+      const done = mkVar(b.L.ghost(`__done.${inst.name}`));
+      b.edge(from, next, { kind: 'assume', cond: eq(done, num(1)), blocking: true, stable: true }, e.pos, `pthread_join(${inst.name})`);
+    }
+    b.cur = next;
+    return wantValue ? num(0) : undefined;
+  }
   if (!h?.slot.inst) {
     if (b.L.templates) {
       b.emit({ kind: 'skip' }, e.pos, 'pthread_join(template instance: not awaited)');

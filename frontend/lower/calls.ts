@@ -8,18 +8,26 @@ import type { Expr, FunctionDef } from '../ast.js';
 import { fail, unsupported } from '../diagnostics.js';
 import { mkVar, num, show, type Term } from '../../solver/formula.js';
 import { convertConstant, showType } from '../types.js';
-import { assigns, calleeName, createsObjects, stripCasts, takesAddress, type CallExpr } from './ast-queries.js';
+import { assigns, calleeOf, createsObjects, stripCasts, takesAddress, type CallExpr } from './ast-queries.js';
+import { callThroughPointer } from './function-pointers.js';
 import type { Frame, Proc, ThreadBuilder } from './builder.js';
 import { builtin } from './builtins.js';
 import { paramsOf, returnTypeOf, type ParamInfo } from './declared-types.js';
 import type { Binding } from './file-scope.js';
 import { lvalue } from './places.js';
+import { namesVariable } from './functions.js';
 import { pointerValue, storePointer, type PtrValue } from './pointers.js';
 import { convertTo } from './integers.js';
 
-/** Lowers a call: a builtin, else a function of the program (inlined or kept), else an error. */
+/** Lowers a call: a builtin, else a function of the program (inlined or kept), else through a function pointer, else an error. */
 export function call(b: ThreadBuilder, e: CallExpr, wantValue: boolean): Term | undefined {
-  const name = calleeName(e) ?? unsupported(e.pos, 'call through a function pointer');
+  const callee = calleeOf(e.callee);
+  if (callee.k === 'id' && !namesVariable(b, callee.name, callee.pos)) return callNamed(b, callee.name, e, wantValue);
+  return callThroughPointer(b, e, wantValue, (name) => callNamed(b, name, e, wantValue));
+}
+
+/** A call of the function named `name` (whatever expression named it). */
+function callNamed(b: ThreadBuilder, name: string, e: CallExpr, wantValue: boolean): Term | undefined {
   const defined = b.L.hasBody(name);
   const lib = builtin(name, defined);
   if (lib) return lib.lower(b, { e, name, wantValue });
@@ -99,6 +107,8 @@ function argumentBinding(b: ThreadBuilder, fn: FunctionDef, p: ParamInfo, a: Exp
     if (p.name && (assigns(fn.body, p.name) || takesAddress(fn.body, p.name))) return RUNTIME;
     const s = stripCasts(a);
     if (s.k === 'unary' && s.op === '&' && staticLvalue(b, s.arg)) return { k: 'alias', target: lvalue(b, s.arg) };
+    // A function designator is a function pointer's value.
+    if (s.k === 'id' && !namesVariable(b, s.name, s.pos)) return RUNTIME;
     if (s.k === 'id') {
       const x = b.lookup(s.name, s.pos);
       if (x.k === 'alias' || x.k === 'null') return x;
@@ -114,6 +124,7 @@ function argumentBinding(b: ThreadBuilder, fn: FunctionDef, p: ParamInfo, a: Exp
 /** An lvalue that denotes one binding known now: a variable, or an array cell at a constant index. */
 function staticLvalue(b: ThreadBuilder, e: Expr): boolean {
   if (e.k === 'id') {
+    if (!namesVariable(b, e.name, e.pos)) return false; // a function
     const x = b.lookup(e.name, e.pos);
     return x.k !== 'var' || x.type.k !== 'ptr';
   }

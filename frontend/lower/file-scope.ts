@@ -14,7 +14,8 @@ export type Binding =
   | { k: 'var'; name: string; type: CType }
   /** An aggregate: an array's cells, or a struct's members (`type` says which), in order. */
   | { k: 'array'; elems: Binding[]; type: CType }
-  | { k: 'handle'; slot: { inst?: Instance } }
+  /** A pthread_t: the instance it names, or (started through a function pointer) the instances one of which it names. */
+  | { k: 'handle'; slot: { inst?: Instance; alternatives?: Instance[] } }
   | { k: 'alias'; target: Binding }
   /** A constant: an unrolled loop's variable, or a global nothing writes (with its C type). */
   | { k: 'const'; value: bigint; type?: IntType }

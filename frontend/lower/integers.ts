@@ -12,10 +12,10 @@ import { sizeOf } from '../sizes.js';
 import { BOOL, INT, intType, showType, sizeType, type CType, type IntType } from '../types.js';
 import { calleeName } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
-import { castType, declaredType, returnTypeOf } from './declared-types.js';
+import { castType, declaredType } from './declared-types.js';
 import { conversion, wraps } from './conversion.js';
 import type { Binding } from './file-scope.js';
-import { exprCType } from './pointers.js';
+import { calledType, exprCType } from './pointers.js';
 
 /** The integer types `__VERIFIER_nondet_<kind>()` returns (long ones per the data model). */
 export function nondetType(kind: string, longBits: number): IntType {
@@ -106,10 +106,10 @@ function typeOf(b: ThreadBuilder, e: Expr): IntType {
     case 'sizeof':
       return sizeType(b.L.typeEnv.longBits);
     case 'call': {
+      const f = calledType(b, e);
+      if (f?.k === 'func') return asInt(f.ret);
       const name = calleeName(e);
       if (!name) return INT;
-      const def = b.L.functionDef(name);
-      if (def) return asInt(returnTypeOf(b.L.typeEnv, def));
       if (name.startsWith('__VERIFIER_nondet_')) return nondetType(name.slice('__VERIFIER_nondet_'.length), b.L.typeEnv.longBits);
       return INT;
     }

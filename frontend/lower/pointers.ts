@@ -24,7 +24,9 @@ import { BOOL, INT, showType, structMembers, type CType } from '../types.js';
 import { ALLOCATORS, calleeName, stripCasts } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
 import { caseSplit } from './case-split.js';
-import { castType, returnTypeOf } from './declared-types.js';
+import { castType, declaredType } from './declared-types.js';
+import { calleeOf } from './ast-queries.js';
+import { functionType, functionValue, isFunctionName, namesVariable } from './functions.js';
 import { leaves, type Binding } from './file-scope.js';
 import { structsIn } from './structs.js';
 
@@ -70,6 +72,7 @@ function cTypeOf(b: ThreadBuilder, e: Expr): CType | undefined {
   switch (e.k) {
     case 'id':
       if (b.L.enumConstant(e.name) !== undefined && !b.scopes.some((s) => s.has(e.name))) return undefined;
+      if (isFunctionName(b, e.name, e.pos)) return functionType(b, e.name, e.pos);
       return bindingType(b.lookup(e.name, e.pos));
     case 'unary':
       if (e.op === '&') return { k: 'ptr', to: exprCType(b, e.arg) ?? INT };
@@ -97,18 +100,28 @@ function cTypeOf(b: ThreadBuilder, e: Expr): CType | undefined {
     case 'comma':
       return exprCType(b, e.exprs[e.exprs.length - 1]);
     case 'call': {
-      const def = e.callee.k === 'id' ? b.L.functionDef(e.callee.name) : undefined;
-      return def && returnTypeOf(b.L.typeEnv, def);
+      const f = calledType(b, e);
+      return f?.k === 'func' ? f.ret : undefined;
     }
     default:
       return undefined;
   }
 }
 
-/** What e points to, when e is a pointer (or an array, which decays to one); undefined otherwise. */
+/** What e points to, when e is a pointer (or an array or a function, which decay to one); undefined otherwise. */
 export function pointee(b: ThreadBuilder, e: Expr): CType | undefined {
   const t = exprCType(b, e);
-  return isPointer(t) ? elemOf(t) : undefined;
+  return isPointer(t) ? elemOf(t) : t?.k === 'func' ? t : undefined;
+}
+
+/** The type of the function a call calls: a named one's (calls.ts calls it whatever the casts), or what a function pointer points to. */
+export function calledType(b: ThreadBuilder, e: Extract<Expr, { k: 'call' }>): CType | undefined {
+  const c = calleeOf(e.callee);
+  if (c.k === 'id' && !namesVariable(b, c.name, c.pos)) {
+    const def = b.L.functionDef(c.name);
+    return def && declaredType(b.L.typeEnv, def.spec, def.decl);
+  }
+  return pointee(b, e.callee);
 }
 
 // ---- values
@@ -122,6 +135,7 @@ export function pointerValue(b: ThreadBuilder, e: Expr, to?: CType): PtrValue {
   switch (e.k) {
     case 'id':
       if (b.L.enumConstant(e.name) !== undefined && !b.scopes.some((s) => s.has(e.name))) break;
+      if (isFunctionName(b, e.name, e.pos)) return functionValue(b, e.name, e.pos);
       return bindingValue(b, b.lookup(e.name, e.pos), e.pos);
     case 'unary':
       if (e.op === '&') return addressOf(b, e.arg);
@@ -199,7 +213,8 @@ export function storePointer(b: ThreadBuilder, x: Binding, v: PtrValue, pos: Sou
 /** The value of a pointer expression used as an integer (cast or stored to an integer type): only without addresses. */
 export function pointerAsInteger(b: ThreadBuilder, e: Expr): Term {
   const v = pointerValue(b, e);
-  if (targetsOf(b, v).objects.length)
+  const tg = targetsOf(b, v);
+  if (tg.objects.length || tg.functions.length)
     unsupported(e.pos, 'an address used as an integer (addresses are not modelled as numbers; only pointers to objects are)');
   return v.term;
 }
@@ -210,7 +225,7 @@ export function comparedPointers(b: ThreadBuilder, left: Expr, right: Expr, op: 
   const r = pointerValue(b, right);
   const [a, c] = [targetsOf(b, l), targetsOf(b, r)];
   if (op !== '==' && op !== '!=') sameObject(a, c, pos, `comparison '${op}' of pointers`);
-  else if ((a.int && c.objects.length) || (c.int && a.objects.length))
+  else if ((a.int && (c.objects.length || c.functions.length)) || (c.int && (a.objects.length || a.functions.length)))
     unsupported(pos, 'comparison of an integer cast to a pointer with the address of an object');
   return [l.term, r.term];
 }
@@ -226,7 +241,7 @@ export function pointerDifference(b: ThreadBuilder, left: Expr, right: Expr, pos
 
 /** C defines `p - q` and `p < q` only within one object; rely answers them only when the analysis sees one. */
 function sameObject(a: Targets, c: Targets, pos: SourcePos, what: string): void {
-  if (a.int || c.int || new Set([...a.objects, ...c.objects]).size > 1) unsupported(pos, `${what} that may point into different objects`);
+  if (a.int || c.int || a.functions.length || c.functions.length || new Set([...a.objects, ...c.objects]).size > 1) unsupported(pos, `${what} that may point into different objects`);
 }
 
 /** What a pointer value may point to (nothing is known yet in the analysis' own run). */
@@ -271,6 +286,7 @@ export function derefCells(b: ThreadBuilder, e: Expr, index: Expr | undefined, p
 
 /** `k` elements of what pointer p points to, in cells: a struct or an array row is several. */
 function scaled(b: ThreadBuilder, p: Expr, k: Term): Term {
+  if (pointee(b, p)?.k === 'func') unsupported(p.pos, 'arithmetic on a function pointer');
   const n = cellCount(pointee(b, p) ?? INT);
   return n === 1 ? k : k.kind === 'int' ? num(k.value * BigInt(n)) : mul(num(n), k);
 }
@@ -440,6 +456,7 @@ function conditional(b: ThreadBuilder, e: Extract<Expr, { k: 'cond' }>): PtrValu
 function addressOf(b: ThreadBuilder, lv: Expr): PtrValue {
   switch (lv.k) {
     case 'id': {
+      if (isFunctionName(b, lv.name, lv.pos)) return functionValue(b, lv.name, lv.pos);
       const x = b.lookup(lv.name, lv.pos);
       if ((x.k === 'var' && (x.type.k === 'int' || x.type.k === 'mutex')) || x.k === 'array') return objectAddress(b, x, lv.pos);
       return unsupported(lv.pos, `the address of '${lv.name}' (only addresses of integer variables and arrays are modelled)`);
@@ -520,7 +537,7 @@ function offset(b: ThreadBuilder, p: PtrValue, k: Term, pos: SourcePos): PtrValu
 }
 
 /** A term no other thread can change while it is tested twice: a copy, if it reads globals. */
-function local(b: ThreadBuilder, t: Term, pos: SourcePos): Term {
+export function local(b: ThreadBuilder, t: Term, pos: SourcePos): Term {
   if (![...varsOf(t)].some((v) => b.L.isGlobal(v))) return t;
   const tmp = b.fresh('ptr');
   b.assign(tmp, t, pos, '');
