@@ -12,7 +12,7 @@ import { calleeName, isNullish, stripCasts, type CallExpr } from './ast-queries.
 import type { ThreadBuilder } from './builder.js';
 import { branch } from './conditions.js';
 import type { Binding } from './file-scope.js';
-import { atPlace, lvalue, place } from './places.js';
+import { atPlace, lvalue, place, type Place } from './places.js';
 import { shareWithThread } from './pointers.js';
 import { nondetType } from './integers.js';
 import type { IntType } from '../types.js';
@@ -209,12 +209,22 @@ function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
   if (b.inst.replicated) unsupported(e.pos, 'thread creation in a thread that is itself created in a loop without constant bounds');
   if (b.inst.chain.includes(fnName) || b.inst.fn.decl.name === fnName)
     unsupported(e.pos, `unbounded thread creation: '${fnName}' (transitively) creates itself`);
+  // A template's handle (often t[i], i chosen at run time) names no one instance.
+  const cell = replicated ? undefined : handlePlace(b, h);
+  if (cell?.k === 'dynamic') {
+    // Past the end of a pthread_t array (the last copy of a loop counting through its
+    // cells, statements.ts): undefined behaviour, before the thread exists.
+    if (cell.index.kind === 'int' && !cell.addrs.includes(cell.index.value)) {
+      b.goto(b.err, e.pos, `pthread_create: ${cell.miss}`);
+      return num(0);
+    }
+    return unsupported(h.pos, 'pthread_create into a pthread_t chosen at run time (only a loop counting through the cells of an array, each iteration creating into t[i], is modelled)');
+  }
   const arg = threadArg(b, argExpr);
   const atInit = b.prefixOpen;
   const inst = b.L.newInstance(fn, arg, atInit, [...b.inst.chain, b.inst.fn.decl.name!], e.pos, replicated);
   b.startedThreads = true;
-  // A template's handle (often t[i], i chosen at run time) names no one instance.
-  if (!replicated) handle(b, h).slot.inst = inst;
+  if (cell) asHandle(cell.b, h.pos).slot.inst = inst;
   if (!atInit) {
     const flag = b.L.ghost(`__started.${inst.name}`);
     b.emit({ kind: 'assign', target: flag, value: num(1) }, e.pos, `pthread_create(${inst.name})`);
@@ -246,24 +256,31 @@ function constantBinding(b: ThreadBuilder, e: Expr): bigint | undefined {
   return x.k === 'const' ? x.value : undefined;
 }
 
-/** The pthread_t a handle argument (`t`, `&t`, `t[i]`) denotes. */
-function handle(b: ThreadBuilder, arg: Expr): Extract<Binding, { k: 'handle' }> {
-  let a = stripCasts(arg);
-  if (a.k === 'unary' && a.op === '&') a = a.arg;
-  let x = lvalue(b, a);
-  if (x.k === 'alias') x = x.target;
-  return x.k === 'handle' ? x : fail(arg.pos, 'argument is not a pthread_t');
+/** Where a handle argument (`t`, `&t`, `t[i]`, `&t[i]`) is: a pthread_t, or one chosen at run time (a case split). */
+function handlePlace(b: ThreadBuilder, arg: Expr): Place {
+  const a = stripCasts(arg);
+  return place(b, a.k === 'unary' && a.op === '&' ? a.arg : a);
 }
 
-/** The handle an argument denotes when its array index (if any) is known statically, else undefined. */
-function staticHandle(b: ThreadBuilder, arg: Expr): Extract<Binding, { k: 'handle' }> | undefined {
-  let a = stripCasts(arg);
-  if (a.k === 'unary' && a.op === '&') a = a.arg;
-  for (let x = a; x.k === 'index'; x = x.base) if (b.L.constant(x.index) === undefined && constantBinding(b, x.index) === undefined) return undefined;
-  return handle(b, arg);
+function asHandle(x: Binding, pos: SourcePos): Extract<Binding, { k: 'handle' }> {
+  const h = x.k === 'alias' ? x.target : x;
+  return h.k === 'handle' ? h : fail(pos, 'argument is not a pthread_t');
 }
 
-/** Blocks until the thread's termination flag is set. */
+/** Whether every array index in a handle argument is known statically. */
+function staticIndices(b: ThreadBuilder, arg: Expr): boolean {
+  let a = stripCasts(arg);
+  if (a.k === 'unary' && a.op === '&') a = a.arg;
+  for (let x = a; x.k === 'index'; x = x.base) if (b.L.constant(x.index) === undefined && constantBinding(b, x.index) === undefined) return false;
+  return true;
+}
+
+/**
+ * Blocks until the thread's termination flag is set. A handle chosen at run time (t[i])
+ * is a case split over the cells, each awaiting its cell's instance; an index out of
+ * bounds, or a cell no pthread_create writes, is undefined behaviour and reaches the
+ * error location.
+ */
 function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined {
   arity(e, 2); // `pthread_join()` was an internal error (fuzz seed 20261127 case 2652)
   const arg = e.args[0];
@@ -272,19 +289,22 @@ function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | und
   if (!(result.k === 'num' && result.value === 0n)) unsupported(e.args[1].pos, "pthread_join's result (a thread's return value is not modelled; pass 0)");
   // With templates, a join of a handle no single instance owns (one that a loop of
   // templates filled) is not awaited: the joining thread may go on at once, which
-  // over-approximates its runs.
-  const h = b.L.templates ? staticHandle(b, arg) : handle(b, arg);
-  if (!h?.slot.inst) {
-    if (b.L.templates) {
-      b.emit({ kind: 'skip' }, e.pos, 'pthread_join(template instance: not awaited)');
-      return wantValue ? num(0) : undefined;
-    }
-    return fail(arg.pos, 'pthread_join of a thread that was not created');
+  // over-approximates its runs. A cell chosen at run time may be such a handle.
+  const notAwaited = (): void => b.emit({ kind: 'skip' }, e.pos, 'pthread_join(template instance: not awaited)');
+  if (b.L.templates && !staticIndices(b, arg)) notAwaited();
+  else {
+    const p = handlePlace(b, arg);
+    atPlace(b, p, (cell) => {
+      const inst = asHandle(cell, arg.pos).slot.inst;
+      if (inst) {
+        inst.joined = true;
+        const done = b.L.ghost(`__done.${inst.name}`);
+        b.emit({ kind: 'assume', cond: eq(mkVar(done), num(1)), blocking: true, stable: true }, e.pos, `pthread_join(${inst.name})`);
+      } else if (b.L.templates) notAwaited();
+      else if (p.k === 'static') fail(arg.pos, 'pthread_join of a thread that was not created');
+      else b.goto(b.err, e.pos, 'pthread_join of a pthread_t no pthread_create wrote (undefined behaviour)');
+    });
   }
-  const inst = h.slot.inst;
-  inst.joined = true;
-  const done = b.L.ghost(`__done.${inst.name}`);
-  b.emit({ kind: 'assume', cond: eq(mkVar(done), num(1)), blocking: true, stable: true }, e.pos, `pthread_join(${inst.name})`);
   return wantValue ? num(0) : undefined;
 }
 
