@@ -66,18 +66,19 @@ export async function rely(argv: string[], io: Partial<Io> = {}): Promise<{ code
 
 /**
  * `agree(name, src, safe)`: the explorer (exhaustive) and three engines (aret and
- * explicit-global, with monolithic for a SAFE and bmc for an UNSAFE program) each give
- * the expected verdict; the programs are written to a fresh folder named after `prefix`.
+ * explicit-global, with monolithic for a SAFE and bmc for an UNSAFE program; or the
+ * `engines` given) each give the expected verdict; the programs are written to a fresh
+ * folder named after `prefix`.
  */
-export function verdictsAgree(prefix: string): (name: string, src: string, safe: boolean) => Promise<void> {
+export function verdictsAgree(prefix: string): (name: string, src: string, safe: boolean, engines?: readonly string[]) => Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  return async (name, src, safe) => {
+  return async (name, src, safe, engines = safe ? ['aret', 'monolithic', 'explicit-global'] : ['aret', 'bmc', 'explicit-global']) => {
     const r = run(src);
     expect(r.errorReachable, `${name}: explorer`).toBe(!safe);
     if (safe) expect(r.complete && !r.usedNondetRange, `${name}: explorer exhaustive`).toBe(true);
     const file = join(dir, `${name}.c`);
     writeFileSync(file, PRELUDE + src);
-    for (const engine of safe ? ['aret', 'monolithic', 'explicit-global'] : ['aret', 'bmc', 'explicit-global']) {
+    for (const engine of engines) {
       const out = await rely(['verify', '--engine', engine, '--json', '--timeout', '30', file]);
       expect(JSON.parse(out.out).verdict, `${name}: ${engine}`).toBe(safe ? 'safe' : 'unsafe');
     }
