@@ -103,9 +103,10 @@ describe('shapes that stay refused', () => {
     expect(r.err, name).toMatch(new RegExp(`${name}\\.c:6:\\d+: unsupported: .*${message.source}`));
   };
 
-  it('a create some iterations skip, a counter the body changes, a cell chosen at run time outside a loop', async () => {
+  it('a create some iterations skip, a counter the body changes, a create into a cell chosen at run time, a join of a cell nothing created into', async () => {
     await refused('conditional', 'for (i = 0; i < n; i++) if (i != 1) pthread_create(&t[i], 0, w, 0);', /no pthread_create\(&t\[i\], …\) or pthread_join\(t\[i\], …\) that every iteration evaluates/);
     await refused('assigned', 'for (i = 0; i < n; i++) { pthread_create(&t[i], 0, w, 0); i += n; }', /the loop assigns 'i'/);
     await refused('chosen', 'if (n >= 0 && n < 3) pthread_create(&t[n], 0, w, 0);', /pthread_create into a pthread_t chosen at run time/);
+    await refused('uncreated', 'for (i = 0; i < 2; i++) pthread_create(&t[i], 0, w, 0); if (n >= 0 && n < 3) pthread_join(t[n], 0);', /pthread_join of a pthread_t array cell that no pthread_create before it in this thread writes/);
   });
 });

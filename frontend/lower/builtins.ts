@@ -267,19 +267,24 @@ function asHandle(x: Binding, pos: SourcePos): Extract<Binding, { k: 'handle' }>
   return h.k === 'handle' ? h : fail(pos, 'argument is not a pthread_t');
 }
 
-/** Whether every array index in a handle argument is known statically. */
-function staticIndices(b: ThreadBuilder, arg: Expr): boolean {
+/** The array cells a handle argument indexes (`t[i][j]`: j, then i). */
+function indices(arg: Expr): Expr[] {
+  const out: Expr[] = [];
   let a = stripCasts(arg);
   if (a.k === 'unary' && a.op === '&') a = a.arg;
-  for (let x = a; x.k === 'index'; x = x.base) if (b.L.constant(x.index) === undefined && constantBinding(b, x.index) === undefined) return false;
-  return true;
+  for (; a.k === 'index'; a = a.base) out.push(a.index);
+  return out;
+}
+
+/** Whether every array index in a handle argument is known statically. */
+function staticIndices(b: ThreadBuilder, arg: Expr): boolean {
+  return indices(arg).every((i) => b.L.constant(i) !== undefined || constantBinding(b, i) !== undefined);
 }
 
 /**
  * Blocks until the thread's termination flag is set. A handle chosen at run time (t[i])
  * is a case split over the cells, each awaiting its cell's instance; an index out of
- * bounds, or a cell no pthread_create writes, is undefined behaviour and reaches the
- * error location.
+ * bounds is undefined behaviour and reaches the error location.
  */
 function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined {
   arity(e, 2); // `pthread_join()` was an internal error (fuzz seed 20261127 case 2652)
@@ -301,8 +306,9 @@ function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | und
         const done = b.L.ghost(`__done.${inst.name}`);
         b.emit({ kind: 'assume', cond: eq(mkVar(done), num(1)), blocking: true, stable: true }, e.pos, `pthread_join(${inst.name})`);
       } else if (b.L.templates) notAwaited();
-      else if (p.k === 'static') fail(arg.pos, 'pthread_join of a thread that was not created');
-      else b.goto(b.err, e.pos, 'pthread_join of a pthread_t no pthread_create wrote (undefined behaviour)');
+      else if (p.k === 'static' && !indices(arg).length) fail(arg.pos, 'pthread_join of a thread that was not created');
+      // A cell's thread may be created by a thread lowered later; or the join never runs.
+      else unsupported(arg.pos, 'pthread_join of a pthread_t array cell that no pthread_create before it in this thread writes');
     });
   }
   return wantValue ? num(0) : undefined;
