@@ -275,7 +275,7 @@ function unrollPlan(b: ThreadBuilder, s: ForStmt): UnrollPlan | undefined {
   // A join of a cell chosen at run time is a case split (builtins.ts): such a loop stays.
   if (!createsThreads(s.body)) return undefined;
   if (b.L.maxInstances !== undefined || b.L.templates) return undefined; // cut (boundedLoop), or a loop creating a template
-  return unboundedThreads(s.pos, `thread creation in a loop without constant bounds (${plan}; nor ${cells}): unbounded thread creation`);
+  return unboundedThreads(s.pos, `thread creation in a loop without constant bounds (${plan}; as a loop through a pthread_t array: ${cells}): unbounded thread creation`);
 }
 
 /**
