@@ -65,6 +65,20 @@ export class Cfg {
     this.out[from].push({ from, to, action, pos, text });
   }
 
+  /** Whether some path of edges leads from `from` to `to`. */
+  reaches(from: number, to: number): boolean {
+    const seen = new Set([from]);
+    const work = [from];
+    while (work.length)
+      for (const e of this.out[work.pop()!]) {
+        if (e.to === to) return true;
+        if (seen.has(e.to)) continue;
+        seen.add(e.to);
+        work.push(e.to);
+      }
+    return false;
+  }
+
   /**
    * Locations that are targets of DFS back edges from the `roots` (the thread's entry
    * and the entries of its kept procedures): every cycle contains one.

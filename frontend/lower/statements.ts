@@ -167,6 +167,7 @@ function unrolledFor(b: ThreadBuilder, s: ForStmt, unroll: UnrollPlan): void {
   const exit = b.cfg.newLoc(s.pos);
   const counter = b.lookup(unroll.name, s.pos);
   for (const v of unroll.values) {
+    const start = b.cur;
     const brk = b.cfg.newLoc(s.pos);
     const next = b.cfg.newLoc(s.pos);
     b.scopes.push(new Map([[unroll.name, { k: 'const', value: v }]]));
@@ -180,6 +181,9 @@ function unrolledFor(b: ThreadBuilder, s: ForStmt, unroll: UnrollPlan): void {
     b.loops.pop();
     b.scopes.pop();
     b.goto(next, s.pos, '');
+    // The exactness of cellPlan, checked: the last copy's iteration cannot complete.
+    if (unroll.final === undefined && v === unroll.values[unroll.values.length - 1] && b.cfg.reaches(start, next))
+      throw new Error(`${s.pos.file}:${s.pos.line}: internal error: the last copy of a loop through a pthread_t array can complete`);
     if (unroll.final === undefined || breaksOut(s.body)) {
       b.cur = brk;
       b.assign(counter, num(v), s.pos);
