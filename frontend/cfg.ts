@@ -65,6 +65,20 @@ export class Cfg {
     this.out[from].push({ from, to, action, pos, text });
   }
 
+  /** Whether some path of edges leads from `from` to `to`. */
+  reaches(from: number, to: number): boolean {
+    const seen = new Set([from]);
+    const work = [from];
+    while (work.length)
+      for (const e of this.out[work.pop()!]) {
+        if (e.to === to) return true;
+        if (seen.has(e.to)) continue;
+        seen.add(e.to);
+        work.push(e.to);
+      }
+    return false;
+  }
+
   /**
    * Locations that are targets of DFS back edges from the `roots` (the thread's entry
    * and the entries of its kept procedures): every cycle contains one.
@@ -82,17 +96,6 @@ export class Cfg {
       this.dfs(stack, state, heads, push);
     }
     return heads;
-  }
-
-  /** Whether some location of `from` reaches `target` along edges. */
-  reaches(from: readonly number[], target: number): boolean {
-    const seen = new Set<number>(from);
-    const work = [...from];
-    for (let loc = work.pop(); loc !== undefined; loc = work.pop()) {
-      if (loc === target) return true;
-      for (const e of this.out[loc]) if (!seen.has(e.to)) seen.add(e.to), work.push(e.to);
-    }
-    return false;
   }
 
   private dfs(stack: [number, number][], state: Uint8Array, heads: Set<number>, push: (loc: number) => void): void {

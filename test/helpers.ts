@@ -66,25 +66,21 @@ export async function rely(argv: string[], io: Partial<Io> = {}): Promise<{ code
 
 /**
  * `agree(name, src, safe)`: the explorer (exhaustive) and three engines (aret and
- * explicit-global, with monolithic for a SAFE and bmc for an UNSAFE program) each give
- * the expected verdict; the programs are written to a fresh folder named after `prefix`.
+ * explicit-global, with monolithic for a SAFE and bmc for an UNSAFE program; or the
+ * `engines` given) each give the expected verdict; the programs are written to a fresh
+ * folder named after `prefix`. `nondetCells`: the program reads values that are any int (uninitialised memory), so
+ * the explorer's "no error" is only within its range and the explicit engine cannot
+ * prove SAFE: SAFE is then the ARET engine's word by default (the monolithic Spacer
+ * lane times out on such programs today).
  */
-/**
- * Checks a program's verdict with the explorer and three engines. `nondetCells`: the
- * program reads values that are any int (uninitialised memory), so the explorer's
- * "no error" is only within its range, and the explicit engine cannot prove SAFE:
- * SAFE is then the ARET engine's word (the monolithic Spacer lane times out on such
- * programs today).
- */
-export function verdictsAgree(prefix: string, opts: { nondetCells?: boolean } = {}): (name: string, src: string, safe: boolean) => Promise<void> {
+export function verdictsAgree(prefix: string, opts: { nondetCells?: boolean } = {}): (name: string, src: string, safe: boolean, engines?: readonly string[]) => Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  return async (name, src, safe) => {
+  return async (name, src, safe, engines = safe ? (opts.nondetCells ? ['aret'] : ['aret', 'monolithic', 'explicit-global']) : ['aret', 'bmc', 'explicit-global']) => {
     const r = run(src);
     expect(r.errorReachable, `${name}: explorer`).toBe(!safe);
     if (safe && !opts.nondetCells) expect(r.complete && !r.usedNondetRange, `${name}: explorer exhaustive`).toBe(true);
     const file = join(dir, `${name}.c`);
     writeFileSync(file, PRELUDE + src);
-    const engines = safe ? (opts.nondetCells ? ['aret'] : ['aret', 'monolithic', 'explicit-global']) : ['aret', 'bmc', 'explicit-global'];
     for (const engine of engines) {
       const out = await rely(['verify', '--engine', engine, '--json', '--timeout', '30', file]);
       expect(JSON.parse(out.out).verdict, `${name}: ${engine}`).toBe(safe ? 'safe' : 'unsafe');

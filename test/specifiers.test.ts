@@ -151,6 +151,11 @@ describe('constructs that were dropped and gave wrong verdicts', () => {
     expect(reachable('int main(int argc, char **argv) { reach_error(); return 0; }')).toBe(true);
   });
 
+  it('a store in dead code at the start of main is not an initial value (it was: a wrong UNSAFE)', () => {
+    expect(reachable('int x;\nint main() { goto L; x = 5; L: if (x == 5) reach_error(); return 0; }')).toBe(false);
+    expect(reachable('int x;\nint main() { x = 5; goto L; L: if (x == 5) reach_error(); return 0; }')).toBe(true);
+  });
+
   it('pthread_mutexattr_settype: the normal kind has no effect; a recursive one is refused (it was a normal mutex: a wrong SAFE)', () => {
     const src = (kind: string) => `pthread_mutex_t m; pthread_mutexattr_t a;
 int main() { pthread_mutexattr_init(&a); pthread_mutexattr_settype(&a, ${kind}); pthread_mutex_init(&m, &a); pthread_mutex_lock(&m); reach_error(); return 0; }`;

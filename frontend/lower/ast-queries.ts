@@ -10,11 +10,15 @@ import type { Expr, Stmt } from '../ast.js';
 export type CallExpr = Extract<Expr, { k: 'call' }>;
 export type ForStmt = Extract<Stmt, { k: 'for' }>;
 
-/** The values a loop variable takes, in order, and its value after the loop. */
+/**
+ * The values a loop variable takes, in order, and its value after the loop. Without a
+ * final value the bound is not the condition but an array's cells (cellValues): each
+ * copy of the body tests the condition, and the last cannot complete.
+ */
 export interface UnrollPlan {
   name: string;
   values: bigint[];
-  final: bigint;
+  final?: bigint;
 }
 
 /** The function a call names, or undefined for a call through a pointer (or a non-call). */
@@ -139,6 +143,10 @@ export function createsObjects(body: Stmt, functionBody: (name: string) => Stmt 
   });
 }
 
+export function createsThreads(body: Stmt): boolean {
+  return someNode(body, (e) => calleeName(e) === 'pthread_create');
+}
+
 export function createsOrJoins(body: Stmt): boolean {
   return someNode(body, (e) => {
     const callee = calleeName(e);
@@ -200,6 +208,88 @@ export function unrollValues(s: ForStmt, name: string | undefined, start: bigint
     v += step;
   }
   return { name, values, final: v };
+}
+
+/**
+ * The values of a loop variable that counts up by one from `start` when each iteration
+ * creates or joins the thread in cell `name` of an array of `cells` cells
+ * (surelyUsedCell): the values in bounds, then the first one out of bounds, whose
+ * iteration ends at the error location. Or why the loop is not of this shape.
+ */
+export function cellValues(s: ForStmt, name: string, start: bigint, cells: number): UnrollPlan | string {
+  if (stepOf(s.step, name) !== 1n) return `step must be ${name}++ or ${name} += 1`;
+  const parts: Stmt[] = s.cond ? [s.body, { k: 'expr', e: s.cond, pos: s.cond.pos }] : [s.body];
+  if (parts.some((x) => assigns(x, name) || takesAddress(x, name))) return `the loop assigns '${name}' or takes its address`;
+  const values = [start];
+  for (let v = start; v >= 0n && v < BigInt(cells); ) values.push(++v);
+  return { name, values };
+}
+
+/**
+ * The array `a` of a `pthread_create(&a[name], …)` or `pthread_join(a[name], …)` that
+ * every iteration of a loop body that completes has evaluated: a statement of the body
+ * (or of a block in it) evaluates the call whatever the values (not under `&&`, `||`,
+ * `?:`), no statement before it can jump (break, continue, return, goto, also in a
+ * statement expression), and the body has no labels (a jump into it could skip the call).
+ */
+export function surelyUsedCell(body: Stmt, name: string): string | undefined {
+  if (someStmt(body, (x) => x.k === 'label' || x.k === 'case' || x.k === 'default')) return undefined;
+  const into = (e: Expr): string | undefined => {
+    const callee = calleeName(e);
+    const h = (callee === 'pthread_create' || callee === 'pthread_join') && e.k === 'call' && e.args.length > 0 ? stripCasts(e.args[0]) : undefined;
+    const cell = callee === 'pthread_create' ? (h?.k === 'unary' && h.op === '&' ? h.arg : undefined) : h;
+    return cell?.k === 'index' && cell.base.k === 'id' && cell.index.k === 'id' && cell.index.name === name ? cell.base.name : undefined;
+  };
+  // The array, null once a statement may jump, undefined if neither happened.
+  const inSeq = (xs: readonly Stmt[]): string | null | undefined => {
+    for (const x of xs) {
+      const hit = x.k === 'block' ? inSeq(x.body) : SURE.includes(x.k) ? surelyEvaluated(stmtExprs(x), into) : undefined;
+      if (hit !== undefined) return hit;
+      if (mayJump(x)) return null;
+    }
+    return undefined;
+  };
+  return inSeq([body]) ?? undefined;
+}
+
+/** The statements whose expressions (stmtExprs) are all evaluated when the statement runs. */
+const SURE: readonly Stmt['k'][] = ['expr', 'decl', 'if', 'switch', 'while', 'return'];
+
+/** Whether a statement may leave its loop iteration early: break, continue, return or goto, also in a statement expression. */
+function mayJump(s: Stmt): boolean {
+  return someStmt(s, (x) => x.k === 'break' || x.k === 'continue' || x.k === 'return' || x.k === 'goto') || someNode(s, (e) => e.k === 'stmtexpr' && mayJump(e.body));
+}
+
+/** The first `find` answer in expressions that are evaluated whatever the values (in order; `if`, `switch`, declarations and expression statements hold such). */
+function surelyEvaluated(es: readonly (Expr | undefined)[], find: (e: Expr) => string | undefined): string | undefined {
+  const sure = (e: Expr): string | undefined => {
+    const hit = find(e);
+    if (hit) return hit;
+    if (e.k === 'binary' && (e.op === '&&' || e.op === '||')) return sure(e.left);
+    if (e.k === 'cond') return sure(e.test);
+    if (e.k === 'stmtexpr') return undefined;
+    for (const x of subExprs(e)) {
+      const h = sure(x);
+      if (h) return h;
+    }
+    return undefined;
+  };
+  for (const e of es) {
+    const hit = e && sure(e);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** Whether a loop body has a `break` of its own loop (not of a loop or switch inside it). */
+export function breaksOut(body: Stmt): boolean {
+  const own = (x: Stmt): boolean => x.k === 'break' || (!['while', 'do', 'for', 'switch'].includes(x.k) && subStmts(x).some((y) => y !== undefined && own(y)));
+  return own(body) || someNode(body, (e) => e.k === 'stmtexpr' && own(e.body));
+}
+
+/** Whether some statement in a statement tree satisfies `pred` (not looking into expressions). */
+function someStmt(s: Stmt, pred: (x: Stmt) => boolean): boolean {
+  return pred(s) || subStmts(s).some((x) => x !== undefined && someStmt(x, pred));
 }
 
 /** The constant a for-loop step adds to `name` (`i++`, `i--`, `i += k`, `i -= k`), or undefined. */

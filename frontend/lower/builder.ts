@@ -139,7 +139,7 @@ export class ThreadBuilder {
   /** Refuses a step recorded by `once` whose location lies on a cycle of the finished graph (a backward goto). */
   checkOnce(): void {
     for (const { loc, pos, what } of this.onceSites)
-      if (this.cfg.reaches(this.cfg.out[loc].map((e) => e.to), loc)) unsupported(pos, `${what} on a cycle of gotos (it is modelled by one object, so it may run only once)`);
+      if (this.cfg.reaches(loc, loc)) unsupported(pos, `${what} on a cycle of gotos (it is modelled by one object, so it may run only once)`);
   }
 
   // ---- the steps that recurse into each other (see Recursion)
@@ -197,6 +197,8 @@ export class ThreadBuilder {
   goto(to: number, pos: SourcePos, text = 'goto'): void {
     this.edge(this.cur, to, { kind: 'skip' }, pos, text);
     this.cur = this.cfg.newLoc(); // unreachable until something jumps here
+    // What follows a jump is no longer main's straight-line start: a store there is not an initial value (it may never run).
+    this.prefixOpen = false;
   }
 
   /** An edge to `to` guarded by `cond`; the current location stays where it is. */

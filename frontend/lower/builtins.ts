@@ -13,7 +13,7 @@ import type { ThreadBuilder } from './builder.js';
 import { branch } from './conditions.js';
 import type { Binding, Instance } from './file-scope.js';
 import { dispatch } from './function-pointers.js';
-import { atPlace, lvalue, place } from './places.js';
+import { atPlace, lvalue, place, type Place } from './places.js';
 import { namesVariable } from './functions.js';
 import { exprCType, freeObject, pointee, pointerValue, shareWithThread, storePointer } from './pointers.js';
 import { nondetType } from './integers.js';
@@ -235,10 +235,20 @@ function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
   const replicated = b.realLoops > 0;
   if (replicated && !b.L.templates) unboundedThreads(e.pos, 'thread creation inside a loop without constant bounds (unbounded thread creation)');
   if (b.inst.replicated) unsupported(e.pos, 'thread creation in a thread that is itself created in a loop without constant bounds');
+  // A template's handle (often t[i], i chosen at run time) names no one instance.
+  const cell = replicated ? undefined : handlePlace(b, h);
+  if (cell && cell.k !== 'static') {
+    // Past the end of a pthread_t array (the last copy of a loop counting through its
+    // cells, statements.ts): undefined behaviour, before the thread exists.
+    if (cell.k === 'dynamic' && cell.index.kind === 'int' && !cell.addrs.includes(cell.index.value)) {
+      b.goto(b.err, e.pos, `pthread_create: ${cell.miss}`);
+      return num(0);
+    }
+    return unsupported(h.pos, 'pthread_create into a pthread_t chosen at run time (only a loop counting through the cells of an array, each iteration creating into t[i], is modelled)');
+  }
   const arg = threadArg(b, argExpr, replicated);
   const inst = startThread(b, fnName, arg, e, replicated);
-  // A template's handle (often t[i], i chosen at run time) names no one instance.
-  if (!replicated) Object.assign(handle(b, h).slot, { inst, alternatives: undefined });
+  if (cell) Object.assign(asHandle(cell.b, h.pos).slot, { inst, alternatives: undefined });
   return num(0);
 }
 
@@ -251,8 +261,10 @@ function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
 function threadThroughPointer(b: ThreadBuilder, e: CallExpr): Term {
   const [h, , fnExpr, argExpr] = e.args;
   if (b.realLoops > 0 || b.inst.replicated) unsupported(e.pos, 'thread creation through a function pointer in a loop without constant bounds (a template needs its function statically)');
+  const cell = handlePlace(b, h);
+  if (cell.k !== 'static') return unsupported(h.pos, 'pthread_create through a function pointer into a pthread_t chosen at run time');
   const arg = threadArg(b, argExpr, false);
-  const slot = handle(b, h).slot;
+  const slot = asHandle(cell.b, h.pos).slot;
   const started: Instance[] = [];
   dispatch(b, fnExpr, e.pos, 'pthread_create', (fn) => started.push(startThread(b, fn, arg, e, false)));
   Object.assign(slot, started.length === 1 ? { inst: started[0], alternatives: undefined } : { inst: undefined, alternatives: started });
@@ -313,24 +325,36 @@ function constantBinding(b: ThreadBuilder, e: Expr): bigint | undefined {
   return x.k === 'const' ? x.value : undefined;
 }
 
-/** The pthread_t a handle argument (`t`, `&t`, `t[i]`) denotes. */
-function handle(b: ThreadBuilder, arg: Expr): Extract<Binding, { k: 'handle' }> {
-  let a = stripCasts(arg);
-  if (a.k === 'unary' && a.op === '&') a = a.arg;
-  let x = lvalue(b, a);
-  if (x.k === 'alias') x = x.target;
-  return x.k === 'handle' ? x : fail(arg.pos, 'argument is not a pthread_t');
+/** Where a handle argument (`t`, `&t`, `t[i]`, `&t[i]`) is: a pthread_t, or one chosen at run time (a case split). */
+function handlePlace(b: ThreadBuilder, arg: Expr): Place {
+  const a = stripCasts(arg);
+  return place(b, a.k === 'unary' && a.op === '&' ? a.arg : a);
 }
 
-/** The handle an argument denotes when its array index (if any) is known statically, else undefined. */
-function staticHandle(b: ThreadBuilder, arg: Expr): Extract<Binding, { k: 'handle' }> | undefined {
-  let a = stripCasts(arg);
-  if (a.k === 'unary' && a.op === '&') a = a.arg;
-  for (let x = a; x.k === 'index'; x = x.base) if (b.L.constant(x.index) === undefined && constantBinding(b, x.index) === undefined) return undefined;
-  return handle(b, arg);
+function asHandle(x: Binding, pos: SourcePos): Extract<Binding, { k: 'handle' }> {
+  const h = x.k === 'alias' ? x.target : x;
+  return h.k === 'handle' ? h : fail(pos, 'argument is not a pthread_t');
 }
 
-/** Blocks until the thread's termination flag is set. */
+/** The array cells a handle argument indexes (`t[i][j]`: j, then i). */
+function indices(arg: Expr): Expr[] {
+  const out: Expr[] = [];
+  let a = stripCasts(arg);
+  if (a.k === 'unary' && a.op === '&') a = a.arg;
+  for (; a.k === 'index'; a = a.base) out.push(a.index);
+  return out;
+}
+
+/** Whether every array index in a handle argument is known statically. */
+function staticIndices(b: ThreadBuilder, arg: Expr): boolean {
+  return indices(arg).every((i) => b.L.constant(i) !== undefined || constantBinding(b, i) !== undefined);
+}
+
+/**
+ * Blocks until the thread's termination flag is set. A handle chosen at run time (t[i])
+ * is a case split over the cells, each awaiting its cell's instance; an index out of
+ * bounds is undefined behaviour and reaches the error location.
+ */
 function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined {
   arity(e, 2); // `pthread_join()` was an internal error (fuzz seed 20261127 case 2652)
   const arg = e.args[0];
@@ -339,32 +363,36 @@ function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | und
   if (!(result.k === 'num' && result.value === 0n)) unsupported(e.args[1].pos, "pthread_join's result (a thread's return value is not modelled; pass 0)");
   // With templates, a join of a handle no single instance owns (one that a loop of
   // templates filled) is not awaited: the joining thread may go on at once, which
-  // over-approximates its runs.
-  const h = b.L.templates ? staticHandle(b, arg) : handle(b, arg);
-  if (h?.slot.alternatives) {
-    // Started through a function pointer: exactly one of them runs.
-    const from = b.cur;
-    const next = b.cfg.newLoc(e.pos);
-    for (const inst of h.slot.alternatives) {
-      inst.joined = true;
-      const done = mkVar(b.L.ghost(`__done.${inst.name}`));
-      b.edge(from, next, { kind: 'assume', cond: eq(done, num(1)), blocking: true, stable: true }, e.pos, `pthread_join(${inst.name})`);
-    }
-    b.cur = next;
-    return wantValue ? num(0) : undefined;
+  // over-approximates its runs. A cell chosen at run time may be such a handle.
+  const notAwaited = (): void => b.emit({ kind: 'skip' }, e.pos, 'pthread_join(template instance: not awaited)');
+  if (b.L.templates && !staticIndices(b, arg)) notAwaited();
+  else {
+    const p = handlePlace(b, arg);
+    atPlace(b, p, (cell) => {
+      const { inst, alternatives } = asHandle(cell, arg.pos).slot;
+      if (alternatives) joinOneOf(b, alternatives, e.pos);
+      else if (inst) {
+        inst.joined = true;
+        const done = b.L.ghost(`__done.${inst.name}`);
+        b.emit({ kind: 'assume', cond: eq(mkVar(done), num(1)), blocking: true, stable: true }, e.pos, `pthread_join(${inst.name})`);
+      } else if (b.L.templates) notAwaited();
+      else if (p.k === 'static' && !indices(arg).length) fail(arg.pos, 'pthread_join of a thread that was not created');
+      // A cell's thread may be created by a thread lowered later; or the join never runs.
+      else unsupported(arg.pos, 'pthread_join of a pthread_t array cell that no pthread_create before it in this thread writes');
+    });
   }
-  if (!h?.slot.inst) {
-    if (b.L.templates) {
-      b.emit({ kind: 'skip' }, e.pos, 'pthread_join(template instance: not awaited)');
-      return wantValue ? num(0) : undefined;
-    }
-    return fail(arg.pos, 'pthread_join of a thread that was not created');
-  }
-  const inst = h.slot.inst;
-  inst.joined = true;
-  const done = b.L.ghost(`__done.${inst.name}`);
-  b.emit({ kind: 'assume', cond: eq(mkVar(done), num(1)), blocking: true, stable: true }, e.pos, `pthread_join(${inst.name})`);
   return wantValue ? num(0) : undefined;
+}
+
+/** A join of a handle started through a function pointer: exactly one of its instances runs, and the join waits for it. */
+function joinOneOf(b: ThreadBuilder, alternatives: readonly Instance[], pos: SourcePos): void {
+  const next = b.cfg.newLoc(pos);
+  for (const inst of alternatives) {
+    inst.joined = true;
+    const done = mkVar(b.L.ghost(`__done.${inst.name}`));
+    b.edge(b.cur, next, { kind: 'assume', cond: eq(done, num(1)), blocking: true, stable: true }, pos, `pthread_join(${inst.name})`);
+  }
+  b.cur = next;
 }
 
 function threadExit(b: ThreadBuilder, { e }: BuiltinCall): undefined {

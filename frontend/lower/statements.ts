@@ -8,7 +8,7 @@
 import type { Expr, Stmt } from '../ast.js';
 import { fail, unboundedThreads, unsupported } from '../diagnostics.js';
 import { eq, gt, lt, num } from '../../solver/formula.js';
-import { createsOrJoins, indexesBy, unrollValues, type ForStmt, type UnrollPlan } from './ast-queries.js';
+import { breaksOut, cellValues, createsOrJoins, createsThreads, indexesBy, surelyUsedCell, unrollValues, type ForStmt, type UnrollPlan } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
 import { branch } from './conditions.js';
 import { declaration } from './declarations.js';
@@ -148,29 +148,53 @@ function loopBody(b: ThreadBuilder, body: Stmt, start: number, brk: number, cont
 
 function forLoop(b: ThreadBuilder, s: ForStmt): void {
   b.scopes.push(new Map());
-  const unroll = unrollPlan(b, s);
   if (s.init) stmt(b, s.init);
+  const unroll = unrollPlan(b, s);
   if (unroll) unrolledFor(b, s, unroll);
   else if (cutLoop(b, s.body)) boundedLoop(b, { cond: s.cond, body: s.body, pos: s.pos, step: s.step });
   else realFor(b, s);
   b.scopes.pop();
 }
 
-/** One copy of the body per value, with the loop variable bound to the value; then the variable gets its final value. */
+/**
+ * One copy of the body per value, with the loop variable bound to the value; a copy
+ * left by `break` gives the variable its value. With a final value the bounds are
+ * constant, and the variable gets it after the last copy. Without one (a loop counting
+ * through a thread array's cells, cellPlan) each copy first tests the condition, which
+ * leaves with the copy's value; the last copy's iteration cannot complete.
+ */
 function unrolledFor(b: ThreadBuilder, s: ForStmt, unroll: UnrollPlan): void {
   const exit = b.cfg.newLoc(s.pos);
+  const counter = b.lookup(unroll.name, s.pos);
   for (const v of unroll.values) {
+    const start = b.cur;
+    const brk = b.cfg.newLoc(s.pos);
     const next = b.cfg.newLoc(s.pos);
     b.scopes.push(new Map([[unroll.name, { k: 'const', value: v }]]));
-    b.loops.push({ brk: exit, cont: next });
+    if (unroll.final === undefined && s.cond) {
+      const body = b.cfg.newLoc(s.body.pos);
+      branch(b, s.cond, body, brk);
+      b.cur = body;
+    }
+    b.loops.push({ brk, cont: next });
     stmt(b, s.body);
     b.loops.pop();
     b.scopes.pop();
     b.goto(next, s.pos, '');
+    // The exactness of cellPlan, checked: the last copy's iteration cannot complete.
+    if (unroll.final === undefined && v === unroll.values[unroll.values.length - 1] && b.cfg.reaches(start, next))
+      throw new Error(`${s.pos.file}:${s.pos.line}: internal error: the last copy of a loop through a pthread_t array can complete`);
+    if (unroll.final === undefined || breaksOut(s.body)) {
+      b.cur = brk;
+      b.assign(counter, num(v), s.pos);
+      b.goto(exit, s.pos, '');
+    }
     b.cur = next;
   }
-  b.assign(b.lookup(unroll.name, s.pos), num(unroll.final), s.pos);
-  b.goto(exit, s.pos, '');
+  if (unroll.final !== undefined) {
+    b.assign(counter, num(unroll.final), s.pos);
+    b.goto(exit, s.pos, '');
+  }
   b.cur = exit;
 }
 
@@ -249,9 +273,39 @@ function unrollPlan(b: ThreadBuilder, s: ForStmt): UnrollPlan | undefined {
   const bound = s.cond?.k === 'binary' ? b.L.constant(s.cond.right) : undefined;
   const plan = unrollValues(s, name, start, bound);
   if (typeof plan !== 'string') return plan;
-  if (required && (b.L.maxInstances !== undefined || b.L.templates)) return undefined; // cut (boundedLoop), or a loop creating a template
-  if (required) unboundedThreads(s.pos, `thread creation or join in a loop without constant bounds (${plan}): unbounded thread creation`);
-  return undefined;
+  if (!required) return undefined;
+  const cells = cellPlan(b, s, name, start);
+  if (typeof cells !== 'string') return cells;
+  // A join of a cell chosen at run time is a case split (builtins.ts): such a loop stays.
+  if (!createsThreads(s.body)) return undefined;
+  if (b.L.maxInstances !== undefined || b.L.templates) return undefined; // cut (boundedLoop), or a loop creating a template
+  return unboundedThreads(s.pos, `thread creation in a loop without constant bounds (${plan}; as a loop through a pthread_t array: ${cells}): unbounded thread creation`);
+}
+
+/**
+ * A loop `for (i = c; cond; i++)` whose every iteration creates a thread into `&t[i]`
+ * or joins `t[i]`, t an array of N pthread_t and i a local of this thread that only the
+ * step changes: unrolled into one copy per cell from c on, each testing cond, and one
+ * more. This is exact. While i < N the copies are the iterations themselves (i is a
+ * constant in each). An iteration that completes has used t[i] (surelyUsedCell), so
+ * the copy for the first i out of bounds cannot complete: its create or join is
+ * undefined behaviour and reaches the error location (builtins.ts), as any index out of
+ * bounds does. Hence no run takes more iterations than the copies, and each cell gets
+ * one thread instance.
+ */
+function cellPlan(b: ThreadBuilder, s: ForStmt, name: string | undefined, start: bigint | undefined): UnrollPlan | string {
+  if (!name || start === undefined) return 'no loop variable starting at a constant';
+  const array = surelyUsedCell(s.body, name);
+  if (!array) return `no pthread_create(&t[${name}], …) or pthread_join(t[${name}], …) that every iteration evaluates`;
+  const t = b.lookup(array, s.pos);
+  if (t.k !== 'array' || !t.elems.every((x) => x.k === 'handle')) return `'${array}' is not an array of pthread_t`;
+  const i = b.lookup(name, s.pos);
+  if (i.k !== 'var' || i.type.k !== 'int' || b.L.isGlobal(i.name)) return `'${name}' is not a local integer of this thread`;
+  const plan = cellValues(s, name, start, t.elems.length);
+  if (typeof plan === 'string') return plan;
+  const last = plan.values[plan.values.length - 1];
+  if ((i.type.lo !== undefined && i.type.lo > start) || (i.type.hi !== undefined && i.type.hi < last)) return `'${name}' cannot hold ${last}`;
+  return plan;
 }
 
 // ---- switch
