@@ -5,13 +5,9 @@
  * construct in a SAFE and an UNSAFE program whose verdict the explorer and several
  * engines agree on; the shapes that stay unsupported, with their message and location.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lower, rely, verdictsAgree } from './helpers.js';
+import { lower, agreeOnMutations, refusedCases, verdictsAgree } from './helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'rely-fp-'));
 const agree = verdictsAgree('rely-fp-');
 
 const CASES: [name: string, what: string, safe: string, swap: string][] = [
@@ -76,14 +72,7 @@ const CASES: [name: string, what: string, safe: string, swap: string][] = [
 ];
 
 describe('function pointers: verdicts agree with the explorer', () => {
-  for (const [name, what, src, swap] of CASES) {
-    const [from, to] = swap.split('|');
-    it(`${name}: ${what}`, async () => {
-      expect(src).toContain(from);
-      await agree(name, src, true);
-      await agree(`${name}-bug`, src.replace(from, to), false);
-    });
-  }
+  agreeOnMutations(CASES, agree);
 
   it('a function pointer is one variable holding its function number; a thread per possible target', () => {
     const p = lower('void *w(void *a) { return 0; } void *v(void *a) { return 0; } extern int __VERIFIER_nondet_int(void);\nint main() { void *(*f)(void *) = __VERIFIER_nondet_int() ? w : v; pthread_t t; pthread_create(&t, 0, f, 0); pthread_join(t, 0); return 0; }');
@@ -102,16 +91,7 @@ describe('function pointers: what stays unsupported', () => {
     ['member', 'int one(void) { return 1; } struct ops { int (*fn)(void); } o;\nint main() {\n  o.fn = one; return 0; }\n', 3, /a pointer stored in memory/],
     ['as-integer', 'int one(void) { return 1; }\nint main() {\n  long v = (long)one; return 0; }\n', 3, /an address used as an integer/],
   ];
-  for (const [name, src, line, message] of UNSUPPORTED)
-    it(`${name}: exit 2 and one located line`, async () => {
-      const file = join(dir, `${name}.c`);
-      writeFileSync(file, src);
-      const r = await rely(['verify', file]);
-      expect(r.code).toBe(2);
-      expect(r.err.trimEnd()).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${line}:\\d+: unsupported: `));
-      expect(r.err).toMatch(message);
-      expect(r.err.trimEnd().split('\n')).toHaveLength(1);
-    });
+  refusedCases('parse', 'rely-fp-', UNSUPPORTED);
 
   it('a thread started through a pointer in a loop without constant bounds is refused where created', () => {
     expect(() => lower('void *w(void *a) { return 0; }\nint main() { void *(*f)(void *) = w; pthread_t t;\n  while (1) pthread_create(&t, 0, f, 0); }', { templates: true })).toThrow(

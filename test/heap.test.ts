@@ -8,17 +8,18 @@
  * creation) may run only once, so one on a cycle of gotos is refused.
  */
 import { describe, expect, it } from 'vitest';
-import { lower, PRELUDE, run, verdictsAgree } from './helpers.js';
+import { agreeOnMutations, lower, PRELUDE, run, verdictsAgree, type MutationCase } from './helpers.js';
 
 const agree = verdictsAgree('rely-heap-');
 const agreeNondet = verdictsAgree('rely-heap-', { nondetCells: true });
 
-/** Name, what it shows, a SAFE program, a mutation `from|to` that makes it UNSAFE; malloc'd memory is any value until written (the explicit engines enumerate it only within a range). */
-const CASES: [name: string, what: string, safe: string, unsafe: string][] = [
+/** malloc'd memory is any value until written: the explicit engines enumerate it only within a range (verdictsAgree's nondetCells). */
+const MALLOC: MutationCase[] = [
   [
     'malloc-struct',
     'a malloc\'d struct given to two threads as their argument (a pointer computed at run time), counted under a mutex',
-    `struct S { int n; pthread_mutex_t m; };
+    `#include <stdlib.h>
+     struct S { int n; pthread_mutex_t m; };
      void *w(void *a) { struct S *s = a; pthread_mutex_lock(&s->m); s->n = s->n + 1; pthread_mutex_unlock(&s->m); return 0; }
      int main() { struct S *s = malloc(sizeof(struct S)); s->n = 0; pthread_mutex_init(&s->m, 0);
        pthread_t t1, t2; pthread_create(&t1, 0, w, s); pthread_create(&t2, 0, w, s);
@@ -28,16 +29,28 @@ const CASES: [name: string, what: string, safe: string, unsafe: string][] = [
   [
     'malloc-array',
     'an int array of sizeof(int) * 3 bytes in a global pointer, indexed at run time; its cells start as any value',
-    `int *a; int i;
+    `#include <stdlib.h>
+     int *a; int i;
      void *w(void *x) { a[i] = 7; return 0; }
      int main() { a = (int *)malloc(3 * sizeof(int)); a[0] = 0; a[1] = 0; a[2] = 0; i = __VERIFIER_nondet_bool() + __VERIFIER_nondet_bool(); pthread_t t; pthread_create(&t, 0, w, 0); pthread_join(t, 0);
        if (a[0] + a[1] + a[2] != 7) reach_error(); return 0; }`,
     'a[2] = 0;|a[2] = 1;',
   ],
   [
+    'uninitialised',
+    'malloc\'d memory holds any value until written',
+    `#include <stdlib.h>
+     int main() { int *p = malloc(sizeof(int)); int v = *p; if (v > 1) { *p = 0; } if (*p > 1) reach_error(); return 0; }`,
+    'if (v > 1) { *p = 0; }|if (v > 2) { *p = 0; }',
+  ],
+];
+
+const CALLOC: MutationCase[] = [
+  [
     'calloc-queue',
     'a calloc\'d struct (zero) with an array member indexed at run time through the pointer (q->items[q->head])',
-    `struct Q { int items[2]; int head; int count; };
+    `#include <stdlib.h>
+     struct Q { int items[2]; int head; int count; };
      struct Q *q;
      void *w(void *x) { q->items[q->head] = 5; q->count = q->count + 1; return 0; }
      int main() { q = calloc(1, sizeof(struct Q)); q->head = __VERIFIER_nondet_bool();
@@ -45,24 +58,11 @@ const CASES: [name: string, what: string, safe: string, unsafe: string][] = [
        if (q->items[q->head] != 5 || q->items[1 - q->head] != 0) reach_error(); return 0; }`,
     'q->items[1 - q->head] != 0|q->items[1 - q->head] != 5',
   ],
-  [
-    'uninitialised',
-    'malloc\'d memory holds any value until written',
-    `int main() { int *p = malloc(sizeof(int)); int v = *p; if (v > 1) { *p = 0; } if (*p > 1) reach_error(); return 0; }`,
-    'if (v > 1) { *p = 0; }|if (v > 2) { *p = 0; }',
-  ],
 ];
 
 describe('the heap: each construct, SAFE and UNSAFE, agreed by the explorer and the engines', () => {
-  for (const [name, what, safe, mutation] of CASES) {
-    const [from, to] = mutation.split('|');
-    it(`${name}: ${what}`, async () => {
-      expect(safe.includes(from), `${name}: the mutation applies`).toBe(true);
-      const check = /malloc/.test(safe) ? agreeNondet : agree;
-      await check(`${name}-safe`, `#include <stdlib.h>\n${safe}`, true);
-      await check(`${name}-bug`, `#include <stdlib.h>\n${safe.replace(from, to)}`, false);
-    }, 120_000);
-  }
+  agreeOnMutations(MALLOC, agreeNondet, 120_000);
+  agreeOnMutations(CALLOC, agree, 120_000);
 });
 
 describe('sizeof', () => {

@@ -2,7 +2,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import { init, killThreads } from 'z3-solver';
 import { main, type Io } from '../cli/main.js';
 import { compileProgram, type FrontendOptions } from '../frontend/index.js';
@@ -86,4 +86,34 @@ export function verdictsAgree(prefix: string, opts: { nondetCells?: boolean } = 
       expect(JSON.parse(out.out).verdict, `${name}: ${engine}`).toBe(safe ? 'safe' : 'unsafe');
     }
   };
+}
+
+/** A construct's SAFE program and the mutation `from|to` that makes it UNSAFE: [name, what it shows, program, mutation]. */
+export type MutationCase = readonly [name: string, what: string, safe: string, mutation: string];
+
+/** One test per case: the program is SAFE and its mutation UNSAFE, by `agree` (verdictsAgree). */
+export function agreeOnMutations(cases: readonly MutationCase[], agree: (name: string, src: string, safe: boolean) => Promise<void>, timeoutMs?: number): void {
+  for (const [name, what, src, mutation] of cases) {
+    const [from, to] = mutation.split('|');
+    it(`${name}: ${what}`, async () => {
+      expect(src).toContain(from);
+      await agree(name, src, true);
+      await agree(`${name}-bug`, src.replace(from, to), false);
+    }, timeoutMs);
+  }
+}
+
+/** One test per case [name, program, line, message]: `rely parse` (or `verify`) refuses it with exit 2 and one `file:line:col: unsupported:` line matching the message. */
+export function refusedCases(command: 'parse' | 'verify', prefix: string, cases: readonly (readonly [name: string, src: string, line: number, message: RegExp])[]): void {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  for (const [name, src, line, message] of cases)
+    it(`${name}: exit 2 and one located line`, async () => {
+      const file = join(dir, `${name}.c`);
+      writeFileSync(file, src);
+      const r = await rely([command, file]);
+      expect(r.code).toBe(2);
+      expect(r.err.trimEnd()).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${line}:\\d+: unsupported: `));
+      expect(r.err).toMatch(message);
+      expect(r.err.trimEnd().split('\n')).toHaveLength(1);
+    });
 }

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lower, PRELUDE, rely, run, verdictsAgree } from './helpers.js';
+import { lower, PRELUDE, rely, run, agreeOnMutations, refusedCases, verdictsAgree } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rely-ptr-'));
 const agree = verdictsAgree('rely-ptr-');
@@ -74,14 +74,7 @@ const CASES: [name: string, what: string, safe: string, unsafe: string][] = [
 ];
 
 describe('pointers: verdicts agree with the explorer', () => {
-  for (const [name, what, src, swap] of CASES) {
-    const [from, to] = swap.split('|');
-    it(`${name}: ${what}`, async () => {
-      expect(src).toContain(from);
-      await agree(name, src, true);
-      await agree(`${name}-bug`, src.replace(from, to), false);
-    });
-  }
+  agreeOnMutations(CASES, agree);
 
   it('the error of an invalid dereference names it', () => {
     const r = run('int a[2]; int main() { int *p = a + 2; *p = 1; return 0; }');
@@ -111,16 +104,7 @@ describe('pointers: what stays unsupported', () => {
     ['type-pun', 'char c;\nint main() { int *p = (int *)&c;\n  *p = 1; return 0; }\n', 3, /dereference of a pointer to int that may point to 'c' of type char/],
     ['member-pointer', 'struct s { int *f; } v;\nint main() { int x;\n  v.f = &x; return 0; }\n', 3, /a pointer stored in memory/],
   ];
-  for (const [name, src, line, message] of UNSUPPORTED)
-    it(`${name}: exit 2 and one located line`, async () => {
-      const file = join(dir, `${name}.c`);
-      writeFileSync(file, src);
-      const r = await rely(['verify', file]);
-      expect(r.code).toBe(2);
-      expect(r.err.trimEnd()).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${line}:\\d+: unsupported: `));
-      expect(r.err).toMatch(message);
-      expect(r.err.trimEnd().split('\n')).toHaveLength(1);
-    });
+  refusedCases('verify', 'rely-ptr-', UNSUPPORTED);
 
   it("a local's address in a thread created without bound: no proof for any number (its instances would share it), bugs still searched", async () => {
     const file = join(dir, 'template.c');

@@ -5,13 +5,9 @@
  * UNSAFE program whose verdict the explorer and several engines agree on; what stays
  * unsupported, with its message and location.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lower, PRELUDE, rely, run, verdictsAgree } from './helpers.js';
+import { lower, PRELUDE, run, agreeOnMutations, refusedCases, verdictsAgree } from './helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'rely-struct-'));
 const agree = verdictsAgree('rely-struct-');
 
 const CASES: [name: string, what: string, safe: string, unsafe: string][] = [
@@ -75,14 +71,7 @@ const CASES: [name: string, what: string, safe: string, unsafe: string][] = [
 ];
 
 describe('structs: verdicts agree with the explorer', () => {
-  for (const [name, what, src, swap] of CASES) {
-    const [from, to] = swap.split('|');
-    it(`${name}: ${what}`, async () => {
-      expect(src).toContain(from);
-      await agree(name, src, true);
-      await agree(`${name}-bug`, src.replace(from, to), false);
-    });
-  }
+  agreeOnMutations(CASES, agree);
 
   it('each scalar member is a variable of its own, named s.f', () => {
     const p = lower('struct in { int a[2]; }; struct S { int x; struct in i; } s; int main() { s.i.a[1] = s.x; return 0; }');
@@ -122,14 +111,5 @@ describe('structs: what stays unsupported', () => {
     ['returned', 'struct S { int a; } g;\nstruct S mk(void) { return g; }\nint main() {\n  struct S l = mk(); return l.a; }\n', 4, /a struct value other than an object/],
     ['pointer-member', 'struct S { int *p; } s; int x;\nint main() {\n  s.p = &x; return 0; }\n', 3, /a pointer stored in memory/],
   ];
-  for (const [name, src, line, message] of UNSUPPORTED)
-    it(`${name}: exit 2 and one located line`, async () => {
-      const file = join(dir, `${name}.c`);
-      writeFileSync(file, src);
-      const r = await rely(['parse', file]);
-      expect(r.code).toBe(2);
-      expect(r.err.trimEnd()).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${line}:\\d+: unsupported: `));
-      expect(r.err).toMatch(message);
-      expect(r.err.trimEnd().split('\n')).toHaveLength(1);
-    });
+  refusedCases('parse', 'rely-struct-', UNSUPPORTED);
 });
