@@ -154,6 +154,8 @@ describe('constructs that were dropped and gave wrong verdicts', () => {
   it('a store in dead code at the start of main is not an initial value (it was: a wrong UNSAFE)', () => {
     expect(reachable('int x;\nint main() { goto L; x = 5; L: if (x == 5) reach_error(); return 0; }')).toBe(false);
     expect(reachable('int x;\nint main() { x = 5; goto L; L: if (x == 5) reach_error(); return 0; }')).toBe(true);
+    // Nor is a thread created there one that runs from the start.
+    expect(reachable('int x; void *w(void *a) { x = 1; return 0; }\nint main() { pthread_t t; goto L; pthread_create(&t, 0, w, 0); L: if (x == 1) reach_error(); return 0; }')).toBe(false);
   });
 
   it('pthread_mutexattr_settype: the normal kind has no effect; a recursive one is refused (it was a normal mutex: a wrong SAFE)', () => {

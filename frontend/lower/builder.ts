@@ -100,6 +100,8 @@ export class ThreadBuilder {
   atomicDepth = 0;
   /** main only: creates before any visible step start their threads at init. */
   prefixOpen: boolean;
+  /** Where main's straight-line start has got to: code after a jump (dead until a label) is not part of it. */
+  private prefixEnd: number;
   /** main has started a thread (so its global writes are visible from now on). */
   startedThreads = false;
   /** Objects this thread's lowering introduced (heap objects, thread arguments): numbers their names. */
@@ -121,6 +123,12 @@ export class ThreadBuilder {
     this.cfg.terminal.set(this.exit, 'exit').set(this.err, 'error').set(this.halt, 'halt');
     this.cur = this.entry;
     this.prefixOpen = inst.index === 0;
+    this.prefixEnd = this.entry;
+  }
+
+  /** Whether the current location is on main's start before any visible step (a store there is an initial value; a thread created there runs from the start). */
+  atPrefix(): boolean {
+    return this.prefixOpen && this.cur === this.prefixEnd;
   }
 
   /**
@@ -170,6 +178,7 @@ export class ThreadBuilder {
   }
 
   edge(from: number, to: number, action: Action, pos: SourcePos, text: string): void {
+    if (from === this.prefixEnd) this.prefixEnd = to;
     if (this.prefixOpen && !(action.kind === 'assign' || action.kind === 'havoc' || action.kind === 'skip')) this.prefixOpen = false;
     if (this.prefixOpen && this.touchesGlobal(action)) this.prefixOpen = false;
     this.cfg.edge(from, to, action, pos, text);
@@ -197,8 +206,6 @@ export class ThreadBuilder {
   goto(to: number, pos: SourcePos, text = 'goto'): void {
     this.edge(this.cur, to, { kind: 'skip' }, pos, text);
     this.cur = this.cfg.newLoc(); // unreachable until something jumps here
-    // What follows a jump is no longer main's straight-line start: a store there is not an initial value (it may never run).
-    this.prefixOpen = false;
   }
 
   /** An edge to `to` guarded by `cond`; the current location stays where it is. */
@@ -213,7 +220,7 @@ export class ThreadBuilder {
   /** Stores a term into a binding: `_Bool` keeps v != 0, a type with a range converts as C does (integers.ts). */
   assign(target: Binding, value: Term, pos: SourcePos, text?: string): void {
     // Before main starts any thread nobody can observe a global: `g = c` there is g's initial value.
-    if (this.prefixOpen && !this.startedThreads && target.k === 'var' && this.L.isGlobal(target.name) && value.kind === 'int') {
+    if (this.atPrefix() && !this.startedThreads && target.k === 'var' && this.L.isGlobal(target.name) && value.kind === 'int') {
       this.L.globalInit.set(target.name, convertConstant(value.value, target.type));
       return;
     }

@@ -277,7 +277,7 @@ function startThread(b: ThreadBuilder, fnName: string, arg: Binding, e: CallExpr
   if (b.inst.chain.includes(fnName) || b.inst.fn.decl.name === fnName)
     unsupported(e.pos, `unbounded thread creation: '${fnName}' (transitively) creates itself`);
   if (!replicated) b.once(e.pos, 'thread creation');
-  const atInit = b.prefixOpen;
+  const atInit = b.atPrefix();
   const inst = b.L.newInstance(fn, arg, atInit, [...b.inst.chain, b.inst.fn.decl.name!], e.pos, replicated);
   b.startedThreads = true;
   if (!atInit) {
