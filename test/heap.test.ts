@@ -7,8 +7,11 @@
  * per allocation: a step that is one object of its own (an allocation, a thread
  * creation) may run only once, so one on a cycle of gotos is refused.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agreeOnMutations, lower, PRELUDE, run, verdictsAgree, type MutationCase } from './helpers.js';
+import { agreeOnMutations, lower, PRELUDE, rely, run, verdictsAgree, type MutationCase } from './helpers.js';
 
 const agree = verdictsAgree('rely-heap-');
 const agreeNondet = verdictsAgree('rely-heap-', { nondetCells: true });
@@ -108,6 +111,20 @@ describe('--malloc-may-fail and --check-free', () => {
       int main() { p = malloc(sizeof(int)); *p = 3; pthread_t t; pthread_create(&t, 0, w, 0); free(p); pthread_join(t, 0); return 0; }`;
     expect(run(PRELUDE + src, { checkFree: true }).errorReachable).toBe(true);
     expect(run(PRELUDE + src.replace('free(p); pthread_join(t, 0);', 'pthread_join(t, 0); free(p);'), { checkFree: true }).errorReachable).toBe(false);
+  });
+});
+
+describe('a step that is one object of its own runs once', () => {
+  it('a function that creates a thread (or allocates) is inlined at each call, never kept: kept, two calls were one instance (explicit engines: a wrong SAFE)', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'rely-once-')), 'kept.c');
+    writeFileSync(file, `${PRELUDE}int x; pthread_t t;
+void *w(void *a) { x = x + 1; return 0; }
+void spawn(void) { pthread_create(&t, 0, w, 0); }
+int main() { spawn(); spawn(); if (x == 2) reach_error(); return 0; }`);
+    for (const engine of ['explicit-global', 'explicit-modular']) {
+      const r = await rely(['verify', '--engine', engine, '--json', '--timeout', '30', file]);
+      expect(JSON.parse(r.out).verdict, engine).toBe('unsafe');
+    }
   });
 });
 
