@@ -21,11 +21,10 @@ import { INT_SOURCES, NULL_SOURCES, objectSource, variableSource, type Sources, 
 import { add, eq, gt, lt, mkVar, mul, neg, num, sub, varsOf, type Term } from '../../solver/formula.js';
 import { sizeOf } from '../sizes.js';
 import { BOOL, INT, showType, structMembers, type CType } from '../types.js';
-import { ALLOCATORS, calleeName, stripCasts } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
 import { caseSplit } from './case-split.js';
 import { castType, declaredType } from './declared-types.js';
-import { calleeOf } from './ast-queries.js';
+import { ALLOCATORS, calleeName, calleeOf, stripCasts } from './ast-queries.js';
 import { functionType, functionValue, isFunctionName, namesVariable } from './functions.js';
 import { leaves, type Binding } from './file-scope.js';
 import { structsIn } from './structs.js';
