@@ -373,9 +373,12 @@ function allocation(b: ThreadBuilder, e: Extract<Expr, { k: 'call' }>, name: str
   return { term: mul(v.term, b.read(ok, e.pos)), from: new Set([...v.from, ...NULL_SOURCES]) };
 }
 
-/** A heap object's flag "freed" when LowerOptions.checkFree asks for it (the object is named by its first cell). */
+/** Whether an object (named by its first cell) is a heap object: allocation names them `heap:…`. */
+const isHeap = (first: string): boolean => first.startsWith('heap:');
+
+/** A heap object's flag "freed" when LowerOptions.checkFree asks for it. */
 function freedFlag(b: ThreadBuilder, first: string): string | undefined {
-  return b.L.checkFree && first.startsWith('heap:') ? b.L.ghost(`__freed.${first}`) : undefined;
+  return b.L.checkFree && isHeap(first) ? b.L.ghost(`__freed.${first}`) : undefined;
 }
 
 /**
@@ -386,7 +389,7 @@ function freedFlag(b: ThreadBuilder, first: string): string | undefined {
 export function freeObject(b: ThreadBuilder, e: Expr, pos: SourcePos): void {
   const v = pointerValue(b, e);
   if (!b.L.checkFree) return;
-  const heap = targetsOf(b, v).objects.filter((o) => freedFlag(b, o.key));
+  const heap = targetsOf(b, v).objects.filter((o) => isHeap(o.key));
   const at = local(b, v.term, pos);
   b.emit({ kind: 'atomicBegin' }, pos, '');
   caseSplit(b, at, [[0n, 0n], ...heap.map((o) => [o.base, o.base] as const)], (k) => {
