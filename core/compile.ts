@@ -3,10 +3,11 @@
  * Trace replay (replay.ts) and the explicit-state engines (explicit/execute.ts) run
  * the very formulas the symbolic engines reason about, through this one evaluator.
  */
-import type { Term } from '../solver/formula.js';
+import { constArrayValue, intValue, selectValue, storeValue, valuesEqual, type ArrayValue, type Term, type Value as VarValue } from '../solver/formula.js';
 
-export type Value = bigint | boolean;
-export type Env = bigint[];
+export type Value = VarValue | boolean;
+/** Variables' values by slot: integers (Bool as 0/1), and arrays where the program has arrays of run-time size. */
+export type Env = VarValue[];
 export type Compiled = (env: Env) => Value;
 
 /** Compiles a term to a closure over an environment indexed by `slot`. */
@@ -45,8 +46,6 @@ export function compile(t: Term, slot: (name: string) => number): Compiled {
           };
         case 'ite':
           return (env) => (a[0](env) ? a[1](env) : a[2](env));
-        case '=':
-          return (env) => a[0](env) === a[1](env);
         case '<=':
           return (env) => (a[0](env) as bigint) <= (a[1](env) as bigint);
         case '<':
@@ -57,6 +56,14 @@ export function compile(t: Term, slot: (name: string) => number): Compiled {
           return (env) => a.some((f) => f(env));
         case 'not':
           return (env) => !a[0](env);
+        case '=':
+          return t.args[0].sort === 'array' ? (env) => valuesEqual(a[0](env), a[1](env)) : (env) => a[0](env) === a[1](env);
+        case 'select':
+          return (env) => selectValue(a[0](env) as ArrayValue, intValue(a[1](env)));
+        case 'store':
+          return (env) => storeValue(a[0](env) as ArrayValue, intValue(a[1](env)), intValue(a[2](env)));
+        case 'const':
+          return (env) => constArrayValue(intValue(a[0](env)));
       }
     }
   }

@@ -114,7 +114,7 @@ function solveOne(
       const k = (rhs as { value: bigint }).value;
       const s = slot(v);
       // c*v + Σ d*u = k  ⇒  v = (k - Σ d*u) / c
-      return { v, op: { k: 'solve', slot: s, value: (env) => c * (k - rest.reduce((acc, [i, d]) => acc + d * env[i], 0n)) } };
+      return { v, op: { k: 'solve', slot: s, value: (env) => c * (k - rest.reduce((acc, [i, d]) => acc + d * (env[i] as bigint), 0n)) } };
     }
     // Non-linear `v = e` with e known.
     if (lhs.kind === 'var' && lhs.name === v) return { v, op: { k: 'solve', slot: slot(v), value: compile(rhs, slot) } };

@@ -70,8 +70,9 @@ export function compileSteps(p: Program, th: Thread, layout: Layout, range: read
 export function fire(s: Step, cur: readonly bigint[], found: (next: bigint[], aux: bigint[]) => void): boolean {
   return run(s.plan, [...cur, ...cur], (env) => {
     const next = cur.slice();
-    if (s.t.stack?.kind !== 'pop') for (const [from, to] of s.copy) next[to] = env[from];
-    found(next, s.auxSlots.map((i) => env[i]));
+    // Explicit states hold integers only: programs with arrays never reach these engines (Engine.arrays).
+    if (s.t.stack?.kind !== 'pop') for (const [from, to] of s.copy) next[to] = env[from] as bigint;
+    found(next, s.auxSlots.map((i) => env[i] as bigint));
   });
 }
 
@@ -88,6 +89,6 @@ export function initialStates(p: Program, layout: Layout, range: readonly [bigin
   const start = num(range[0] <= 0n && 0n <= range[1] ? 0n : range[0]);
   const fixed = [...deadAtEntry(p)].filter((v) => !constrained.has(v)).map((v) => eq(mkVar(v), start));
   const init = plan(and(p.init, ...fixed), () => false, (v) => layout.index.get(v) ?? layout.slot(v), range, layout.names);
-  const clipped = run(init, new Array(2 * n).fill(0n), (env) => states.push(env.slice(0, n)));
+  const clipped = run(init, new Array(2 * n).fill(0n), (env) => states.push(env.slice(0, n) as bigint[]));
   return { states, clipped };
 }

@@ -5,8 +5,8 @@
  * the certificate's sum over its subtree (ANNOTPRED) — a single linear inequality
  * over the node's head, like an interpolant.
  */
-import { and, conjuncts, eq, FALSE, fromLinear, le, linearOf, num, or, substitute, TRUE, type Term } from '../solver/formula.js';
-import type { HornClause, HornSolution, HornSystem } from '../solver/horn.js';
+import { and, conjuncts, eq, FALSE, fromLinear, isArrayName, le, linearOf, num, or, substitute, TRUE, type Term } from '../solver/formula.js';
+import { clauseVars, type HornClause, type HornSolution, type HornSystem } from '../solver/horn.js';
 import { farkas, linearAtom, type FarkasLimits, type LinearAtom } from './farkas.js';
 
 export interface LinearHornOptions {
@@ -246,6 +246,7 @@ function predTerm(p: LinearAtom, head: readonly string[], params: readonly strin
 export function solveLinearHC(sys: HornSystem, opts: LinearHornOptions = {}): LinearHornResult {
   const maxNodes = opts.maxNodes ?? DEFAULT_MAX_NODES;
   try {
+    if (sys.clauses.some((c) => clauseVars(c).some(isArrayName))) throw new GiveUp('arrays (Farkas certificates are over integers)');
     const { queries, of } = derivations(sys, maxNodes);
     const nodes = queries.reduce((s, t) => s + t.size, 0);
     if (nodes > maxNodes) throw new GiveUp(`more than ${maxNodes} tree nodes`);

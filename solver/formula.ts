@@ -1,12 +1,21 @@
 /**
- * Formula IR shared by every engine: terms over Int and Bool, hash-consed so that
- * structurally equal terms are the same object (cheap equality, sharing, caching).
+ * Formula IR shared by every engine: terms over Int, Bool and arrays from Int to Int,
+ * hash-consed so that structurally equal terms are the same object (cheap equality,
+ * sharing, caching).
  *
  * Integers are mathematical integers (bigint). `cdiv`/`crem` are C's truncating
  * division and remainder; they are linear only with a constant divisor.
+ *
+ * Arrays (SMT's `(Array Int Int)`: `select`, `store`, `const`) hold objects whose size
+ * is known only at run time. An array variable's name contains `[]` (`isArrayName`):
+ * its sort is part of its name, so every place that rebuilds a variable by name (a
+ * frame `x' = x`, a renaming, a solver's answer) gets the sort right.
  */
 
-export type Sort = 'int' | 'bool';
+export type Sort = 'int' | 'bool' | 'array';
+
+/** Whether a variable of this name is an array (see the file comment). */
+export const isArrayName = (name: string): boolean => name.includes('[]');
 
 export type Op =
   | '+'
@@ -19,7 +28,10 @@ export type Op =
   | '<'
   | 'and'
   | 'or'
-  | 'not';
+  | 'not'
+  | 'select'
+  | 'store'
+  | 'const';
 
 interface TermBase {
   readonly id: number;
@@ -55,7 +67,7 @@ function intern<T extends Term>(key: string, make: (id: number) => T): T {
   return t;
 }
 
-export function mkVar(name: string, sort: Sort = 'int'): VarTerm {
+export function mkVar(name: string, sort: Sort = isArrayName(name) ? 'array' : 'int'): VarTerm {
   return intern(`v:${sort}:${name}`, (id) => ({ id, kind: 'var', sort, name }));
 }
 export function num(value: bigint | number): IntTerm {
@@ -202,6 +214,25 @@ export function ite(c: Term, a: Term, b: Term): Term {
   return app('ite', [c, a, b], a.sort);
 }
 
+/** `a[i]`: through stores at other constant indices, down to the value that decides it. */
+export function select(a: Term, i: Term): Term {
+  if (a.kind === 'app' && a.op === 'const') return a.args[0];
+  if (a.kind === 'app' && a.op === 'store') {
+    const [inner, j, v] = a.args;
+    if (j === i) return v;
+    if (j.kind === 'int' && i.kind === 'int') return select(inner, i);
+  }
+  return app('select', [a, i], 'int');
+}
+/** The array `a` with `v` at index `i`. */
+export function store(a: Term, i: Term, v: Term): Term {
+  return app('store', [a, i, v], 'array');
+}
+/** The array with `v` at every index. */
+export function constArray(v: Term): Term {
+  return app('const', [v], 'array');
+}
+
 // ---------------------------------------------------------------------------
 // Atoms. Linear comparisons are normalised to `lhs <op> constant` with the
 // variables on the left, divided by the gcd, so equal atoms are the same term.
@@ -249,7 +280,7 @@ function compare(op: '=' | '<=' | '<', a: Term, b: Term): Term {
   return app(op, [a, b], 'bool');
 }
 export const eq = (a: Term, b: Term): Term =>
-  a.sort === 'bool' || b.sort === 'bool' ? iff(a, b) : compare('=', a, b);
+  a.sort === 'bool' || b.sort === 'bool' || a.sort === 'array' ? iff(a, b) : compare('=', a, b);
 export const le = (a: Term, b: Term): Term => compare('<=', a, b);
 export const lt = (a: Term, b: Term): Term => compare('<', a, b);
 export const ge = (a: Term, b: Term): Term => compare('<=', b, a);
@@ -351,6 +382,12 @@ export function rebuild(op: Op, args: Term[]): Term {
       return or(...args);
     case 'not':
       return not(args[0]);
+    case 'select':
+      return select(args[0], args[1]);
+    case 'store':
+      return store(args[0], args[1], args[2]);
+    case 'const':
+      return constArray(args[0]);
   }
 }
 
@@ -399,7 +436,7 @@ export const isPrimed = (name: string): boolean => name.endsWith(PRIME);
 export const unprimed = (name: string): string => (isPrimed(name) ? name.slice(0, -1) : name);
 export const prime = (t: Term): Term => rename(t, (n) => (isPrimed(n) ? n : primed(n)));
 
-/** True when the term uses only linear arithmetic. */
+/** True when the term uses only linear arithmetic (arrays' select and store are in the fragment: Spacer reads them). */
 export function isLinear(t: Term): boolean {
   if (t.kind !== 'app') return true;
   if (t.op === '*') return (t.args[0].kind === 'int' || t.args[1].kind === 'int') && t.args.every(isLinear);
@@ -410,9 +447,43 @@ export function isLinear(t: Term): boolean {
 // ---------------------------------------------------------------------------
 // Evaluation over concrete values.
 
-export type Valuation = (name: string) => bigint;
+/** A concrete array: `rest` at every index but those in `at` (never equal to `rest`, so equal arrays print and compare alike). */
+export interface ArrayValue {
+  readonly rest: bigint;
+  readonly at: ReadonlyMap<bigint, bigint>;
+}
+/** A variable's concrete value: an integer (Bool as 0/1) or an array. */
+export type Value = bigint | ArrayValue;
 
-export function evaluate(t: Term, val: Valuation): bigint | boolean {
+export const constArrayValue = (rest: bigint): ArrayValue => ({ rest, at: new Map() });
+export const selectValue = (a: ArrayValue, i: bigint): bigint => a.at.get(i) ?? a.rest;
+export function storeValue(a: ArrayValue, i: bigint, v: bigint): ArrayValue {
+  const at = new Map(a.at);
+  if (v === a.rest) at.delete(i);
+  else at.set(i, v);
+  return { rest: a.rest, at };
+}
+export function valuesEqual(a: Value | boolean, b: Value | boolean): boolean {
+  if (typeof a !== 'object' || typeof b !== 'object') return a === b;
+  return a.rest === b.rest && a.at.size === b.at.size && [...a.at].every(([i, v]) => b.at.get(i) === v);
+}
+/** An integer value, or an internal error where an array was found (a sort mix-up, never the program's fault). */
+export function intValue(v: Value | boolean | undefined, what = 'a value'): bigint {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'boolean') return v ? 1n : 0n;
+  throw new Error(`internal: ${what} is ${v === undefined ? 'missing' : 'an array'} where an integer is expected`);
+}
+function arrayValue(v: Value | boolean): ArrayValue {
+  if (typeof v !== 'object') throw new Error('internal: an integer where an array is expected');
+  return v;
+}
+export const showValue = (v: Value): string =>
+  typeof v === 'bigint' ? v.toString() : `[${[...[...v.at].sort(([i], [j]) => (i < j ? -1 : 1)).map(([i, x]) => `${i}: ${x}`), `…: ${v.rest}`].join(', ')}]`;
+
+export type Valuation = (name: string) => Value;
+
+/** The value of `t` where variables have the values `val` gives. */
+export function evaluate(t: Term, val: Valuation): Value | boolean {
   switch (t.kind) {
     case 'int':
       return t.value;
@@ -424,31 +495,38 @@ export function evaluate(t: Term, val: Valuation): bigint | boolean {
     }
     case 'app': {
       const a = t.args.map((x) => evaluate(x, val));
+      const n = (k: number): bigint => intValue(a[k]);
       switch (t.op) {
         case '+':
-          return (a as bigint[]).reduce((x, y) => x + y, 0n);
+          return a.reduce<bigint>((x, y) => x + intValue(y), 0n);
         case '*':
-          return (a[0] as bigint) * (a[1] as bigint);
+          return n(0) * n(1);
         case 'cdiv':
-          if (a[1] === 0n) throw new RangeError('division by zero');
-          return (a[0] as bigint) / (a[1] as bigint);
+          if (n(1) === 0n) throw new RangeError('division by zero');
+          return n(0) / n(1);
         case 'crem':
-          if (a[1] === 0n) throw new RangeError('remainder by zero');
-          return (a[0] as bigint) % (a[1] as bigint);
+          if (n(1) === 0n) throw new RangeError('remainder by zero');
+          return n(0) % n(1);
         case 'ite':
           return a[0] ? a[1] : a[2];
         case '=':
-          return a[0] === a[1];
+          return valuesEqual(a[0], a[1]);
         case '<=':
-          return (a[0] as bigint) <= (a[1] as bigint);
+          return n(0) <= n(1);
         case '<':
-          return (a[0] as bigint) < (a[1] as bigint);
+          return n(0) < n(1);
         case 'and':
           return a.every(Boolean);
         case 'or':
           return a.some(Boolean);
         case 'not':
           return !a[0];
+        case 'select':
+          return selectValue(arrayValue(a[0]), n(1));
+        case 'store':
+          return storeValue(arrayValue(a[0]), n(1), n(2));
+        case 'const':
+          return constArrayValue(n(0));
       }
     }
   }
@@ -486,6 +564,12 @@ export function show(t: Term): string {
         }
         case 'ite':
           return `(${show(t.args[0])} ? ${show(t.args[1])} : ${show(t.args[2])})`;
+        case 'select':
+          return `${p(t.args[0])}[${show(t.args[1])}]`;
+        case 'store':
+          return `${p(t.args[0])}[${show(t.args[1])} := ${show(t.args[2])}]`;
+        case 'const':
+          return `[…: ${show(t.args[0])}]`;
         case 'and':
           return t.args.map(p).join(' && ');
         case 'or':
@@ -538,6 +622,11 @@ export function smtSymbol(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_.$]*$/.test(name) && !SMT_RESERVED.has(name) ? name : `|${name.replace(/[|\\]/g, '_')}|`;
 }
 
+/** SMT-LIB 2 name of a sort. */
+export const smtSort = (s: Sort): string => (s === 'int' ? 'Int' : s === 'bool' ? 'Bool' : '(Array Int Int)');
+/** SMT-LIB 2 sort of a variable by its name (a Horn parameter, a declaration): Int unless it is an array's. */
+export const smtSortOfName = (name: string): string => smtSort(isArrayName(name) ? 'array' : 'int');
+
 /** SMT-LIB 2 term; C division/remainder are encoded with truncation semantics. */
 export function toSmt(t: Term): string {
   switch (t.kind) {
@@ -554,6 +643,8 @@ export function toSmt(t: Term): string {
           return `(ite (>= ${a[0]} 0) (div ${a[0]} ${a[1]}) (- (div (- ${a[0]}) ${a[1]})))`;
         case 'crem':
           return `(ite (>= ${a[0]} 0) (mod ${a[0]} ${a[1]}) (- (mod (- ${a[0]}) ${a[1]})))`;
+        case 'const':
+          return `((as const ${smtSort('array')}) ${a[0]})`;
         default:
           return `(${t.op} ${a.join(' ')})`;
       }
