@@ -34,6 +34,10 @@ export class SolverUnknown extends Error {
 /** A counterexample from SMT that the interpreter rejects: never a verdict. */
 export class ReplayFailed extends Error {}
 
+/** UNKNOWN's reason from an engine whose states hold integers only, given a program with arrays of run-time size (frontend/program.ts hasArrays). */
+export const arraysReason = (engine: string): string =>
+  `unsupported by the ${engine} engine: objects of a size known only at run time (their cells are SMT arrays, which the symbolic engines read: aret, bmc, monolithic)`;
+
 /** UNKNOWN's reason where a Horn solver would meet transition `t`'s nonlinear arithmetic (`%` or `/` by a variable, x*y): located, as every unsupported construct is. */
 export function nonlinearReason(t: Transition, solver: string): string {
   return `unsupported: nonlinear arithmetic at ${showPos(t.pos)} (${t.steps.map((x) => x.text).join('; ')}): ${solver} takes linear clauses only`;

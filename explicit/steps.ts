@@ -4,7 +4,8 @@
  * thread's scope for the thread-modular engine), through execute.ts's plans, so every
  * engine executes the very formulas the symbolic engines see.
  */
-import { and, eq, isPrimed, mkVar, num, primed, unprimed, varsOf } from '../solver/formula.js';
+import { and, eq, isArrayName, isPrimed, mkVar, num, primed, unprimed, varsOf } from '../solver/formula.js';
+import { unsupported } from '../frontend/diagnostics.js';
 import type { Program, Thread, Transition } from '../frontend/program.js';
 import { deadAtEntry, liveLocals, withDeadChoicesFixed } from '../frontend/dead-locals.js';
 import { plan, run, type Plan } from './execute.js';
@@ -44,6 +45,9 @@ export interface Step {
 
 /** The thread's transitions by source pc, compiled over `layout` (which holds its scope). */
 export function compileSteps(p: Program, th: Thread, layout: Layout, range: readonly [bigint, bigint]): Map<number, Step[]> {
+  // States here are integers: an array of run-time size (the symbolic engines' SMT arrays) has no place in them.
+  const array = p.globals.find(isArrayName);
+  if (array) unsupported(p.vars.get(array)!.pos!, `an object of a size known only at run time (${p.vars.get(array)!.cname}) in an explicit-state search: only the symbolic engines read its cells (aret, bmc, monolithic)`);
   // A transition determines the primed copies of its thread's whole scope (globals and
   // own locals); a pop only tests its guard (the frame gives the values).
   const scope = [...p.globals, ...th.locals];

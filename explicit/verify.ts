@@ -11,7 +11,8 @@
  * refuted by the global engine, and the result says so. explicit-modular also reads
  * template threads (any number of instances); the global engine does not.
  */
-import { hasTemplates, type Program } from '../frontend/program.js';
+import { hasArrays, hasTemplates, type Program } from '../frontend/program.js';
+import { arraysReason } from '../core/errors.js';
 import type { Outcome } from '../core/outcome.js';
 import { replay } from '../core/replay.js';
 import { explore, type ExploreResult, type SearchOptions, type SearchResult } from './explore.js';
@@ -83,6 +84,10 @@ export function verifyExplicit(p: Program, engine: ExplicitEngine, opts: Explici
     opts.onInternalError?.(message);
     return { verdict: 'unknown', reason: `internal check failed: ${message}` };
   };
+  if (hasArrays(p)) {
+    const stats: ExplicitStats = { states: 0, guarantee: null, transitionsFired: 0, threads: null, bound: null, symmetry: null, confirmation: null, timeMs: 0 };
+    return { verdict: 'unknown', reason: arraysReason(engine), engine, stats };
+  }
   const search = { nondetRange: opts.nondetRange, intRange: opts.intRange, maxStates: opts.maxStates, deadline: opts.deadline, memory: opts.memory };
   // The global search takes states up to permutations of identical threads.
   const sym = hasTemplates(p) ? undefined : findSymmetry(p);

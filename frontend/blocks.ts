@@ -20,7 +20,7 @@
  * releases it, and every transition outside such a section, of every thread, requires
  * it free. The flag is 0/1, not an owner, so identical threads stay interchangeable.
  */
-import { FALSE, TRUE, and, conjuncts, eq, isLinear, le, mkVar, num, primed, substitute, type Term } from '../solver/formula.js';
+import { FALSE, TRUE, and, conjuncts, eq, isArrayName, isLinear, le, mkVar, num, primed, substitute, type Term } from '../solver/formula.js';
 import { actionVars, type Cfg, type Edge } from './cfg.js';
 import { checkDeadline, fail, unsupported, type DeadlineOption, type SourcePos } from './diagnostics.js';
 import type { Location, Step, Transition } from './program.js';
@@ -366,14 +366,14 @@ function build(input: BlockInput, forcedCuts: Set<number>, sections?: FlagSectio
           // An if-then-else value (an atomic section's `?:`, conditions.ts) gets a name that
           // later steps read: substituted, a run of n such stores that read each other
           // (a store buffer's update) grew as the product of their reads, not as n.
-          const name = `ite!${++auxCount}`;
+          const name = `ite!${++auxCount}${value.sort === 'array' ? '[]' : ''}`;
           ns.sym = new Map(st.sym).set(a.target, mkVar(name));
           ns.aux = [...st.aux, name];
           ns.atoms = [...st.atoms, eq(mkVar(name), value)];
           break;
         }
         case 'havoc': {
-          const name = `nd!${++auxCount}`;
+          const name = `nd!${++auxCount}${isArrayName(a.target) ? '[]' : ''}`;
           const v = mkVar(name);
           ns.sym = new Map(st.sym).set(a.target, v);
           ns.aux = [...st.aux, name];

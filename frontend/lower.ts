@@ -15,7 +15,7 @@ import { commonType, literalType, promote } from './lower/integers.js';
 import { aggregateItems, leaves, type Binding, type FileScope, type Instance } from './lower/file-scope.js';
 import { buildThread, threadCondition } from './lower/thread.js';
 import { writtenNames } from './lower/ast-queries.js';
-import { and, eq, mkVar, num, type Term } from '../solver/formula.js';
+import { and, eq, isArrayName, mkVar, num, type Term } from '../solver/formula.js';
 import { checkAttributes, checkStorage } from './specifiers.js';
 import { applyDeclarator, baseType, structMembers, convertConstant, longBits, showType, sizeType, type CType, type DataModel, type IntType, type TypeEnv, INT, unmodelledPointer } from './types.js';
 
@@ -401,6 +401,10 @@ export class Lowering implements FileScope {
     return b;
   }
 
+  newArray(irName: string, cname: string, pos: SourcePos): void {
+    if (!this.vars.has(irName)) this.addVar({ name: irName, owner: null, role: 'user', unsigned: false, bool: false, cname, pos });
+  }
+
   private globalVar(irName: string, cname: string, type: CType, init: Expr | undefined, declPos: SourcePos, usePos: SourcePos): Binding {
     const unmodelled = unmodelledPointer(type);
     if (unmodelled) return unsupported(usePos, `global '${cname}' of type ${showType(type)} (${unmodelled} are not modelled)`);
@@ -527,7 +531,8 @@ export class Lowering implements FileScope {
       init.push(eq(mkVar(pc), num(0)));
       for (const [v, val] of b.initValues) init.push(eq(mkVar(v), num(val)));
     }
-    for (const g of this.globals) init.push(eq(mkVar(g), num(this.globalInit.get(g) ?? 0n)));
+    // A region's array starts with any contents: nothing reaches it before its allocation (pointers.ts).
+    for (const g of this.globals) if (!isArrayName(g)) init.push(eq(mkVar(g), num(this.globalInit.get(g) ?? 0n)));
     // Variables are global or owned by one thread; both are needed to read the frame.
     return {
       file: this.tu.file,

@@ -37,11 +37,26 @@ export interface Cell {
 }
 
 export interface MemObject {
-  /** The IR name of its first cell. */
+  /** The IR name of its first cell (of its array variable, for a region). */
   readonly key: string;
   readonly cells: readonly Cell[];
   readonly base: bigint;
+  /** An object of a size known only at run time: its cells are one array variable (`key`), its size (in cells) a variable. */
+  readonly region?: Region;
 }
+
+/** A region's cells are `key`'s values at 0 … size − 1, each of type `elem`; it has no cells of its own (MemObject.cells is empty). */
+export interface Region {
+  readonly size: string;
+  readonly elem: IntType;
+}
+
+/**
+ * Regions lie far above every other object, each in a span of its own this long: a
+ * region's size is a count of a C object's values, below 2^64, so its addresses (one
+ * past the end included) never reach the next one's and every address stays exact.
+ */
+export const REGION_SPAN = 1n << 64n;
 
 /**
  * Where a pointer value may come from: `null`, `int` (an integer cast to a pointer),
@@ -70,6 +85,8 @@ export class PointsTo {
   private readonly flows = new Map<string, Set<string>>();
   private readonly promotedCells = new Set<string>();
   private next = 1n;
+  /** Regions numbered so far (each in its own REGION_SPAN). */
+  private regions = 0;
   /** Set when this run numbered an object or function, or promoted a local, that the previous run did not. */
   private grew = false;
   /** Only after the first run: each pointer variable's sources, closed under copies (no `v:` left). */
@@ -82,6 +99,7 @@ export class PointsTo {
     for (const [k, a] of previous.functions) this.functions.set(k, a);
     for (const c of previous.promotedCells) this.promotedCells.add(c);
     this.next = previous.next;
+    this.regions = previous.regions;
     this.solved = previous.closure();
     this.used = true;
   }
@@ -117,6 +135,18 @@ export class PointsTo {
       this.grew = true;
     }
     if (local) this.promote(cells.map((c) => c.name));
+    return o;
+  }
+
+  /** The region with array variable `key`, numbered in the first run that saw it: its base is the next free span. */
+  region(key: string, region: Region): MemObject {
+    this.used = true;
+    let o = this.objects.get(key);
+    if (!o) {
+      o = { key, cells: [], base: REGION_SPAN * BigInt(++this.regions), region };
+      this.objects.set(key, o);
+      this.grew = true;
+    }
     return o;
   }
 
@@ -167,10 +197,10 @@ export class PointsTo {
     };
   }
 
-  /** The values a pointer variable can hold: 0 … the last address, unless an integer may flow into it. */
+  /** The values a pointer variable can hold: 0 … the last address (a region's span included), unless an integer may flow into it. */
   range(name: string): [bigint, bigint] | undefined {
     if (!this.solved || this.solved.get(name)?.has('int')) return undefined;
-    return [0n, this.next - 1n];
+    return [0n, this.regions > 0 ? REGION_SPAN * BigInt(this.regions + 1) - 1n : this.next - 1n];
   }
 
   /** Each variable's sources with the copies resolved, to a fixpoint. */

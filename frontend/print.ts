@@ -1,5 +1,5 @@
 /** Renders a `Program` as readable text, JSON, or SMT-LIB 2. */
-import { and, primed, show, smtSymbol, toSmt } from '../solver/formula.js';
+import { and, primed, show, smtSortOfName, smtSymbol, toSmt } from '../solver/formula.js';
 import { showPos } from './diagnostics.js';
 import { effectAtoms, fullFormula, type Program, type Transition } from './program.js';
 
@@ -79,13 +79,13 @@ export function programJson(p: Program): unknown {
 export function programSmt2(p: Program): string {
   const vars = [...p.vars.keys()];
   const out: string[] = [`; rely transition system for ${p.file}`, '(set-logic ALL)'];
-  for (const v of vars) out.push(`(declare-const ${smtSymbol(v)} Int)`, `(declare-const ${smtSymbol(primed(v))} Int)`);
+  for (const v of vars) out.push(`(declare-const ${smtSymbol(v)} ${smtSortOfName(v)})`, `(declare-const ${smtSymbol(primed(v))} ${smtSortOfName(v)})`);
   out.push(`(define-fun init () Bool ${toSmt(p.init)})`);
   out.push(`(define-fun err () Bool ${toSmt(p.err)})`);
   for (const th of p.threads)
     for (const t of th.transitions) {
       const body = toSmt(fullFormula(p, t));
-      const aux = t.aux.map((a) => `(${smtSymbol(a)} Int)`).join(' ');
+      const aux = t.aux.map((a) => `(${smtSymbol(a)} ${smtSortOfName(a)})`).join(' ');
       // A pop's formula is only its guard: the values come from the frame on the stack.
       const stack = t.stack?.kind === 'push' ? ` (call: also pushes a frame returning to pc ${t.stack.returnPc})` : t.stack ? ' (return: the guard only; the frame restores the locals)' : '';
       out.push(`; thread ${th.name}, ${where(t)}, pc ${t.from} -> ${t.stack?.kind === 'pop' ? 'caller' : t.to}${stack}`);

@@ -3,7 +3,7 @@
  * per-thread locals V_i (each thread has a program counter), φ_init, φ_err, and per
  * thread a finite set of transitions, each a conjunction of atoms over V and V'.
  */
-import { and, eq, mkVar, num, or, primed, reintern, varsOf, type Term } from '../solver/formula.js';
+import { and, eq, isArrayName, mkVar, num, or, primed, reintern, varsOf, type Term } from '../solver/formula.js';
 import type { SourcePos, Warning } from './diagnostics.js';
 
 export interface VarInfo {
@@ -93,6 +93,9 @@ export interface Thread {
   readonly labels?: ReadonlyMap<string, number>;
   readonly transitions: readonly Transition[];
 }
+
+/** Whether the program has objects of a size known only at run time: array variables (formula.ts isArrayName), which engines keeping integer states cannot hold. */
+export const hasArrays = (p: Program): boolean => p.globals.some(isArrayName);
 
 /** Whether some thread is a template (Thread.replicated): only engines that read templates may take the program. */
 export const hasTemplates = (p: Program): boolean => p.threads.some((t) => t.replicated);

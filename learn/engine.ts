@@ -1,7 +1,8 @@
 /** The learn engine as the registry sees it (core/engine.ts): assume-guarantee reasoning with an assumption L* learns (assume-guarantee.ts). */
 import type { Engine } from '../core/engine.js';
 import { OptionError } from '../core/engine.js';
-import type { Program } from '../frontend/program.js';
+import { hasArrays, type Program } from '../frontend/program.js';
+import { arraysReason } from '../core/errors.js';
 import { InputError } from '../frontend/diagnostics.js';
 import { checkAssumeGuarantee, type AgStats } from './assume-guarantee.js';
 import type { Dfa } from './lstar.js';
@@ -82,6 +83,7 @@ export const learnEngine: Engine<LearnOptions, LearnProof, LearnStats> = {
     const resolved = resolveSplit(p, o.split);
     const components = o.generalized ? [resolved[0], ...resolved.slice(1).flat().sort((a, b) => a - b).map((k) => [k])] : resolved;
     const split = components.map((ks) => names(p, ks)).join(' | ');
+    if (hasArrays(p)) return { verdict: { verdict: 'unknown', reason: arraysReason('learn'), stats: { ...emptyStats(), split } }, backend: null };
     if (components.some((ks) => !ks.length)) return { verdict: { verdict: 'unknown', reason: 'assume-guarantee needs two sides: the program has one thread', stats: { ...emptyStats(), split } }, backend: null };
     const r = checkAssumeGuarantee(p, components, { deadline: ctx.budget.deadline });
     const stats = { ...r.stats, split };

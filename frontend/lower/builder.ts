@@ -8,7 +8,7 @@
 import type { Expr, Stmt } from '../ast.js';
 import { Cfg, actionVars, type Action } from '../cfg.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
-import { FALSE, TRUE, add, eq, ge, gt, ite, le, lt, mkVar, not, num, show, type Term } from '../../solver/formula.js';
+import { FALSE, TRUE, add, eq, ge, gt, ite, le, lt, mkVar, not, num, select, show, store, type Term } from '../../solver/formula.js';
 import { convertConstant, INT, showType, structMembers, unmodelledPointer, type CType, type IntType } from '../types.js';
 import { conversion, conversionRange } from './conversion.js';
 import type { CallExpr } from './ast-queries.js';
@@ -106,6 +106,8 @@ export class ThreadBuilder {
   startedThreads = false;
   /** Objects this thread's lowering introduced (heap objects, thread arguments): numbers their names. */
   objectCount = 0;
+  /** Variable-length arrays: pointers to their regions, which `sizeof` and `&` must not take for pointers (pointers.ts variableLengthArray). */
+  readonly vlas = new Set<string>();
   /** Steps modelled by one thing of their own (a thread instance, a heap object): checkOnce refuses any that may run twice. */
   private readonly onceSites: { loc: number; pos: SourcePos; what: string }[] = [];
 
@@ -225,6 +227,11 @@ export class ThreadBuilder {
       return;
     }
     if (target.k === 'null' || target.k === 'alias') unsupported(pos, 'assignment to a pointer parameter bound to its argument');
+    if (target.k === 'elem') {
+      // Region elements have types without a range (pointers.ts, regionAllocation): no conversion.
+      const label = text ?? `${this.L.cname(target.array)}[${show(target.index)}] = ${show(value)}`;
+      return this.emit({ kind: 'assign', target: target.array, value: store(mkVar(target.array), target.index, value) }, pos, label);
+    }
     if (target.k !== 'var' || target.type.k !== 'int') {
       // A pointer holds an address (pointers.ts), a mutex its owner: no conversion.
       if (target.k === 'var' && (target.type.k === 'mutex' || target.type.k === 'ptr')) {
@@ -295,6 +302,8 @@ export class ThreadBuilder {
         return mkVar(b.name);
       case 'const':
         return num(b.value);
+      case 'elem':
+        return select(mkVar(b.array), b.index);
       case 'null':
         return num(0);
       case 'alias':

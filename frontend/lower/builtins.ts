@@ -240,7 +240,8 @@ function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
   if (cell && cell.k !== 'static') {
     // Past the end of a pthread_t array (the last copy of a loop counting through its
     // cells, statements.ts): undefined behaviour, before the thread exists.
-    if (cell.k === 'dynamic' && cell.index.kind === 'int' && !cell.addrs.includes(cell.index.value)) {
+    const i = cell.k === 'dynamic' && cell.index.kind === 'int' ? cell.index.value : undefined;
+    if (cell.k === 'dynamic' && i !== undefined && !cell.cases.some(([lo, hi]) => lo <= i && i <= hi)) {
       b.goto(b.err, e.pos, `pthread_create: ${cell.miss}`);
       return num(0);
     }

@@ -12,6 +12,7 @@ import { convertConstant, type CType } from '../types.js';
 import type { ThreadBuilder } from './builder.js';
 import { declaredType } from './declared-types.js';
 import { assignExpr } from './expressions.js';
+import { variableLengthArray } from './pointers.js';
 import { aggregateItems, leaves, type Binding } from './file-scope.js';
 
 type Item = Declaration['items'][number];
@@ -35,6 +36,12 @@ export function declaration(b: ThreadBuilder, d: Declaration, pos: SourcePos): v
       b.bind(name, b.L.staticLocal(b.frame().fn, name, t, item.init, item.decl.pos));
       continue;
     }
+    const vla = variableLength(item, t);
+    if (vla) {
+      b.bind(name, variableLengthArray(b, name, vla.of, vla.size, item.decl.pos));
+      if (item.init) unsupported(item.init.pos, `an initializer of variable-length array '${name}'`);
+      continue;
+    }
     const x = b.declareLocal(name, t, item.decl.pos);
     b.bind(name, x);
     const at = item.decl.pos;
@@ -48,6 +55,12 @@ export function declaration(b: ThreadBuilder, d: Declaration, pos: SourcePos): v
       for (const e of leaves(x))
         if (e.k === 'var' && e.type.k === 'int') b.emit({ kind: 'havoc', target: e.name, lo: e.type.lo, hi: e.type.hi }, at, `${b.L.cname(e.name)} = <uninitialized>`);
   }
+}
+
+/** `T a[n]` with n not a constant: T and n (a VLA of one dimension; others stay refused where their cells are declared). */
+function variableLength(item: Item, t: CType): { of: CType; size: Expr } | undefined {
+  const d = item.decl.derived;
+  return t.k === 'array' && t.size === undefined && d.length === 1 && d[0].k === 'array' && d[0].size ? { of: t.of, size: d[0].size } : undefined;
 }
 
 function initialize(b: ThreadBuilder, x: Binding, init: Expr, pos: SourcePos, name: string): void {

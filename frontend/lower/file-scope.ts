@@ -8,6 +8,7 @@ import type { Expr, FunctionDef } from '../ast.js';
 import { unsupported, type SourcePos } from '../diagnostics.js';
 import type { PointsTo } from '../points-to.js';
 import type { CType, IntType, TypeEnv } from '../types.js';
+import type { Term } from '../../solver/formula.js';
 
 /** What an identifier denotes while lowering. */
 export type Binding =
@@ -19,6 +20,8 @@ export type Binding =
   | { k: 'alias'; target: Binding }
   /** A constant: an unrolled loop's variable, or a global nothing writes (with its C type). */
   | { k: 'const'; value: bigint; type?: IntType }
+  /** A cell of a region (an object of a size known only at run time, ../points-to.ts): array variable `array` at `index`. */
+  | { k: 'elem'; array: string; index: Term; type: IntType }
   | { k: 'null' };
 
 /** The variables of a binding, arrays and structs flattened in order (C's layout of their cells). */
@@ -99,6 +102,8 @@ export interface FileScope {
   readonly checkFree: boolean;
   /** A global variable (scalar, array or struct, zero initially) the lowering introduces: a heap object, a thread's argument; the same binding for the same name in one lowering. */
   newGlobal(irName: string, cname: string, type: CType, pos: SourcePos): Binding;
+  /** A global array variable (a region's cells: ../points-to.ts), of any contents initially; `irName` contains `[]` (formula.ts). */
+  newArray(irName: string, cname: string, pos: SourcePos): void;
   /** The address space and points-to analysis (../points-to.ts). */
   readonly pointers: PointsTo;
   /** The type of a pointer variable of the program. */

@@ -121,6 +121,8 @@ function typeOf(b: ThreadBuilder, e: Expr): IntType {
 /** `sizeof`'s value: the size of the type, or of the expression's type (not evaluated). */
 export function sizeofValue(b: ThreadBuilder, e: Extract<Expr, { k: 'sizeof' }>): bigint {
   const env = b.L.typeEnv;
+  const x = 'expr' in e.of && e.of.expr.k === 'id' ? b.lookup(e.of.expr.name, e.of.expr.pos) : undefined;
+  if (x?.k === 'var' && b.vlas.has(x.name)) return unsupported(e.pos, `sizeof of variable-length array '${b.L.cname(x.name)}' (a size known only at run time)`);
   const t = 'type' in e.of ? declaredType(env, e.of.type.spec, e.of.type.decl) : (exprCType(b, e.of.expr) ?? exprType(b, e.of.expr));
   return sizeOf(t, env.longBits) ?? unsupported(e.pos, `sizeof of ${showType(t)}`);
 }

@@ -9,15 +9,15 @@ import { fail, unsupported, type SourcePos } from '../diagnostics.js';
 import type { Term } from '../../solver/formula.js';
 import { stripCasts } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
-import { caseSplit } from './case-split.js';
+import { caseSplit, type Interval } from './case-split.js';
 import type { Binding } from './file-scope.js';
 import { checkedAccess, derefCells, exprCType } from './pointers.js';
 import { member } from './structs.js';
 
-/** An lvalue: a fixed binding, or one of some cells chosen at run time by the value of `index` (each cell's is in `addrs`). */
+/** An lvalue: a fixed binding, or one of some cells chosen at run time by the value of `index` (the k-th cell's values of it are `cases[k]`). */
 export type Place =
   | { k: 'static'; b: Binding }
-  | { k: 'dynamic'; elems: Binding[]; addrs: readonly bigint[]; index: Term; pos: SourcePos; miss: string }
+  | { k: 'dynamic'; elems: Binding[]; cases: readonly Interval[]; index: Term; pos: SourcePos; miss: string }
   /** `p->a[i]` with i known at run time: one place per value of i (each a case split over the structs p may point to). */
   | { k: 'rows'; rows: Place[]; index: Term; pos: SourcePos; miss: string };
 
@@ -87,7 +87,7 @@ export function place(b: ThreadBuilder, e: Expr): Place {
     const miss = `array index out of bounds [0, ${n})`;
     if (whole.k !== 'static') return { k: 'rows', rows: Array.from({ length: n }, (_, k) => memberOf(whole, (x) => arrayOf(x).elems[k])), index: i, pos: e.pos, miss };
     const arr = arrayOf(whole.b);
-    return { k: 'dynamic', elems: arr.elems, addrs: arr.elems.map((_, k) => BigInt(k)), index: i, pos: e.pos, miss };
+    return { k: 'dynamic', elems: arr.elems, cases: arr.elems.map((_, k) => [BigInt(k), BigInt(k)] as const), index: i, pos: e.pos, miss };
   }
   const k = Number(i.value);
   if (k < 0 || k >= n) return fail(e.index.pos, `array index ${i.value} out of bounds [0, ${n})`);
@@ -114,7 +114,7 @@ function memberOf(p: Place, part: (x: Binding) => Binding): Place {
 export function atPlace(b: ThreadBuilder, p: Place, fn: (cell: Binding) => void): void {
   if (p.k === 'static') return fn(p.b);
   if (p.k === 'rows') return caseSplit(b, p.index, p.rows.map((_, k) => [BigInt(k), BigInt(k)] as const), (k) => atPlace(b, p.rows[k], fn), p.pos, p.miss);
-  caseSplit(b, p.index, p.addrs.map((a) => [a, a] as const), (k) => checkedAccess(b, p.elems[k], p.pos, () => fn(p.elems[k])), p.pos, p.miss);
+  caseSplit(b, p.index, p.cases, (k) => checkedAccess(b, p.elems[k], p.pos, () => fn(p.elems[k])), p.pos, p.miss);
 }
 
 export function readPlace(b: ThreadBuilder, p: Place, pos: SourcePos): Term {

@@ -17,12 +17,12 @@
  */
 import type { Expr } from '../ast.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
-import { INT_SOURCES, NULL_SOURCES, objectSource, variableSource, type Sources, type Targets } from '../points-to.js';
-import { add, eq, gt, lt, mkVar, mul, neg, num, sub, varsOf, type Term } from '../../solver/formula.js';
+import { INT_SOURCES, NULL_SOURCES, REGION_SPAN, objectSource, variableSource, type Sources, type Targets } from '../points-to.js';
+import { add, cdiv, constArray, eq, gt, lt, mkVar, mul, neg, num, show, sub, varsOf, type Term } from '../../solver/formula.js';
 import { sizeOf } from '../sizes.js';
 import { BOOL, INT, showType, structMembers, type CType } from '../types.js';
 import type { ThreadBuilder } from './builder.js';
-import { caseSplit } from './case-split.js';
+import { caseSplit, type Interval } from './case-split.js';
 import { castType, declaredType } from './declared-types.js';
 import { ALLOCATORS, calleeName, calleeOf, stripCasts } from './ast-queries.js';
 import { functionType, functionValue, isFunctionName, namesVariable } from './functions.js';
@@ -57,6 +57,8 @@ function bindingType(x: Binding): CType | undefined {
       return { k: 'thread' };
     case 'const':
       return undefined;
+    case 'elem':
+      return x.type;
   }
 }
 
@@ -250,7 +252,7 @@ const targetsOf = (b: ThreadBuilder, v: PtrValue): Targets => b.L.pointers.targe
  * The cells `*e` (or `e[index]`) may denote, with their addresses, and the address
  * itself: places.ts splits on it. NULL and any other address reach the error.
  */
-export function derefCells(b: ThreadBuilder, e: Expr, index: Expr | undefined, pos: SourcePos): { elems: Binding[]; addrs: bigint[]; index: Term } {
+export function derefCells(b: ThreadBuilder, e: Expr, index: Expr | undefined, pos: SourcePos): { elems: Binding[]; cases: Interval[]; index: Term } {
   const type = pointee(b, e) ?? VOID;
   let p = pointerValue(b, e);
   if (index) p = offset(b, p, scaled(b, e, b.rvalue(index)), pos);
@@ -261,14 +263,25 @@ export function derefCells(b: ThreadBuilder, e: Expr, index: Expr | undefined, p
   const tg = targetsOf(b, p);
   if (tg.int) unsupported(pos, 'dereference of a pointer that may hold an integer cast to a pointer');
   const elems: Binding[] = [];
-  const addrs: bigint[] = [];
+  const cases: Interval[] = [];
+  const cell = (x: Binding, addr: bigint): void => {
+    elems.push(x);
+    cases.push([addr, addr]);
+  };
   for (const o of tg.objects) {
+    if (o.region) {
+      const r = o.region;
+      if (type.k !== 'int' || type.bits !== r.elem.bits || type.unsigned !== r.elem.unsigned)
+        unsupported(pos, `dereference of a pointer to ${showType(type)} that may point into an object of ${showType(r.elem)} values of a size known only at run time`);
+      elems.push({ k: 'elem', array: o.key, index: sub(at, num(o.base)), type: r.elem });
+      cases.push([o.base, o.base + REGION_SPAN - 1n, mkVar(r.size)]);
+      continue;
+    }
     const whole = b.L.cellOf(o.key)?.array;
     if (type.k === 'struct') {
       // The structs of that type in the object; any other address is invalid.
       const s = structsIn(whole ?? { k: 'var', ...o.cells[0] }, type, o.base);
-      elems.push(...s.elems);
-      addrs.push(...s.addrs);
+      s.elems.forEach((x, k) => cell(x, s.addrs[k]));
       continue;
     }
     o.cells.forEach((c, i) => {
@@ -276,11 +289,10 @@ export function derefCells(b: ThreadBuilder, e: Expr, index: Expr | undefined, p
       // In an object with structs, a member of another type is one p reaches only by undefined behaviour (C's effective types): an invalid dereference.
       if (!same && !(whole && hasStruct(whole))) unsupported(pos, `dereference of a pointer to ${showType(type)} that may point to '${b.L.cname(c.name)}' of type ${showType(c.type)}`);
       if (!same) return;
-      elems.push({ k: 'var', name: c.name, type: c.type });
-      addrs.push(o.base + BigInt(i));
+      cell({ k: 'var', name: c.name, type: c.type }, o.base + BigInt(i));
     });
   }
-  return { elems, addrs, index: at };
+  return { elems, cases, index: at };
 }
 
 /** `k` elements of what pointer p points to, in cells: a struct or an array row is several. */
@@ -312,6 +324,8 @@ function bindingValue(b: ThreadBuilder, x: Binding, pos: SourcePos): PtrValue {
       return NULL_VALUE;
     case 'const':
       return x.value === 0n ? NULL_VALUE : { term: num(x.value), from: INT_SOURCES };
+    case 'elem':
+      return { term: b.read(x, pos), from: INT_SOURCES };
     case 'handle':
       return unsupported(pos, 'pthread_t values other than in pthread_create/pthread_join');
   }
@@ -354,23 +368,65 @@ function allocation(b: ThreadBuilder, e: Extract<Expr, { k: 'call' }>, name: str
   if (args.length !== (name === 'calloc' ? 2 : 1)) return fail(e.pos, `${name} takes ${name === 'calloc' ? 2 : 1} argument(s)`);
   if (!to || to.k === 'void') return unsupported(e.pos, `${name} whose result is not stored in, nor cast to, a pointer to a type (the object's type comes from that pointer)`);
   const bytes = args.reduce<Term>((n, a) => mul(n, a), num(1));
-  if (bytes.kind !== 'int') return unsupported(e.pos, `${name} of a size known only at run time`);
   const size = sizeOf(to, b.L.typeEnv.longBits) ?? unsupported(e.pos, `${name} of ${showType(to)} values`);
-  if (bytes.value <= 0n || bytes.value % size !== 0n || bytes.value / size > 4096n)
-    return unsupported(e.pos, `${name} of ${bytes.value} bytes: not a whole number (1 to 4096) of ${showType(to)} values of ${size} bytes`);
   b.once(e.pos, `an allocation (${name})`);
   const where = `${name}@${e.pos.line}:${e.pos.col}`;
-  const obj = b.L.newGlobal(`heap:${b.inst.name}:${b.objectCount++}`, where, { k: 'array', of: to, size: Number(bytes.value / size) }, e.pos);
-  if (name !== 'calloc') {
-    b.emit({ kind: 'atomicBegin' }, e.pos, '');
-    for (const c of leaves(obj)) if (c.k === 'var' && c.type.k === 'int') b.emit({ kind: 'havoc', target: c.name, lo: c.type.lo, hi: c.type.hi }, e.pos, '');
-    b.emit({ kind: 'atomicEnd' }, e.pos, `${where}: uninitialised`);
-  }
-  const v = objectAddress(b, obj, e.pos);
+  // A run-time size counts the cells that fit in its bytes, as C does (a size_t is never negative).
+  const v = bytes.kind === 'int' ? fixedAllocation(b, name, bytes.value, size, to, where, e.pos) : regionAllocation(b, name, cdiv(bytes, num(size)), to, where, e.pos);
   if (!b.L.mallocMayFail || name.endsWith('alloca')) return v;
   const ok = b.fresh('allocated', BOOL);
   if (ok.k === 'var') b.emit({ kind: 'havoc', target: ok.name, lo: 0n, hi: 1n }, e.pos, `${where} succeeds?`);
   return { term: mul(v.term, b.read(ok, e.pos)), from: new Set([...v.from, ...NULL_SOURCES]) };
+}
+
+/** An allocation of a constant number of bytes: an object of global cells, as an array's. */
+function fixedAllocation(b: ThreadBuilder, name: string, bytes: bigint, size: bigint, to: CType, where: string, pos: SourcePos): PtrValue {
+  if (bytes <= 0n || bytes % size !== 0n || bytes / size > 4096n)
+    return unsupported(pos, `${name} of ${bytes} bytes: not a whole number (1 to 4096) of ${showType(to)} values of ${size} bytes`);
+  const obj = b.L.newGlobal(`heap:${b.inst.name}:${b.objectCount++}`, where, { k: 'array', of: to, size: Number(bytes / size) }, pos);
+  if (name !== 'calloc') {
+    b.emit({ kind: 'atomicBegin' }, pos, '');
+    for (const c of leaves(obj)) if (c.k === 'var' && c.type.k === 'int') b.emit({ kind: 'havoc', target: c.name, lo: c.type.lo, hi: c.type.hi }, pos, '');
+    b.emit({ kind: 'atomicEnd' }, pos, `${where}: uninitialised`);
+  }
+  return objectAddress(b, obj, pos);
+}
+
+/**
+ * An object of `count` cells, a count known only at run time (`malloc(n * sizeof(int))`,
+ * `int a[n]`): a region (../points-to.ts), its cells one array variable and its size a
+ * global set here, in the same step as its contents (any values; zero for calloc). Elements are integers of types without a range (int, long): a stored value needs no
+ * conversion, and a cell never written holds any value of its type.
+ */
+function regionAllocation(b: ThreadBuilder, name: string, count: Term, to: CType, where: string, pos: SourcePos): PtrValue {
+  if (to.k !== 'int' || to.bool || to.lo !== undefined || to.hi !== undefined)
+    return unsupported(pos, `${name} of a size known only at run time, of ${showType(to)} values (only int, long and long long elements are modelled)`);
+  const key = `heap:${b.inst.name}:${b.objectCount++}[]`;
+  b.L.newArray(key, where, pos);
+  const sizeVar = b.L.newGlobal(`size:${key.slice(0, -2)}`, `the size of ${where}`, INT, pos);
+  b.emit({ kind: 'atomicBegin' }, pos, '');
+  b.assign(sizeVar, count, pos, `size of ${where} = ${show(count)}`);
+  if (name === 'calloc') b.emit({ kind: 'assign', target: key, value: constArray(num(0)) }, pos, `${where}: zeroed`);
+  else b.emit({ kind: 'havoc', target: key }, pos, `${where}: uninitialised`);
+  b.emit({ kind: 'atomicEnd' }, pos, '');
+  const o = b.L.pointers.region(key, { size: (sizeVar as { name: string }).name, elem: to });
+  return { term: num(o.base), from: objectSource(key) };
+}
+
+/**
+ * `T a[n]` with n known only at run time (a VLA): a region of n cells, allocated where
+ * the declaration runs, and `a` a pointer to its first cell. C gives `sizeof a` and
+ * `&a` the array's own meaning, which a pointer does not have: both are refused
+ * (ThreadBuilder.vlas).
+ */
+export function variableLengthArray(b: ThreadBuilder, cname: string, of: CType, size: Expr, pos: SourcePos): Binding {
+  const count = b.rvalue(size);
+  b.once(pos, `a variable-length array ('${cname}')`);
+  const v = regionAllocation(b, 'a variable-length array', count, of, `${cname}@${pos.line}:${pos.col}`, pos);
+  const x = b.declareLocal(cname, { k: 'ptr', to: of }, pos);
+  storePointer(b, x, v, pos);
+  if (x.k === 'var') b.vlas.add(x.name);
+  return x;
 }
 
 /** Whether an object (named by its first cell) is a heap object: allocation names them `heap:…`. */
@@ -421,7 +477,7 @@ function unlessFreed(b: ThreadBuilder, flag: string, pos: SourcePos, what: strin
 export function checkedAccess(b: ThreadBuilder, cell: Binding, pos: SourcePos, access: () => void): void {
   const whole = cell.k === 'var' ? b.L.cellOf(cell.name)?.array : undefined;
   const first = whole ? leaves(whole)[0] : undefined;
-  const flag = first?.k === 'var' ? freedFlag(b, first.name) : undefined;
+  const flag = cell.k === 'elem' ? freedFlag(b, cell.array) : first?.k === 'var' ? freedFlag(b, first.name) : undefined;
   if (!flag) return access();
   b.emit({ kind: 'atomicBegin' }, pos, '');
   unlessFreed(b, flag, pos, 'use after free');
@@ -460,6 +516,7 @@ function addressOf(b: ThreadBuilder, lv: Expr): PtrValue {
     case 'id': {
       if (isFunctionName(b, lv.name, lv.pos)) return functionValue(b, lv.name, lv.pos);
       const x = b.lookup(lv.name, lv.pos);
+      if (x.k === 'var' && b.vlas.has(x.name)) return unsupported(lv.pos, `the address of variable-length array '${lv.name}' (its elements' addresses are modelled: '${lv.name}' or &${lv.name}[i])`);
       if ((x.k === 'var' && (x.type.k === 'int' || x.type.k === 'mutex')) || x.k === 'array') return objectAddress(b, x, lv.pos);
       return unsupported(lv.pos, `the address of '${lv.name}' (only addresses of integer variables and arrays are modelled)`);
     }
@@ -531,7 +588,8 @@ function offset(b: ThreadBuilder, p: PtrValue, k: Term, pos: SourcePos): PtrValu
   const tg = targetsOf(b, p);
   if (tg.int) unsupported(pos, 'arithmetic on a pointer that may hold an integer cast to a pointer');
   if (b.L.pointers.analysed) {
-    const objects = tg.objects.map((o) => [o.base, o.base + BigInt(o.cells.length)] as const);
+    // One past the end is an address of the object too.
+    const objects = tg.objects.map((o): Interval => (o.region ? [o.base, o.base + REGION_SPAN - 1n, add(mkVar(o.region.size), num(1))] : [o.base, o.base + BigInt(o.cells.length)]));
     const within = (j: number): void => caseSplit(b, to, [objects[j]], () => {}, pos, 'pointer arithmetic leaves its object (undefined behaviour)');
     caseSplit(b, at, objects, within, pos, 'pointer arithmetic on a null or invalid pointer (undefined behaviour)');
   }
