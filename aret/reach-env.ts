@@ -3,7 +3,7 @@
  * transitions (aret.ts), and the error tuples of Fig. 6 lines 8–9.
  */
 import { and, eq, evaluate, mkVar, num, or, type Term } from '../solver/formula.js';
-import type { SmtSolver } from '../solver/smt.js';
+import { modelValue, type SmtSolver } from '../solver/smt.js';
 import type { Program } from '../frontend/program.js';
 import { SolverUnknown } from '../core/errors.js';
 import { cube, cubeFormula, cubeImplies } from './abstraction.js';
@@ -130,7 +130,7 @@ export async function findErrorTuple(p: Program, aret: Aret, solver: SmtSolver):
       const r = await solver.model([s.formula, ...others], vars);
       if (r.status === 'unknown') throw new SolverUnknown(r.reason);
       if (r.status === 'unsat') continue;
-      const val = (v: string): bigint => r.model?.get(v) ?? 0n;
+      const val = (v: string) => modelValue(r.model, v);
       return aret.states.map((ss, j) => (j === i ? s : ss.find((o) => evaluate(o.formula, val) === true)!));
     }
   }

@@ -6,6 +6,7 @@
  * invariant per location, where the engine gives one), the graphs drawn as SVG, and
  * the source listing with the lines the verdict touches marked.
  */
+import { showValue } from '../solver/formula.js';
 import type { Program } from '../frontend/program.js';
 import type { EngineReport, EngineStats, EngineVerdict, Invariant, Round, RunInfo } from '../core/engine.js';
 import type { TraceStep } from '../core/trace.js';
@@ -42,7 +43,7 @@ function swimlanes(p: Program, trace: readonly TraceStep[], cycleFrom?: number):
   const threads = p.threads.map((t) => t.name);
   const rows = trace.map((s, i) => {
     const what = s.steps.map((x) => x.text).filter(Boolean).join('; ') || '(local steps)';
-    const vals = s.values.map(([v, x]) => `${v}=${x}`).join(' ');
+    const vals = s.values.map(([v, x]) => `${v}=${showValue(x)}`).join(' ');
     const cells = threads.map((t) =>
       t === s.thread ? `<td class="acts"><a href="#L${s.pos.line}" title="${esc(`${s.pos.file}:${s.pos.line}`)}">${esc(what)}</a>${vals ? `<div class="vals">${esc(vals)}</div>` : ''}</td>` : '<td></td>',
     );

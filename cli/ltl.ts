@@ -6,7 +6,7 @@
  * formula are located in it (`--ltl:1:COL`, or the --ltl-file's line and column).
  */
 import { readFileSync } from 'node:fs';
-import { eq, mkVar, num, varsOf, type Term } from '../solver/formula.js';
+import { eq, mkVar, num, showValue, varsOf, type Term } from '../solver/formula.js';
 import { loadReadableProgram } from '../frontend/index.js';
 import { InputError, type SourcePos } from '../frontend/diagnostics.js';
 import type { Program } from '../frontend/program.js';
@@ -132,7 +132,7 @@ export function livenessText<S extends LivenessStats>(bound: BoundProperty, engi
 function runJson(p: Program, run: StepRun, from: number, to: number): unknown[] {
   return [...Array(to - from).keys()].map((k) => {
     const s = runTraceStep(p, run, from + k);
-    return { thread: s.thread, transition: s.transition < 0 ? null : s.transition, file: s.pos.file, line: s.pos.line, steps: s.steps.map((x) => ({ line: x.pos.line, text: x.text })), values: Object.fromEntries(s.values.map(([v, x]) => [v, x.toString()])) };
+    return { thread: s.thread, transition: s.transition < 0 ? null : s.transition, file: s.pos.file, line: s.pos.line, steps: s.steps.map((x) => ({ line: x.pos.line, text: x.text })), values: Object.fromEntries(s.values.map(([v, x]) => [v, showValue(x)])) };
   });
 }
 

@@ -4,6 +4,7 @@
  * trace, then statistics — with the engine's own parts from its report
  * (core/engine.ts).
  */
+import { showValue } from '../solver/formula.js';
 import type { Program } from '../frontend/program.js';
 import type { EngineReport, EngineStats, EngineVerdict, RunInfo } from '../core/engine.js';
 import type { TraceStep } from '../core/trace.js';
@@ -14,7 +15,7 @@ export function traceText(trace: readonly TraceStep[]): string {
   return trace
     .map((s, i) => {
       const what = s.steps.map((x) => x.text).filter(Boolean).join('; ') || '(local steps)';
-      const vals = s.values.map(([v, x]) => `${v}=${x}`).join(' ');
+      const vals = s.values.map(([v, x]) => `${v}=${showValue(x)}`).join(' ');
       return `  ${String(i + 1).padStart(width)}. ${s.thread} ${s.pos.file}:${s.pos.line}  ${what}${vals ? `   | ${vals}` : ''}`;
     })
     .join('\n');
@@ -49,7 +50,7 @@ function traceJson(t?: readonly TraceStep[]): unknown {
       file: s.pos.file,
       line: s.pos.line,
       steps: s.steps.map((x) => ({ line: x.pos.line, text: x.text })),
-      values: Object.fromEntries(s.values.map(([v, x]) => [v, x.toString()])),
+      values: Object.fromEntries(s.values.map(([v, x]) => [v, showValue(x)])),
     })) ?? null
   );
 }

@@ -4,8 +4,8 @@
  * (replay.ts) before any engine reports it. The ARET engine checks MKPATH's paths
  * this way, the monolithic engine its unrolling of the product program.
  */
-import { and, isPrimed, rename, unprimed, type Term } from '../solver/formula.js';
-import type { SmtSolver } from '../solver/smt.js';
+import { and, isPrimed, rename, unprimed, type Term, type Value } from '../solver/formula.js';
+import { modelValue, type SmtSolver } from '../solver/smt.js';
 import { fullFormula, type Program, type Transition } from '../frontend/program.js';
 import { ReplayFailed } from './errors.js';
 import { replay } from './replay.js';
@@ -38,7 +38,7 @@ export function pathFormula(p: Program, path: readonly Transition[]): Term {
  * The run along `path` whose values a model gives (named as pathFormula names them),
  * replayed by the interpreter; throws ReplayFailed when the program does not run it.
  */
-export function replayModel(p: Program, path: readonly Transition[], value: (v: string) => bigint): TraceStep[] {
+export function replayModel(p: Program, path: readonly Transition[], value: (v: string) => Value): TraceStep[] {
   const names = [...p.vars.keys()];
   const states = [...Array(path.length + 1).keys()].map((m) => new Map(names.map((v) => [v, value(at(v, m))] as const)));
   const steps = path.map((t, m) => ({ transition: t, aux: new Map(t.aux.map((a) => [a, value(at(a, m + 1))] as const)) }));
@@ -59,5 +59,5 @@ export async function concretePath(p: Program, path: readonly Transition[], solv
   const r = await solver.model([pathFormula(p, path), ...extra], [...vars, ...auxVars]);
   if (r.status === 'unknown') return { unknown: r.reason };
   if (r.status === 'unsat') return null;
-  return replayModel(p, path, (v) => r.model?.get(v) ?? 0n);
+  return replayModel(p, path, (v) => modelValue(r.model, v));
 }

@@ -3,9 +3,9 @@
  * executing the IR formulas themselves (compile.ts), so a trace a
  * symbolic engine reports is accepted only if the program really runs it.
  */
-import { isPrimed, unprimed, type Term } from '../solver/formula.js';
+import { isPrimed, unprimed, valuesEqual, type Term, type Value } from '../solver/formula.js';
 import { fullFormula, type Program, type Transition } from '../frontend/program.js';
-import { compile } from './compile.js';
+import { compile, type Env } from './compile.js';
 import { traceStep, type TraceStep } from './trace.js';
 
 /**
@@ -13,8 +13,8 @@ import { traceStep, type TraceStep } from './trace.js';
  * a transition's helper values), executed by the interpreter; false when a variable
  * has no value.
  */
-export function holdsIn(p: Program, f: Term, before: ReadonlyMap<string, bigint>, after?: ReadonlyMap<string, bigint>, aux?: ReadonlyMap<string, bigint>): boolean {
-  const env: bigint[] = [];
+export function holdsIn(p: Program, f: Term, before: ReadonlyMap<string, Value>, after?: ReadonlyMap<string, Value>, aux?: ReadonlyMap<string, Value>): boolean {
+  const env: Env = [];
   const slots = new Map<string, number>();
   const slot = (v: string): number => {
     let i = slots.get(v);
@@ -35,10 +35,10 @@ export function holdsIn(p: Program, f: Term, before: ReadonlyMap<string, bigint>
   }
 }
 
-/** A concrete run: states s_0..s_k and the transitions between them (with their aux values). */
-export interface Run {
-  readonly states: readonly ReadonlyMap<string, bigint>[];
-  readonly steps: readonly { readonly transition: Transition; readonly aux: ReadonlyMap<string, bigint> }[];
+/** A concrete run: states s_0..s_k and the transitions between them (with their aux values); the explicit engines' runs are `Run<bigint>`. */
+export interface Run<V extends Value = Value> {
+  readonly states: readonly ReadonlyMap<string, V>[];
+  readonly steps: readonly { readonly transition: Transition; readonly aux: ReadonlyMap<string, V> }[];
 }
 
 /**
@@ -50,12 +50,12 @@ export function replay(p: Program, run: Run): { trace: TraceStep[] } | { failure
   const { states, steps } = run;
   if (states.length !== steps.length + 1) return { failure: 'a run needs one more state than steps' };
   const names = [...p.vars.keys()];
-  const holds = (f: Term, before: ReadonlyMap<string, bigint>, after?: ReadonlyMap<string, bigint>, aux?: ReadonlyMap<string, bigint>): boolean => holdsIn(p, f, before, after, aux);
+  const holds = (f: Term, before: ReadonlyMap<string, Value>, after?: ReadonlyMap<string, Value>, aux?: ReadonlyMap<string, Value>): boolean => holdsIn(p, f, before, after, aux);
   for (const s of states) if (names.some((v) => !s.has(v))) return { failure: 'a state lacks a variable' };
   if (!holds(p.init, states[0])) return { failure: 'the first state is not initial' };
   const trace: TraceStep[] = [];
   // Kept calls: each thread's stack of frames (its locals at the call, pc at the return site).
-  const stacks = p.threads.map(() => [] as Map<string, bigint>[]);
+  const stacks = p.threads.map(() => [] as Map<string, Value>[]);
   for (const [m, st] of steps.entries()) {
     const t = st.transition;
     const bad = { failure: `step ${m + 1} (t${t.id}) is not a transition of the program` };
@@ -68,8 +68,8 @@ export function replay(p: Program, run: Run): { trace: TraceStep[] } | { failure
       const frame = stacks[t.thread].pop();
       if (!frame) return { failure: `step ${m + 1} (t${t.id}) returns with an empty stack` };
       const keep = new Set(t.stack.keep);
-      const expected = (v: string): bigint => (keep.has(v) || !frame.has(v) ? states[m].get(v)! : frame.get(v)!);
-      if (names.some((v) => states[m + 1].get(v) !== expected(v))) return bad;
+      const expected = (v: string): Value => (keep.has(v) || !frame.has(v) ? states[m].get(v)! : frame.get(v)!);
+      if (names.some((v) => !valuesEqual(states[m + 1].get(v)!, expected(v)))) return bad;
     }
     trace.push(traceStep(p, t, (v) => states[m + 1].get(v)!));
   }

@@ -2,7 +2,7 @@
  * The steps of an error trace as every engine reports them: the thread, its
  * transition and source position, the statements, and the values after the step.
  */
-import { and, unprimed, varsOf } from '../solver/formula.js';
+import { and, unprimed, varsOf, type Value } from '../solver/formula.js';
 import type { SourcePos } from '../frontend/diagnostics.js';
 import { effectAtoms, type Program, type Step, type Transition } from '../frontend/program.js';
 
@@ -11,12 +11,12 @@ export interface TraceStep {
   readonly transition: number;
   readonly pos: SourcePos;
   readonly steps: readonly Step[];
-  /** Values after the step of the variables the transition mentions (C names for display). */
-  readonly values: ReadonlyArray<readonly [string, bigint]>;
+  /** Values after the step of the variables the transition mentions (C names for display; arrays printed with showValue). */
+  readonly values: ReadonlyArray<readonly [string, Value]>;
 }
 
 /** The trace step of transition `t`, with the values after it of the variables it mentions. */
-export function traceStep(p: Program, t: Transition, after: (v: string) => bigint): TraceStep {
+export function traceStep(p: Program, t: Transition, after: (v: string) => Value): TraceStep {
   const touched = varsOf(and(...effectAtoms(t)));
   const mentioned = [...new Set([...touched].filter((v) => p.vars.has(unprimed(v))).map(unprimed))];
   return {

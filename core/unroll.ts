@@ -8,8 +8,8 @@
  * `unsat` with it. The model is replayed (core/path.ts, as aret's counterexamples
  * are) before it is returned.
  */
-import { and, eq, evaluate, isPrimed, mkVar, not, num, or, rename, unprimed, varsOf, type Term } from '../solver/formula.js';
-import type { SmtSolver } from '../solver/smt.js';
+import { and, eq, evaluate, intValue, isPrimed, mkVar, not, num, or, rename, unprimed, varsOf, type Term, type Value } from '../solver/formula.js';
+import { modelValue, type SmtSolver } from '../solver/smt.js';
 import { isFrameAtom, type Program, type Transition } from '../frontend/program.js';
 import { ReplayFailed, SolverUnknown } from './errors.js';
 import { at, replayModel } from './path.js';
@@ -77,17 +77,17 @@ async function errorTraceWithin(p: Program, solver: SmtSolver, depth: number, ti
   const r = await solver.modelFresh(parts, wanted, { timeoutMs });
   if (r.status === 'unknown') throw new SolverUnknown(r.reason);
   if (r.status === 'unsat') return null;
-  const value = (v: string): bigint => r.model?.get(v) ?? 0n;
+  const value = (v: string): Value => modelValue(r.model, v);
   // The steps taken, and for the m-th of them the state it starts from: states[m].
-  const steps = [...Array(depth).keys()].filter((k) => value(selector(k + 1)) !== BigInt(STUTTER));
+  const steps = [...Array(depth).keys()].filter((k) => intValue(value(selector(k + 1))) !== BigInt(STUTTER));
   // The trace ends where the error is first reached (later steps of other threads only pad it to the depth).
   const first = [0, ...steps.map((k) => k + 1)].findIndex((k) => evaluate(p.err, (v) => value(at(v, k))) === true);
   const taken = first < 0 ? steps : steps.slice(0, first);
   const states = [0, ...taken.map((k) => k + 1)];
-  const path = taken.map((k) => byId.get(Number(value(selector(k + 1)))));
+  const path = taken.map((k) => byId.get(Number(intValue(value(selector(k + 1))))));
   if (path.some((t) => t === undefined)) throw new ReplayFailed('internal: the unrolling has a step that takes no transition');
   // Renumber `x@m` (the m-th state of the trace, or aux of its m-th step) to the unrolling's.
-  const renumbered = (v: string): bigint => {
+  const renumbered = (v: string): Value => {
     const i = v.lastIndexOf('@');
     return value(at(v.slice(0, i), states[Number(v.slice(i + 1))]));
   };

@@ -59,7 +59,7 @@ export interface ExploreResult extends SearchResult {
   readonly closed?: boolean;
   readonly trace?: readonly TraceStep[];
   /** The run to the error state, for core/replay.ts. */
-  readonly run?: Run;
+  readonly run?: Run<bigint>;
 }
 
 export const DEFAULT_NONDET_RANGE: readonly [bigint, bigint] = [-2n, 2n];
@@ -197,13 +197,13 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
    * run really reaches is the stored one with the permutations along the way undone,
    * and each step is the corresponding transition of the instance really at that place.
    */
-  const runTo = (id: number): Run => {
+  const runTo = (id: number): Run<bigint> => {
     const ids: number[] = [];
     for (let s = id; s >= 0; s = parent[s]) ids.push(s);
     ids.reverse();
     let P: Perm | null = null; // canonical = P(actual)
     const states: Map<string, bigint>[] = [];
-    const steps: Run['steps'][number][] = [];
+    const steps: Run<bigint>['steps'][number][] = [];
     for (const s of ids) {
       const t = via[s]?.t;
       if (t) steps.push({ transition: canon.actualTransition(t, P), aux: new Map(t.aux.map((a, i) => [a, viaAux[s][i]])) });

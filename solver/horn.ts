@@ -2,7 +2,7 @@
  * Horn clauses over the formula IR, their SMT-LIB (HORN logic) encoding, and the
  * check that a solution really satisfies every clause.
  */
-import { add, and, eq, le, lt, mkVar, mul, not, num, or, rebuild, smtSymbol, substitute, toSmt, varsOf, type AppTerm, type Op, type Term } from './formula.js';
+import { add, and, eq, le, lt, mkVar, mul, not, num, or, rebuild, smtSortOfName, smtSymbol, substitute, toSmt, varsOf, type AppTerm, type Op, type Term } from './formula.js';
 
 export interface Relation {
   readonly name: string;
@@ -90,17 +90,20 @@ export function withQuotients(sys: HornSystem): HornSystem {
   return { ...sys, clauses };
 }
 
-/** The SMT-LIB 2 script (logic HORN, `/` and `%` by constants through quotients): `(check-sat)` answers sat exactly when a solution exists. */
+/**
+ * The SMT-LIB 2 script (logic HORN, `/` and `%` by constants through quotients): `(check-sat)`
+ * answers sat exactly when a solution exists. Parameters and clause variables are sorted by name.
+ */
 export function hornToSmtLib(system: HornSystem): string {
   const sys = withQuotients(system);
   const lines = ['(set-logic HORN)'];
-  for (const r of sys.relations) lines.push(`(declare-fun ${smtSymbol(r.name)} (${r.params.map(() => 'Int').join(' ')}) Bool)`);
+  for (const r of sys.relations) lines.push(`(declare-fun ${smtSymbol(r.name)} (${r.params.map(smtSortOfName).join(' ')}) Bool)`);
   const app = (a: Atom): string => (a.args.length ? `(${smtSymbol(a.rel)} ${a.args.map(toSmt).join(' ')})` : smtSymbol(a.rel));
   for (const c of sys.clauses) {
     const body = [...c.body.map(app), toSmt(c.constraint)];
     const imp = `(=> (and ${body.join(' ')}) ${c.head ? app(c.head) : 'false'})`;
     const vs = clauseVars(c);
-    lines.push(vs.length ? `(assert (forall (${vs.map((v) => `(${smtSymbol(v)} Int)`).join(' ')}) ${imp}))` : `(assert ${imp})`);
+    lines.push(vs.length ? `(assert (forall (${vs.map((v) => `(${smtSymbol(v)} ${smtSortOfName(v)})`).join(' ')}) ${imp}))` : `(assert ${imp})`);
   }
   return lines.join('\n') + '\n';
 }

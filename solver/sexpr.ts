@@ -1,10 +1,40 @@
 /**
  * Reading SMT-LIB 2 answers (models, Horn solutions, get-value) back into the
  * formula IR: an s-expression parser and a translator for the quantifier-free
- * linear-integer fragment z3 answers with (`let`, `!` annotations included).
- * SMT-LIB's Euclidean div/mod are not C's, so they are rejected rather than guessed.
+ * linear-integer fragment with arrays z3 answers with (`let`, `!` annotations
+ * included). SMT-LIB's Euclidean div/mod are not C's, so they are rejected rather
+ * than guessed; so are quantifiers, lambdas and `as-array`, which the IR has no term
+ * for. Every rejection is a SyntaxError, which callers take as "unknown".
  */
-import { FALSE, TRUE, add, and, cdiv, crem, eq, ge, gt, ite, le, lt, mkVar, mul, neg, not, num, or, smtSymbol, sub, type Term } from './formula.js';
+import {
+  FALSE,
+  TRUE,
+  add,
+  and,
+  cdiv,
+  constArray,
+  crem,
+  eq,
+  evaluate,
+  ge,
+  gt,
+  ite,
+  le,
+  lt,
+  mkVar,
+  mul,
+  neg,
+  not,
+  num,
+  or,
+  select,
+  smtSort,
+  smtSymbol,
+  store,
+  sub,
+  type Term,
+  type Value,
+} from './formula.js';
 
 export type SExpr = string | SExpr[];
 
@@ -60,8 +90,10 @@ export function sexprToTerm(e: SExpr, names: ReadonlyMap<string, Term> = new Map
     return names.get(e) ?? mkVar(e);
   }
   const [head, ...args] = e;
-  if (typeof head !== 'string') throw new SyntaxError(`unexpected term ${JSON.stringify(e).slice(0, 80)}`);
   const t = (x: SExpr): Term => sexprToTerm(x, names);
+  // `((as const (Array Int Int)) v)`: the array with v everywhere.
+  if (Array.isArray(head) && showSExpr(head) === `(as const ${smtSort('array')})` && args.length === 1) return constArray(t(args[0]));
+  if (typeof head !== 'string') throw new SyntaxError(`unexpected term ${showSExpr(e).slice(0, 80)}`);
   switch (head) {
     case 'let': {
       const bound = new Map(names);
@@ -103,6 +135,17 @@ export function sexprToTerm(e: SExpr, names: ReadonlyMap<string, Term> = new Map
       return args.map(t).reduce((a, b) => mul(a, b));
     case 'mod':
       return euclideanMod(t(args[0]), t(args[1]));
+    case 'select':
+      return select(t(args[0]), t(args[1]));
+    case 'store':
+      return store(t(args[0]), t(args[1]), t(args[2]));
+    case 'forall':
+    case 'exists':
+    case 'lambda':
+      throw new SyntaxError(`unsupported: a quantified term ('${head}') in solver output`);
+    case '_':
+      // `(_ as-array f)`: an array given by a function's definition elsewhere.
+      throw new SyntaxError(`unsupported: '${showSExpr(e).slice(0, 80)}' in solver output`);
     case 'div': {
       // Exact: a − mod(a, k) is a multiple of k, so C's truncation changes nothing.
       const [a, k] = [t(args[0]), t(args[1])];
@@ -111,6 +154,18 @@ export function sexprToTerm(e: SExpr, names: ReadonlyMap<string, Term> = new Map
     default:
       throw new SyntaxError(`unsupported function '${head}' in solver output`);
   }
+}
+
+/**
+ * A closed term of a model (`get-value`, a model's eval) as a concrete value: an
+ * integer, or an array written as stores over a constant array.
+ */
+export function sexprToValue(e: SExpr): Value {
+  const v = evaluate(sexprToTerm(e), (n) => {
+    throw new SyntaxError(`unexpected symbol '${n}' in a value from the solver`);
+  });
+  if (typeof v === 'boolean') throw new SyntaxError(`a Boolean where a value was expected from the solver: ${showSExpr(e).slice(0, 80)}`);
+  return v;
 }
 
 /**

@@ -3,11 +3,15 @@
  * incremental push/pop with checks under assumptions, and Horn queries. Back ends
  * implement `Backend`; `SmtSolver` adds the query cache and the counters.
  */
-import { and, not, type Term } from './formula.js';
+import { and, constArrayValue, isArrayName, not, type Term, type Value } from './formula.js';
 import type { HornResult, HornSystem } from './horn.js';
 
 export type SatResult = { status: 'sat' } | { status: 'unsat' } | { status: 'unknown'; reason: string };
-export type Model = ReadonlyMap<string, bigint>;
+/** Values of the variables a check asked for: integers, and ArrayValues for array variables. */
+export type Model = ReadonlyMap<string, Value>;
+
+/** `v`'s value in `m`; a variable the model does not give may take any value: 0 (an array: 0 everywhere). */
+export const modelValue = (m: Model | undefined, v: string): Value => m?.get(v) ?? (isArrayName(v) ? constArrayValue(0n) : 0n);
 
 /** A solver's reason for `unknown` as rely reports it: `timeout`, or the solver's words on one line. */
 export const unknownReason = (raw: string): string => (/timeout|canceled/.test(raw) ? 'timeout' : raw.replace(/\s+/g, ' ').trim());
@@ -27,7 +31,7 @@ export interface QueryOptions {
 
 export type BackendName = 'wasm' | 'native';
 
-/** What a back end provides; formulas are over Int variables (Bool terms as formulas). */
+/** What a back end provides; formulas are over Int and array variables (Bool terms as formulas). */
 export interface Backend {
   readonly name: BackendName;
   push(): Promise<void>;

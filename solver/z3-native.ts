@@ -16,9 +16,9 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { setPriority } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { mkVar, smtSymbol, toSmt, varsOf, type Term } from './formula.js';
+import { mkVar, smtSortOfName, smtSymbol, toSmt, varsOf, type Term, type Value } from './formula.js';
 import { hornToSmtLib, type HornResult, type HornSystem } from './horn.js';
-import { inlineRelations, parseSExprs, sexprToTerm, showSmt, type RelationDef, type SExpr } from './sexpr.js';
+import { inlineRelations, parseSExprs, sexprToTerm, sexprToValue, showSmt, type RelationDef, type SExpr } from './sexpr.js';
 import { SolverFailed, unknownReason, type Backend, type Model, type SatResult } from './smt.js';
 import { MB, runMemory, solverPids } from './memory.js';
 
@@ -269,6 +269,9 @@ async function answer(proc: Z3Process, out: string, vars: readonly string[]): Pr
   return { status: 'unknown', reason: await reasonUnknown(proc) };
 }
 
+/** A variable's declaration, by the sort its name gives it. */
+const declaration = (v: string): string => `(declare-const ${smtSymbol(v)} ${smtSortOfName(v)})`;
+
 export class NativeBackend implements Backend {
   readonly name = 'native' as const;
   private readonly smt: Z3Process;
@@ -286,7 +289,7 @@ export class NativeBackend implements Backend {
     this.smt.onStart = () => {
       this.timeoutSet = 0;
       this.pendingPop = false; // the restarted process never saw the check's push
-      const decls = [...this.declared].map((v) => `(declare-const ${smtSymbol(v)} Int)`);
+      const decls = [...this.declared].map(declaration);
       const stack = this.levels.flatMap((l) => ['(push 1)', ...l]);
       return ['(set-option :global-declarations true)', '(set-option :produce-models true)', ...decls, ...stack].join('\n') + '\n';
     };
@@ -298,7 +301,7 @@ export class NativeBackend implements Backend {
     for (const v of varsOf(t))
       if (!this.declared.has(v)) {
         this.declared.add(v);
-        out.push(`(declare-const ${smtSymbol(v)} Int)`);
+        out.push(declaration(v));
       }
     return out.join('\n');
   }
@@ -363,7 +366,7 @@ export class NativeBackend implements Backend {
 
   /** In the one-shot process (the Horn queries' too): each request starts with (reset). */
   async checkFresh(formulas: readonly Term[], vars: readonly string[], timeoutMs?: number): Promise<SatResult & { model?: Model }> {
-    const decls = [...new Set([...formulas.flatMap((t) => [...varsOf(t)]), ...vars])].map((v) => `(declare-const ${smtSymbol(v)} Int)`);
+    const decls = [...new Set([...formulas.flatMap((t) => [...varsOf(t)]), ...vars])].map(declaration);
     const limit = timeoutMs === undefined ? '' : `(set-option :timeout ${timeoutMs})\n`;
     const asserts = formulas.map((t) => `(assert ${toSmt(t)})`);
     let out: string;
@@ -422,7 +425,7 @@ export class NativeBackend implements Backend {
       if (status !== 'sat') return { status: 'unknown', reason: await reasonUnknown(this.oneShot) };
       const model = await this.oneShot.request('(get-model)');
       checkErrors(model);
-      return { status: 'sat', solution: await parseHornModel(sys, model, (body, params) => this.eliminate(body, params)) };
+      return { status: 'sat', solution: await parseHornModel(sys, model, (body, params, sorts) => this.eliminate(body, params, sorts)) };
     } catch (e) {
       // The requests after the answer (its reason, the model, the quantifier elimination)
       // run under the query's time limit too, and end when the run stops and closes the
@@ -436,10 +439,10 @@ export class NativeBackend implements Backend {
   /**
    * Spacer's answers can keep existentials (over clause variables it eliminated, e.g.
    * the quotients of withQuotients): z3's quantifier elimination removes them before
-   * the IR reads the formula, as the wasm back end does.
+   * the IR reads the formula, as the wasm back end does. `sorts`: the parameters' SMT sorts.
    */
-  private async eliminate(body: SExpr, params: readonly string[]): Promise<SExpr> {
-    const out = await this.oneShot.request(`(reset)\n${params.map((p) => `(declare-const ${smtSymbol(p)} Int)`).join('\n')}\n(assert ${showSmt(body)})\n(apply qe)`);
+  private async eliminate(body: SExpr, params: readonly string[], sorts: readonly string[]): Promise<SExpr> {
+    const out = await this.oneShot.request(`(reset)\n${params.map((p, i) => `(declare-const ${smtSymbol(p)} ${sorts[i]})`).join('\n')}\n(assert ${showSmt(body)})\n(apply qe)`);
     checkErrors(out);
     const [goals] = parseSExprs(out) as SExpr[][];
     const goal = goals?.[1];
@@ -460,20 +463,27 @@ export class NativeBackend implements Backend {
   }
 }
 
+/**
+ * A get-value answer: integers, and arrays as z3 4.8 prints them for quantifier-free
+ * queries (stores over a constant array; it resolves `as-array` itself). A value the IR
+ * cannot hold (a lambda) is a SyntaxError.
+ */
 function parseValues(text: string): Model {
-  const m = new Map<string, bigint>();
+  const m = new Map<string, Value>();
   for (const top of parseSExprs(text))
     for (const pair of top as SExpr[]) {
       const [name, value] = pair as [string, SExpr];
-      const t = sexprToTerm(value);
-      if (t.kind !== 'int') throw new Error(`z3: non-integer value for ${name}`);
-      m.set(name, t.value);
+      m.set(name, sexprToValue(value));
     }
   return m;
 }
 
 /** `(define-fun R ((x!0 Int) …) Bool body)` entries → solution over R's parameters. */
-async function parseHornModel(sys: HornSystem, text: string, eliminate: (body: SExpr, params: readonly string[]) => Promise<SExpr>): Promise<Map<string, Term>> {
+async function parseHornModel(
+  sys: HornSystem,
+  text: string,
+  eliminate: (body: SExpr, params: readonly string[], sorts: readonly string[]) => Promise<SExpr>,
+): Promise<Map<string, Term>> {
   const defs = new Map<string, RelationDef>();
   const tops = parseSExprs(text).flatMap((top) => (Array.isArray(top) && top[0] !== 'define-fun' ? top : [top])) as SExpr[][];
   for (const d of tops) {
@@ -488,7 +498,7 @@ async function parseHornModel(sys: HornSystem, text: string, eliminate: (body: S
     const params = defs.get(r.name)!.params;
     const names = new Map(params.map((p, i) => [p, mkVar(r.params[i])] as const));
     const body = bodies.get(r.name)!;
-    sol.set(r.name, sexprToTerm(JSON.stringify(body).includes('"exists"') ? await eliminate(body, params) : body, names));
+    sol.set(r.name, sexprToTerm(JSON.stringify(body).includes('"exists"') ? await eliminate(body, params, r.params.map(smtSortOfName)) : body, names));
   }
   return sol;
 }

@@ -5,10 +5,10 @@
  * Horn queries go through the Fixedpoint API with the Spacer engine.
  */
 import { init, killThreads } from 'z3-solver';
-import { mkVar, smtSymbol, type Term } from './formula.js';
+import { isArrayName, mkVar, smtSortOfName, smtSymbol, type Term, type Value } from './formula.js';
 import type { HornResult, HornSystem } from './horn.js';
 import { clauseVars, withQuotients } from './horn.js';
-import { inlineRelations, parseSExprs, sexprToTerm, showSmt, type RelationDef, type SExpr } from './sexpr.js';
+import { inlineRelations, parseSExprs, sexprToTerm, sexprToValue, showSmt, type RelationDef, type SExpr } from './sexpr.js';
 import { unknownReason, type Backend, type Model, type SatResult } from './smt.js';
 
 type Api = Awaited<ReturnType<typeof init>>;
@@ -61,7 +61,7 @@ export class WasmBackend implements Backend {
         case 'bool':
           return ctx.Bool.val(t.value);
         case 'var':
-          return t.sort === 'bool' ? ctx.Bool.const(t.name) : ctx.Int.const(t.name);
+          return t.sort === 'bool' ? ctx.Bool.const(t.name) : t.sort === 'array' ? ctx.Array.const(t.name, ctx.Int.sort(), ctx.Int.sort()) : ctx.Int.const(t.name);
         case 'app': {
           const a: Expr[] = t.args.map((x) => this.expr(ctx, x));
           switch (t.op) {
@@ -87,6 +87,12 @@ export class WasmBackend implements Backend {
               return ctx.Or(...a);
             case 'not':
               return ctx.Not(a[0]);
+            case 'select':
+              return a[0].select(a[1]);
+            case 'store':
+              return a[0].store(a[1], a[2]);
+            case 'const':
+              return ctx.Array.K(ctx.Int.sort(), a[0]);
           }
         }
       }
@@ -141,12 +147,13 @@ export class WasmBackend implements Backend {
     if (r === 'unknown') {
       return { status: 'unknown', reason: unknownReason(solver.reasonUnknown()) };
     }
-    const model = new Map<string, bigint>();
+    const model = new Map<string, Value>();
     if (vars.length) {
       const m = solver.model();
       for (const v of vars) {
-        const val = m.eval(ctx.Int.const(v), true);
-        model.set(v, BigInt(val.sexpr().replace(/^\(- (\d+)\)$/, '-$1')));
+        const val = m.eval(this.expr(ctx, mkVar(v)), true).sexpr();
+        // An array's value is a term (stores over a constant array), read as one; an integer's is read directly.
+        model.set(v, isArrayName(v) ? sexprToValue(parseSExprs(val)[0]) : BigInt(val.replace(/^\(- (\d+)\)$/, '-$1')));
       }
     }
     return { status: 'sat', model };
@@ -160,8 +167,9 @@ export class WasmBackend implements Backend {
       fp.set('engine', 'spacer');
       if (timeoutMs !== undefined) fp.set('timeout', timeoutMs);
       const I = ctx.Int.sort();
+      const sortOf = (param: string): Expr => (isArrayName(param) ? ctx.Array.sort(I, I) : I);
       const B = ctx.Bool.sort();
-      const decls = new Map(sys.relations.map((r) => [r.name, ctx.Function.declare(r.name, ...r.params.map(() => I), B)] as const));
+      const decls = new Map(sys.relations.map((r) => [r.name, ctx.Function.declare(r.name, ...r.params.map(sortOf), B)] as const));
       for (const d of decls.values()) fp.registerRelation(d);
       const query = ctx.Function.declare('__rely_query', B);
       fp.registerRelation(query);
@@ -169,7 +177,7 @@ export class WasmBackend implements Backend {
       for (const c of sys.clauses) {
         const body: Expr = ctx.And(...c.body.map((a) => app(a.rel, a.args)), this.expr(ctx, c.constraint));
         const head = c.head ? app(c.head.rel, c.head.args) : query.call();
-        const vs: Expr[] = clauseVars(c).map((v) => ctx.Int.const(v));
+        const vs: Expr[] = clauseVars(c).map((v) => this.expr(ctx, mkVar(v)));
         const rule: Expr = vs.length ? ctx.ForAll(vs as [Expr, ...Expr[]], ctx.Implies(body, head)) : ctx.Implies(body, head);
         fp.addRule(rule);
       }
@@ -184,9 +192,9 @@ export class WasmBackend implements Backend {
       if (!answer) return { status: 'unknown', reason: 'spacer gave no answer' };
       // Newer Spacer answers can keep existentials (over eliminated clause variables);
       // z3's own quantifier elimination removes them before the IR reads the formula.
-      const eliminate = async (body: string, params: readonly string[]): Promise<string> => {
+      const eliminate = async (body: string, params: readonly string[], sorts: readonly string[]): Promise<string> => {
         const s = new ctx.Solver();
-        s.fromString(`${params.map((p) => `(declare-const ${smtSymbol(p)} Int)`).join(' ')} (assert ${body})`);
+        s.fromString(`${params.map((p, i) => `(declare-const ${smtSymbol(p)} ${sorts[i]})`).join(' ')} (assert ${body})`);
         const goal = new ctx.Goal();
         for (const a of s.assertions()) goal.add(a);
         const out = await new ctx.Tactic('qe').apply(goal);
@@ -214,7 +222,7 @@ export class WasmBackend implements Backend {
 async function parseAnswer(
   sys: HornSystem,
   text: string,
-  eliminate: (body: string, params: readonly string[]) => Promise<string>,
+  eliminate: (body: string, params: readonly string[], sorts: readonly string[]) => Promise<string>,
 ): Promise<Map<string, Term>> {
   const defs = new Map<string, RelationDef>();
   const visit = (e: SExpr, lets: Map<string, SExpr>): void => {
@@ -263,7 +271,7 @@ async function parseAnswer(
     const names = new Map<string, Term>(params.map((a, i) => [a, mkVar(r.params[i])] as const));
     const body = bodies.get(r.name) ?? 'false';
     // z3-solver runs one async call at a time: the eliminations go in sequence.
-    const text = JSON.stringify(body).includes('"exists"') ? parseSExprs(await eliminate(showSmt(body), params))[0] : body;
+    const text = JSON.stringify(body).includes('"exists"') ? parseSExprs(await eliminate(showSmt(body), params, r.params.map(smtSortOfName)))[0] : body;
     sol.set(r.name, sexprToTerm(text, names));
   }
   return sol;

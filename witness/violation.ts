@@ -52,7 +52,8 @@ function chosenValues(p: Program, t: Transition, step: TraceStep, fn: string): s
   if (!t.steps.some((s) => /__VERIFIER_nondet_\w+\(\)/.test(s.text))) return '1';
   const visible = new Map([...scopeAt(p, t.thread, fn).names].map(([c, v]) => [v, c]));
   const written = new Set(t.writes);
-  const parts = step.values.filter(([v]) => written.has(v) && visible.has(v)).map(([v, x]) => `${visible.get(v)} == ${cLiteral(x)}`);
+  // An array (an object of run-time size) has no C literal: its value is left out.
+  const parts = step.values.flatMap(([v, x]) => (typeof x === 'bigint' && written.has(v) && visible.has(v) ? [`${visible.get(v)} == ${cLiteral(x)}`] : []));
   return parts.length ? parts.join(' && ') : '1';
 }
 
