@@ -159,6 +159,23 @@ for (const [name, make, available] of backends) {
   });
 }
 
+describe.skipIf(!z3)('quantifier elimination over an array parameter (native)', () => {
+  it('declares the parameter as an array and reads the answer over it', async () => {
+    const backend = new NativeBackend();
+    try {
+      const names = new Map([['x!0', A]]);
+      const arraySort = ['(Array Int Int)'];
+      // Spacer's existentials come back as `eliminate` asks; the private method is the one its Horn answers go through.
+      const even = await backend['eliminate'](parseSExprs('(exists ((q Int)) (= (select x!0 0) (* 2 q)))')[0], ['x!0'], arraySort);
+      const t = sexprToTerm(even, names);
+      const val = (a: Value) => (n: string) => (n === 'A[]' ? a : 0n);
+      expect([evaluate(t, val(arr(0n, [[0n, 4n]]))), evaluate(t, val(arr(0n, [[0n, -3n]])))]).toEqual([true, false]);
+    } finally {
+      await backend.close();
+    }
+  });
+});
+
 /**
  * One thread: `A[i] = 7` (t0), then the error when `A[i] == 7` (t1); A starts 0 everywhere, i is any.
  */
