@@ -5,7 +5,7 @@
  * check, or an SMT-LIB 2 script (`obligationsSmt2`) that any SMT solver runs without
  * rely, one check-sat per obligation, each of which must answer unsat.
  */
-import { and, not, primed, smtSymbol, toSmt, varsOf, type Term } from '../solver/formula.js';
+import { and, not, primed, smtSortOfName, smtSymbol, toSmt, varsOf, type Term } from '../solver/formula.js';
 import type { Program } from '../frontend/program.js';
 import { solutionObligations, type Atom, type HornSolution, type HornSystem } from '../solver/horn.js';
 import type { SmtSolver } from '../solver/smt.js';
@@ -82,7 +82,7 @@ export function obligationsSmt2(p: Program, defs: ReadonlyMap<string, Term>, obl
     ';',
     '; Run: z3 THIS_FILE.smt2   (every answer must be unsat)',
     '(set-logic ALL)',
-    ...[...consts].map((v) => `(declare-const ${smtSymbol(v)} Int)`),
+    ...[...consts].map((v) => `(declare-const ${smtSymbol(v)} ${smtSortOfName(v)})`),
     ...[...defs].map(([name, body]) => `(define-fun ${smtSymbol(name)} () Bool ${toSmt(body)})`),
   ];
   for (const o of obligations)

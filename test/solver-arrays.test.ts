@@ -6,6 +6,7 @@
  * z3's array terms back into the IR, and counterexample paths over an array
  * variable replayed by the interpreter. The native half is skipped without z3.
  */
+import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   add,
@@ -35,6 +36,7 @@ import { SmtSolver, type Backend, type Model } from '../solver/smt.js';
 import { NativeBackend, findZ3 } from '../solver/z3-native.js';
 import { WasmBackend } from '../solver/z3-wasm.js';
 import type { Program, Transition } from '../frontend/program.js';
+import { obligationsSmt2 } from '../core/certificate.js';
 import { concretePath } from '../core/path.js';
 import { holdsIn, replay } from '../core/replay.js';
 import { findErrorTrace } from '../core/unroll.js';
@@ -173,6 +175,17 @@ describe.skipIf(!z3)('quantifier elimination over an array parameter (native)', 
     } finally {
       await backend.close();
     }
+  });
+});
+
+describe.skipIf(!z3)('certificate scripts over an array variable (native)', () => {
+  it('declares arrays with their sort, and z3 checks the obligations', () => {
+    const p = arrayProgram();
+    const [t0] = p.threads[0].transitions;
+    const script = obligationsSmt2(p, new Map(), [{ name: 'write then read', premise: t0.formula, conclusion: eq(select(mkVar("A[]'"), i), num(7)) }], ['; test']);
+    expect(script).toContain("(declare-const |A[]'| (Array Int Int))");
+    const out = spawnSync(z3!, ['-in'], { input: script, encoding: 'utf8' });
+    expect(out.stdout.trim().split(/\s+/)).toEqual(['write', 'then', 'read:', 'expect', 'unsat', 'unsat']);
   });
 });
 
