@@ -178,6 +178,22 @@ describe.skipIf(!z3)('quantifier elimination over an array parameter (native)', 
   });
 });
 
+describe.skipIf(!z3)('native process restart with arrays', () => {
+  it('replays array declarations and the stack after z3 dies', async () => {
+    const backend = new NativeBackend();
+    const s = open(() => new SmtSolver(backend));
+    await s.push();
+    await s.assert(eq(B, store(A, i, num(5))));
+    expect((await s.check([not(eq(select(B, i), num(5)))])).status).toBe('unsat');
+    const pid = backend.pid!;
+    process.kill(pid, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await s.check([not(eq(select(B, i), num(5)))])).status).toBe('unsat');
+    expect(backend.pid).not.toBe(pid);
+    await s.pop();
+  });
+});
+
 describe.skipIf(!z3)('certificate scripts over an array variable (native)', () => {
   it('declares arrays with their sort, and z3 checks the obligations', () => {
     const p = arrayProgram();
