@@ -31,7 +31,7 @@ import {
   type Value,
 } from '../solver/formula.js';
 import { hornToSmtLib, solutionObligations, type HornSystem } from '../solver/horn.js';
-import { parseSExprs, sexprToTerm, sexprToValue } from '../solver/sexpr.js';
+import { parseSExprs, sexprToTerm, sexprToValue, showSmt } from '../solver/sexpr.js';
 import { SmtSolver, type Backend, type Model } from '../solver/smt.js';
 import { NativeBackend, findZ3 } from '../solver/z3-native.js';
 import { WasmBackend } from '../solver/z3-wasm.js';
@@ -284,6 +284,11 @@ describe('reading z3 array terms', () => {
     const u = sexprToTerm(parseSExprs('(and (<= (select |A[]| i) 4) (= |B[]| (store |A[]| 1 (- 5))) (= |C[]| ((as const (Array Int Int)) 0)))')[0]);
     expect(u).toBe(and(le(select(A, i), num(4)), eq(B, store(A, num(1), num(-5))), eq(C, constArray(num(0)))));
     expect(u.kind === 'app' && u.args[2].kind === 'app' && u.args[2].args[0].sort).toBe('array');
+  });
+
+  it('prints array terms back as SMT-LIB (the quantifier elimination request)', () => {
+    const text = '(exists ((q Int)) (and (= |A[]| (store ((as const (Array Int Int)) 0) q 1)) (= |B[]| (_ as-array k!0))))';
+    expect(showSmt(parseSExprs(text)[0])).toBe(text);
   });
 
   it('reads values: store chains over a constant array, later stores winning', () => {
