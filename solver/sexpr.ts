@@ -193,6 +193,8 @@ export function showSExpr(e: SExpr): string {
 export function showSmt(e: SExpr): string {
   if (typeof e === 'string') return /^(-?\d+|true|false)$|^[:"]/.test(e) ? e : smtSymbol(e);
   const [head, ...args] = e;
+  // An indexed identifier (`(_ as-array k!0)`) names no variable.
+  if (head === '_') return showSExpr(e);
   if ((head === 'exists' || head === 'forall' || head === 'let') && Array.isArray(args[0])) {
     const binders = args[0].map((b) => (Array.isArray(b) ? `(${smtSymbol(String(b[0]))} ${b.slice(1).map(head === 'let' ? showSmt : showSExpr).join(' ')})` : showSmt(b)));
     return `(${head} (${binders.join(' ')}) ${args.slice(1).map(showSmt).join(' ')})`;
