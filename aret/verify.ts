@@ -8,7 +8,7 @@ import { SolverFailed, type SmtSolver, type SolverStats } from '../solver/smt.js
 import type { HornSystem } from '../solver/horn.js';
 import type { Graph } from '../core/dot.js';
 import { aretGraphs } from './graph.js';
-import { type Program, singleInstances } from '../frontend/program.js';
+import { hasArrays, type Program, singleInstances } from '../frontend/program.js';
 import { coneOfInfluence, type Slice } from '../frontend/slice.js';
 import { Budget } from '../core/budget.js';
 import { OutOfMemory, ReplayFailed, SolverUnknown, Timeout } from '../core/errors.js';
@@ -106,7 +106,8 @@ function emptyAbstraction(p: Program): { abs: Abstraction; pairs: Map<string, Pr
  */
 function refinementLevels(p: Program, opts: VerifyOptions, deadline: number | undefined): { levels: Level[]; modularExcluded: boolean; groups?: Groups } {
   if (opts.bias === 'none') return { levels: [unbiasedLevel], modularExcluded: false };
-  const modularExcluded = (opts.modularPrecheck ?? true) && modularProofExcluded(p, deadline);
+  // The precheck is an explicit-state search: a program with arrays of run-time size has no integer states for it.
+  const modularExcluded = (opts.modularPrecheck ?? true) && !hasArrays(p) && modularProofExcluded(p, deadline);
   const groups = modularExcluded ? provableGroups(p, deadline) : undefined;
   return { levels: [...(modularExcluded ? [] : [modularLevel(p)]), ...(groups ? [groupedLevel(groups)] : []), unbiasedLevel], modularExcluded, groups };
 }

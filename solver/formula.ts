@@ -200,6 +200,12 @@ export function mul(a: Term, b: Term): Term {
 export function cdiv(a: Term, b: Term): Term {
   if (a.kind === 'int' && b.kind === 'int' && b.value !== 0n) return num(a.value / b.value);
   if (b.kind === 'int' && b.value === 1n) return a;
+  // A linear term every coefficient of which k divides: the quotient is exact, so truncation changes nothing.
+  const l = b.kind === 'int' && b.value !== 0n ? linearOf(a) : null;
+  if (l && l.constant % (b as IntTerm).value === 0n && [...l.coeffs.values()].every((c) => c % (b as IntTerm).value === 0n)) {
+    const k = (b as IntTerm).value;
+    return fromLinear({ coeffs: new Map([...l.coeffs].map(([v, c]) => [v, c / k])), constant: l.constant / k });
+  }
   return app('cdiv', [a, b], 'int');
 }
 /** C remainder (sign of the dividend). */

@@ -139,8 +139,8 @@ export function sexprToTerm(e: SExpr, names: ReadonlyMap<string, Term> = new Map
       return select(t(args[0]), t(args[1]));
     case 'store':
       return store(t(args[0]), t(args[1]), t(args[2]));
-    case 'forall':
     case 'exists':
+    case 'forall':
     case 'lambda':
       throw new SyntaxError(`unsupported: a quantified term ('${head}') in solver output`);
     case '_':
@@ -167,6 +167,69 @@ export function sexprToValue(e: SExpr): Value {
   if (typeof v === 'boolean') throw new SyntaxError(`a Boolean where a value was expected from the solver: ${showSExpr(e).slice(0, 80)}`);
   return v;
 }
+
+/**
+ * `∃X. A = store(…store(X, i1, v1)…, ik, vk) ∧ φ` with X an array met nowhere else:
+ * Spacer's lemmas over arrays say "A is some array with these stores", which z3's `qe`
+ * answers with new quantified integers. Exactly that, without a quantifier: A[ij] = vj
+ * for each store that no later store's index overwrites. Every `exists` over arrays
+ * only that has this form is replaced; the others stay (for `qe`, or the caller's UNKNOWN).
+ */
+export function withoutArrayExists(e: SExpr): SExpr {
+  if (typeof e === 'string') return e;
+  const inner = e.map(withoutArrayExists);
+  if (inner[0] !== 'exists' || !Array.isArray(inner[1])) return inner;
+  const binders = inner[1];
+  if (!binders.every((b) => Array.isArray(b) && typeof b[0] === 'string' && showSExpr(b[1]) === smtSort('array'))) return inner;
+  let left = binders.map((b) => (b as string[])[0]);
+  let conjuncts = conjunctsOf(inner[2]);
+  // One binder at a time, any order: eliminating one may leave another with a single use.
+  for (let progress = true; progress && left.length; ) {
+    progress = false;
+    for (const x of left) {
+      const facts = storeFacts(conjuncts, x);
+      if (!facts) continue;
+      conjuncts = facts;
+      left = left.filter((y) => y !== x);
+      progress = true;
+    }
+  }
+  return left.length ? inner : ['and', ...conjuncts];
+}
+
+/** The conjuncts with array X eliminated, if X is used once, in `A = store(…X…)`; else undefined. */
+function storeFacts(conjuncts: readonly SExpr[], x: string): SExpr[] | undefined {
+  const uses = conjuncts.filter((c) => mentions(c, x));
+  const use = uses[0];
+  if (uses.length !== 1 || !Array.isArray(use) || use[0] !== '=' || use.length !== 3) return undefined;
+  const [chain, whole] = mentions(use[1], x) ? [use[1], use[2]] : [use[2], use[1]];
+  if (mentions(whole, x)) return undefined;
+  // The stores on X, innermost first.
+  const stores: [SExpr, SExpr][] = [];
+  let at = chain;
+  while (at !== x) {
+    if (!Array.isArray(at) || at[0] !== 'store' || mentions(at[2], x) || mentions(at[3], x)) return undefined;
+    stores.unshift([at[2], at[3]]);
+    at = at[1];
+  }
+  const same = (a: SExpr, b: SExpr): boolean => showSExpr(a) === showSExpr(b);
+  const facts = stores.flatMap(([i, v], j): SExpr[] => {
+    // whole[i] itself, where whole is a store at i (the chains Spacer writes on both sides).
+    const value = Array.isArray(whole) && whole[0] === 'store' && same(whole[2], i) ? whole[3] : ['select', whole, i];
+    if (same(value, v)) return [];
+    const later = stores.slice(j + 1).map(([k]): SExpr => ['distinct', i, k]);
+    const fact: SExpr = ['=', value, v];
+    return [later.length ? ['=>', ['and', ...later], fact] : fact];
+  });
+  return conjuncts.flatMap((c) => (c === use ? facts : [c]));
+}
+
+function conjunctsOf(e: SExpr): SExpr[] {
+  if (Array.isArray(e) && e[0] === '!') return conjunctsOf(e[1]);
+  return Array.isArray(e) && e[0] === 'and' ? e.slice(1).flatMap(conjunctsOf) : [e];
+}
+
+const mentions = (e: SExpr, x: string): boolean => (typeof e === 'string' ? e === x : e.some((y) => mentions(y, x)));
 
 /**
  * SMT-LIB's `mod` is Euclidean (0 ≤ mod(a, k) < |k|), the IR's `crem` is C's (the sign

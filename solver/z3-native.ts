@@ -18,7 +18,7 @@ import { setPriority } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { mkVar, smtSortOfName, smtSymbol, toSmt, varsOf, type Term, type Value } from './formula.js';
 import { hornToSmtLib, type HornResult, type HornSystem } from './horn.js';
-import { inlineRelations, parseSExprs, sexprToTerm, sexprToValue, showSmt, type RelationDef, type SExpr } from './sexpr.js';
+import { inlineRelations, parseSExprs, sexprToTerm, sexprToValue, showSmt, withoutArrayExists, type RelationDef, type SExpr } from './sexpr.js';
 import { SolverFailed, unknownReason, type Backend, type Model, type SatResult } from './smt.js';
 import { MB, runMemory, solverPids } from './memory.js';
 
@@ -498,7 +498,8 @@ async function parseHornModel(
     const params = defs.get(r.name)!.params;
     const names = new Map(params.map((p, i) => [p, mkVar(r.params[i])] as const));
     const body = bodies.get(r.name)!;
-    sol.set(r.name, sexprToTerm(JSON.stringify(body).includes('"exists"') ? await eliminate(body, params, r.params.map(smtSortOfName)) : body, names));
+    const open = withoutArrayExists(body);
+    sol.set(r.name, sexprToTerm(JSON.stringify(open).includes('"exists"') ? await eliminate(open, params, r.params.map(smtSortOfName)) : open, names));
   }
   return sol;
 }

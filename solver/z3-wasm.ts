@@ -8,7 +8,7 @@ import { init, killThreads } from 'z3-solver';
 import { isArrayName, mkVar, smtSortOfName, smtSymbol, type Term, type Value } from './formula.js';
 import type { HornResult, HornSystem } from './horn.js';
 import { clauseVars, withQuotients } from './horn.js';
-import { inlineRelations, parseSExprs, sexprToTerm, sexprToValue, showSmt, type RelationDef, type SExpr } from './sexpr.js';
+import { inlineRelations, parseSExprs, sexprToTerm, sexprToValue, showSmt, withoutArrayExists, type RelationDef, type SExpr } from './sexpr.js';
 import { unknownReason, type Backend, type Model, type SatResult } from './smt.js';
 
 type Api = Awaited<ReturnType<typeof init>>;
@@ -271,7 +271,8 @@ async function parseAnswer(
     const names = new Map<string, Term>(params.map((a, i) => [a, mkVar(r.params[i])] as const));
     const body = bodies.get(r.name) ?? 'false';
     // z3-solver runs one async call at a time: the eliminations go in sequence.
-    const text = JSON.stringify(body).includes('"exists"') ? parseSExprs(await eliminate(showSmt(body), params, r.params.map(smtSortOfName)))[0] : body;
+    const open = withoutArrayExists(body);
+    const text = JSON.stringify(open).includes('"exists"') ? parseSExprs(await eliminate(showSmt(open), params, r.params.map(smtSortOfName)))[0] : open;
     sol.set(r.name, sexprToTerm(text, names));
   }
   return sol;

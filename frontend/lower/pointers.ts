@@ -18,12 +18,13 @@
 import type { Expr } from '../ast.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
 import { INT_SOURCES, NULL_SOURCES, REGION_SPAN, objectSource, variableSource, type Sources, type Targets } from '../points-to.js';
-import { add, cdiv, constArray, eq, gt, lt, mkVar, mul, neg, num, show, sub, varsOf, type Term } from '../../solver/formula.js';
+import { add, cdiv, constArray, eq, ge, gt, le, lt, mkVar, mul, neg, num, show, sub, varsOf, type Term } from '../../solver/formula.js';
 import { sizeOf } from '../sizes.js';
 import { BOOL, INT, showType, structMembers, type CType } from '../types.js';
 import type { ThreadBuilder } from './builder.js';
 import { caseSplit, type Interval } from './case-split.js';
 import { castType, declaredType } from './declared-types.js';
+import { unwrapped } from './conversion.js';
 import { ALLOCATORS, calleeName, calleeOf, stripCasts } from './ast-queries.js';
 import { functionType, functionValue, isFunctionName, namesVariable } from './functions.js';
 import { leaves, type Binding } from './file-scope.js';
@@ -367,12 +368,11 @@ function allocation(b: ThreadBuilder, e: Extract<Expr, { k: 'call' }>, name: str
   const args = e.args.map((a) => b.rvalue(a));
   if (args.length !== (name === 'calloc' ? 2 : 1)) return fail(e.pos, `${name} takes ${name === 'calloc' ? 2 : 1} argument(s)`);
   if (!to || to.k === 'void') return unsupported(e.pos, `${name} whose result is not stored in, nor cast to, a pointer to a type (the object's type comes from that pointer)`);
-  const bytes = args.reduce<Term>((n, a) => mul(n, a), num(1));
+  const bytes = args.reduce((n, a) => mul(n, a));
   const size = sizeOf(to, b.L.typeEnv.longBits) ?? unsupported(e.pos, `${name} of ${showType(to)} values`);
   b.once(e.pos, `an allocation (${name})`);
   const where = `${name}@${e.pos.line}:${e.pos.col}`;
-  // A run-time size counts the cells that fit in its bytes, as C does (a size_t is never negative).
-  const v = bytes.kind === 'int' ? fixedAllocation(b, name, bytes.value, size, to, where, e.pos) : regionAllocation(b, name, cdiv(bytes, num(size)), to, where, e.pos);
+  const v = bytes.kind === 'int' ? fixedAllocation(b, name, bytes.value, size, to, where, e.pos) : regionAllocation(b, name, (x) => storeCellCount(b, x, bytes, size, where, e.pos), to, where, e.pos);
   if (!b.L.mallocMayFail || name.endsWith('alloca')) return v;
   const ok = b.fresh('allocated', BOOL);
   if (ok.k === 'var') b.emit({ kind: 'havoc', target: ok.name, lo: 0n, hi: 1n }, e.pos, `${where} succeeds?`);
@@ -398,19 +398,47 @@ function fixedAllocation(b: ThreadBuilder, name: string, bytes: bigint, size: bi
  * global set here, in the same step as its contents (any values; zero for calloc). Elements are integers of types without a range (int, long): a stored value needs no
  * conversion, and a cell never written holds any value of its type.
  */
-function regionAllocation(b: ThreadBuilder, name: string, count: Term, to: CType, where: string, pos: SourcePos): PtrValue {
+function regionAllocation(b: ThreadBuilder, name: string, setSize: (size: Binding) => void, to: CType, where: string, pos: SourcePos): PtrValue {
   if (to.k !== 'int' || to.bool || to.lo !== undefined || to.hi !== undefined)
     return unsupported(pos, `${name} of a size known only at run time, of ${showType(to)} values (only int, long and long long elements are modelled)`);
   const key = `heap:${b.inst.name}:${b.objectCount++}[]`;
   b.L.newArray(key, where, pos);
   const sizeVar = b.L.newGlobal(`size:${key.slice(0, -2)}`, `the size of ${where}`, INT, pos);
   b.emit({ kind: 'atomicBegin' }, pos, '');
-  b.assign(sizeVar, count, pos, `size of ${where} = ${show(count)}`);
+  setSize(sizeVar);
   if (name === 'calloc') b.emit({ kind: 'assign', target: key, value: constArray(num(0)) }, pos, `${where}: zeroed`);
   else b.emit({ kind: 'havoc', target: key }, pos, `${where}: uninitialised`);
   b.emit({ kind: 'atomicEnd' }, pos, '');
   const o = b.L.pointers.region(key, { size: (sizeVar as { name: string }).name, elem: to });
   return { term: num(o.base), from: objectSource(key) };
+}
+
+/**
+ * size = the cells of `size` bytes each that fit in `bytes`, as C counts them (a size_t
+ * is never negative). A size_t computed from an int (`n * sizeof(int)`) is C's wrap of
+ * the product: within the type's range (almost always) the count is the product's
+ * quotient, linear; only beyond it does the count keep the wrap's remainders.
+ */
+function storeCellCount(b: ThreadBuilder, x: Binding, bytes: Term, size: bigint, where: string, pos: SourcePos): void {
+  const store = (v: Term) => (): void => b.assign(x, cdiv(v, num(size)), pos, `size of ${where} = ${show(v)} / ${size}`);
+  const w = unwrapped(bytes);
+  if (!w) return store(bytes)();
+  b.diamond(
+    (within, beyond) => {
+      const from = b.cur;
+      const inside = b.cfg.newLoc(pos);
+      b.assume(ge(w.value, num(w.lo)), inside, pos, false);
+      b.cur = inside;
+      b.assume(le(w.value, num(w.hi)), within, pos, false);
+      for (const out of [lt(w.value, num(w.lo)), gt(w.value, num(w.hi))]) {
+        b.cur = from;
+        b.assume(out, beyond, pos, false);
+      }
+    },
+    pos,
+    store(w.value),
+    store(bytes),
+  );
 }
 
 /**
@@ -422,7 +450,8 @@ function regionAllocation(b: ThreadBuilder, name: string, count: Term, to: CType
 export function variableLengthArray(b: ThreadBuilder, cname: string, of: CType, size: Expr, pos: SourcePos): Binding {
   const count = b.rvalue(size);
   b.once(pos, `a variable-length array ('${cname}')`);
-  const v = regionAllocation(b, 'a variable-length array', count, of, `${cname}@${pos.line}:${pos.col}`, pos);
+  const where = `${cname}@${pos.line}:${pos.col}`;
+  const v = regionAllocation(b, 'a variable-length array', (x) => b.assign(x, count, pos, `size of ${where} = ${show(count)}`), of, where, pos);
   const x = b.declareLocal(cname, { k: 'ptr', to: of }, pos);
   storePointer(b, x, v, pos);
   if (x.k === 'var') b.vlas.add(x.name);
