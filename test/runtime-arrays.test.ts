@@ -28,19 +28,22 @@ const explorerAnd = verdictsAgree('rely-rtarrays-', { nondetCells: true });
 const agree = (name: string, src: string, safe: boolean): Promise<void> =>
   explorerAnd(name, src, safe, safe ? ['aret', 'monolithic'] : ['aret', 'bmc', 'monolithic']);
 
-/** n is at most 4 (a range the explorer enumerates exactly) and the programs have one or two threads, to keep CI short. */
+/**
+ * n is at most 4 (a range the explorer enumerates exactly), the programs have one or two
+ * threads and no loop over the array except where the shape is that loop (array-sum), and
+ * few uninitialised cells (the explorer enumerates their values), to keep CI short.
+ */
 const CONSTRUCTS: MutationCase[] = [
   [
     'malloc-nondet',
-    'malloc(n * sizeof(int)) filled by a loop; a thread writes a[0] under a mutex, main a[n-1] (the same cell when n == 1)',
+    'malloc(n * sizeof(int)); a thread writes a[0] while main writes a[n-1] (UNSAFE: with n == 1 they are the same cell)',
     `#include <stdlib.h>
-     int *a; int n; int done; pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-     void *w(void *x) { pthread_mutex_lock(&m); a[0] = 1; done = 1; pthread_mutex_unlock(&m); return 0; }
+     int *a; int n;
+     void *w(void *x) { a[0] = 1; return 0; }
      int main() { n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < n && n <= 4);
-       a = malloc(n * sizeof(int)); for (int i = 0; i < n; i++) a[i] = 0;
-       pthread_t t; pthread_create(&t, 0, w, 0);
-       pthread_mutex_lock(&m); if (done && a[0] != 1) reach_error(); a[n - 1] = 2; pthread_mutex_unlock(&m);
-       pthread_join(t, 0); if (n > 1 && a[0] + a[n - 1] != 3) reach_error(); return 0; }`,
+       a = malloc(n * sizeof(int));
+       pthread_t t; pthread_create(&t, 0, w, 0); a[n - 1] = 2; pthread_join(t, 0);
+       if (n > 1 && a[0] + a[n - 1] != 3) reach_error(); return 0; }`,
     'if (n > 1 && |if (n > 0 && ',
   ],
   [
@@ -61,44 +64,42 @@ const CONSTRUCTS: MutationCase[] = [
     'calloc-other-cells',
     'calloc\'d cells other than the one written stay 0 (UNSAFE: the index j may be k)',
     `#include <stdlib.h>
-     int *a; int k;
-     void *w(void *x) { a[k] = 5; return 0; }
      int main() { int n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < n && n <= 4);
-       a = calloc(n, sizeof(int)); k = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= k && k < n);
-       pthread_t t; pthread_create(&t, 0, w, 0); pthread_join(t, 0);
+       int *a = calloc(n, sizeof(int)); int k = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= k && k < n);
+       a[k] = 5;
        int j = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= j && j < n && j != k);
        if (a[j] != 0) reach_error(); return 0; }`,
     'j < n && j != k|j < n',
   ],
   [
     'vla-nondet',
-    'a VLA char buf[n] in main shared through a global pointer; a thread writes its last cell (UNSAFE: with n == 1 the first cell is the last)',
-    `char *data; int len;
-     void *w(void *x) { data[len - 1] = 'z'; return 0; }
-     int main() { int n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < n && n <= 4);
-       char buf[n]; for (int i = 0; i < n; i++) buf[i] = 'a';
+    'a VLA int buf[n] in main shared through a global pointer; a thread writes its last cell (UNSAFE: with n == 1 the first cell is the last)',
+    `int *data; int len;
+     void *w(void *x) { data[len - 1] = 7; return 0; }
+     int main() { int n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < n && n <= 3);
+       int buf[n]; buf[0] = 1;
        data = buf; len = n;
        pthread_t t; pthread_create(&t, 0, w, 0); pthread_join(t, 0);
-       if (buf[n - 1] != 'z' || (n > 1 && buf[0] != 'a')) reach_error(); return 0; }`,
+       if (buf[n - 1] != 7 || (n > 1 && buf[0] != 1)) reach_error(); return 0; }`,
     '(n > 1 && buf[0]|(n > 0 && buf[0]',
   ],
   [
     'ring-nondet',
-    'a ring buffer of run-time capacity cap (head and tail mod cap) under a mutex: the consumer (main) takes 1 then 2 (UNSAFE: the producer does not wait for a free slot, with cap == 1 it puts 2 over 1)',
+    'a ring buffer of run-time capacity cap (head and tail wrap at cap) under a mutex: the consumer (main) takes 1 then 2 (UNSAFE: the producer does not wait for a free slot, with cap == 1 it puts 2 over 1)',
     `#include <stdlib.h>
      int *ring; int cap; int head, tail, count; pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
      void *producer(void *x) {
        for (int i = 1; i <= 2; i++) { int put = 0;
          while (!put) { pthread_mutex_lock(&m);
-           if (count < cap) { ring[tail] = i; tail = (tail + 1) % cap; count = count + 1; put = 1; }
+           if (count < cap) { ring[tail] = i; tail = tail + 1 == cap ? 0 : tail + 1; count = count + 1; put = 1; }
            pthread_mutex_unlock(&m); } }
        return 0; }
-     int main() { cap = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < cap && cap <= 3);
+     int main() { cap = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < cap && cap <= 2);
        ring = malloc(cap * sizeof(int));
        pthread_t t; pthread_create(&t, 0, producer, 0);
        for (int want = 1; want <= 2; want++) { int v = 0, got = 0;
          while (!got) { pthread_mutex_lock(&m);
-           if (count > 0) { v = ring[head]; head = (head + 1) % cap; count = count - 1; got = 1; }
+           if (count > 0) { v = ring[head]; head = head + 1 == cap ? 0 : head + 1; count = count - 1; got = 1; }
            pthread_mutex_unlock(&m); }
          if (v != want) reach_error(); }
        pthread_join(t, 0); return 0; }`,
@@ -110,7 +111,7 @@ const CONSTRUCTS: MutationCase[] = [
     `#include <stdlib.h>
      int *A; int N; int bsum;
      void *backward(void *x) { for (int i = N - 1; i >= 0; i--) bsum = bsum + A[i]; return 0; }
-     int main() { N = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < N && N <= 3);
+     int main() { N = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < N && N <= 2);
        A = malloc(N * sizeof(int));
        for (int i = 0; i < N; i++) { int v = __VERIFIER_nondet_int(); __VERIFIER_assume(-3 <= v && v <= 3); A[i] = v; }
        pthread_t t; pthread_create(&t, 0, backward, 0);
@@ -120,18 +121,17 @@ const CONSTRUCTS: MutationCase[] = [
   ],
   [
     'pointer-offset',
-    '*(a + i), and p = a + k passed to a thread that writes p[0]; the other cells keep their values (UNSAFE: j may be k)',
+    '*(a + n - 1), and p = a + k passed to a thread that writes p[0]; the last cell keeps its value unless k is n - 1 (UNSAFE: that case forgotten)',
     `#include <stdlib.h>
      int *a;
      void *w(void *x) { int *p = x; p[0] = 7; return 0; }
      int main() { int n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < n && n <= 4);
-       a = malloc(n * sizeof(int)); for (int i = 0; i < n; i++) *(a + i) = i;
+       a = calloc(n, sizeof(int)); *(a + n - 1) = 9;
        int k = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= k && k < n);
        pthread_t t; pthread_create(&t, 0, w, a + k); pthread_join(t, 0);
-       int *q = a + k; if (q[0] != 7 || *(a + k) != 7) reach_error();
-       int j = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= j && j < n && j != k);
-       if (a[j] != j) reach_error(); return 0; }`,
-    'j < n && j != k|j < n',
+       int *q = a + k; if (q[0] != 7) reach_error();
+       if (k != n - 1 && a[n - 1] != 9) reach_error(); return 0; }`,
+    'k != n - 1 && a[n - 1]|a[n - 1]',
   ],
   [
     'element-types',
@@ -146,15 +146,16 @@ const CONSTRUCTS: MutationCase[] = [
   ],
   [
     'per-thread',
-    'each of two thread instances mallocs its own array of n cells (an allocation runs once per thread instance)',
+    'each of two thread instances callocs its own array of n cells (an allocation runs once per thread instance: two objects, not one)',
     `#include <stdlib.h>
-     int n;
-     void *w(void *x) { int *b = malloc(n * sizeof(int)); for (int i = 0; i < n; i++) b[i] = i;
-       if (b[n - 1] != n - 1) reach_error(); return 0; }
+     int n; int next; pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+     void *w(void *x) { pthread_mutex_lock(&m); next = next + 1; int id = next; pthread_mutex_unlock(&m);
+       int *b = calloc(n, sizeof(int)); b[0] = id; b[n - 1] = id;
+       if (b[0] != id) reach_error(); return 0; }
      int main() { n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < n && n <= 3);
        pthread_t t1, t2; pthread_create(&t1, 0, w, 0); pthread_create(&t2, 0, w, 0);
        pthread_join(t1, 0); pthread_join(t2, 0); return 0; }`,
-    'if (b[n - 1] != n - 1)|if (b[0] != n - 1)',
+    'if (b[0] != id)|if (b[0] != 1)',
   ],
 ];
 
@@ -173,11 +174,10 @@ const OUT_OF_BOUNDS: MutationCase[] = [
   ],
   [
     'oob-vla',
-    'a VLA read at a nondet index (UNSAFE: the index may be -1)',
+    'a VLA written at a nondet index (UNSAFE: the index may be -1)',
     `int main() { int n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < n && n <= 4);
-       int buf[n]; for (int j = 0; j < n; j++) buf[j] = j;
-       int i = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= i && i < n);
-       int v = buf[i]; return v; }`,
+       int buf[n]; int i = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= i && i < n);
+       buf[i] = 1; return 0; }`,
     '0 <= i && i < n|-1 <= i && i < n',
   ],
   [
