@@ -8,7 +8,7 @@
  * `unsat` with it. The model is replayed (core/path.ts, as aret's counterexamples
  * are) before it is returned.
  */
-import { and, eq, evaluate, intValue, isPrimed, mkVar, not, num, or, rename, unprimed, varsOf, type Term, type Value } from '../solver/formula.js';
+import { and, eq, evaluate, intValue, isArrayName, isPrimed, ite, mkVar, not, num, or, rename, unprimed, varsOf, type Term, type Value } from '../solver/formula.js';
 import { modelValue, type SmtSolver } from '../solver/smt.js';
 import { isFrameAtom, type Program, type Transition } from '../frontend/program.js';
 import { ReplayFailed, SolverUnknown } from './errors.js';
@@ -94,6 +94,14 @@ async function errorTraceWithin(p: Program, solver: SmtSolver, depth: number, ti
   return replayModel(p, path as Transition[], renumbered);
 }
 
+/** `A' = e` for an array A, e not primed: [A, e]; else nothing. */
+function arrayDefinition(a: Term): [string, Term][] {
+  if (a.kind !== 'app' || a.op !== '=' || a.args[0].sort !== 'array') return [];
+  for (const [l, r] of [a.args, [...a.args].reverse()])
+    if (l.kind === 'var' && isPrimed(l.name) && ![...varsOf(r)].some(isPrimed)) return [[unprimed(l.name), r]];
+  return [];
+}
+
 /**
  * Step k+1 of the product program, from V^k to V^{k+1}: the selector names the
  * transition taken, which implies that transition's effect (its atoms but the
@@ -111,13 +119,24 @@ function productStep(p: Program, transitions: readonly Transition[], stutter = f
     for (const [i, ls] of locals) if (i !== t.thread) for (const v of ls) kept.add(v);
     return kept;
   });
-  const effects = transitions.map((t) => and(...t.atoms.filter((a) => !isFrameAtom(a))));
+  // An array's next value is a definition, A' = ite(taken t1, its store, … A): z3 then
+  // substitutes it, where frames `A' = A ∨ …` beside stores left it deciding array
+  // equalities at every step (a deep unrolling over arrays stalled).
+  const stores = transitions.map((t) => new Map(t.atoms.flatMap((a) => arrayDefinition(a))));
+  const effects = transitions.map((t, i) => and(...t.atoms.filter((a) => !isFrameAtom(a) && !arrayDefinition(a).some(([v]) => stores[i].has(v)))));
+  const arrays = names.filter(isArrayName);
+  const ints = names.filter((v) => !isArrayName(v));
   return (k) => {
     const sel = mkVar(selector(k + 1));
     const taken = (t: Transition): Term => eq(sel, num(t.id));
     const renamed = (f: Term): Term => rename(f, (v) => (isPrimed(v) ? at(unprimed(v), k + 1) : p.vars.has(v) ? at(v, k) : at(v, k + 1)));
     const effect = transitions.map((t, i) => or(not(taken(t)), renamed(effects[i])));
-    const frames = names.map((v) => or(eq(mkVar(at(v, k + 1)), mkVar(at(v, k))), ...transitions.filter((_, i) => !keeps[i].has(v)).map(taken)));
+    const frames = ints.map((v) => or(eq(mkVar(at(v, k + 1)), mkVar(at(v, k))), ...transitions.filter((_, i) => !keeps[i].has(v)).map(taken)));
+    for (const v of arrays) {
+      // A transition that writes v without a store leaves it any array: a fresh one per transition.
+      const next = transitions.reduceRight<Term>((rest, t, i) => (keeps[i].has(v) ? rest : ite(taken(t), renamed(stores[i].get(v) ?? mkVar(`${at(v, k + 1)}!t${t.id}`)), rest)), mkVar(at(v, k)));
+      frames.push(eq(mkVar(at(v, k + 1)), next));
+    }
     // A stutter step (selector STUTTER) takes no transition: every frame holds.
     return and(or(...transitions.map(taken), ...(stutter ? [eq(sel, num(STUTTER))] : [])), ...effect, ...frames);
   };
