@@ -182,23 +182,30 @@ export function withoutArrayExists(e: SExpr): SExpr {
   const binders = inner[1];
   if (!binders.every((b) => Array.isArray(b) && typeof b[0] === 'string' && showSExpr(b[1]) === smtSort('array'))) return inner;
   let left = binders.map((b) => (b as string[])[0]);
-  let conjuncts = conjunctsOf(inner[2]);
+  let conjuncts = conjunctsOf(withoutLets(inner[2]));
+  const ints: string[] = [];
   // One binder at a time, any order: eliminating one may leave another with a single use.
   for (let progress = true; progress && left.length; ) {
     progress = false;
     for (const x of left) {
-      const facts = storeFacts(conjuncts, x);
+      const facts = storeFacts(conjuncts, x, () => `y!${ints.push(`y!${ints.length}`) - 1}`);
       if (!facts) continue;
       conjuncts = facts;
       left = left.filter((y) => y !== x);
       progress = true;
     }
   }
-  return left.length ? inner : ['and', ...conjuncts];
+  if (left.length) return inner;
+  const body: SExpr = ['and', ...conjuncts];
+  return ints.length ? ['exists', ints.map((y) => [y, 'Int']), body] : body;
 }
 
-/** The conjuncts with array X eliminated, if X is used once, in `A = store(…X…)`; else undefined. */
-function storeFacts(conjuncts: readonly SExpr[], x: string): SExpr[] | undefined {
+/**
+ * The conjuncts with array X eliminated, if X is used once, in `A = store(…X…)`; else
+ * undefined. A single store may read X at its own index (`A = store(X, i, X[i] + 1)`):
+ * that read becomes a fresh integer (`fresh`), as X[i] may be any value: ∃y. A[i] = y + 1.
+ */
+function storeFacts(conjuncts: readonly SExpr[], x: string, fresh: () => string): SExpr[] | undefined {
   const uses = conjuncts.filter((c) => mentions(c, x));
   const use = uses[0];
   if (uses.length !== 1 || !Array.isArray(use) || use[0] !== '=' || use.length !== 3) return undefined;
@@ -208,11 +215,19 @@ function storeFacts(conjuncts: readonly SExpr[], x: string): SExpr[] | undefined
   const stores: [SExpr, SExpr][] = [];
   let at = chain;
   while (at !== x) {
-    if (!Array.isArray(at) || at[0] !== 'store' || mentions(at[2], x) || mentions(at[3], x)) return undefined;
+    if (!Array.isArray(at) || at[0] !== 'store' || at.length !== 4 || mentions(at[2], x)) return undefined;
     stores.unshift([at[2], at[3]]);
     at = at[1];
   }
   const same = (a: SExpr, b: SExpr): boolean => showSExpr(a) === showSExpr(b);
+  if (stores.length === 1 && mentions(stores[0][1], x)) {
+    const [i, v] = stores[0];
+    const y = fresh();
+    const read = showSExpr(['select', x, i]);
+    const replaced = (e: SExpr): SExpr => (typeof e === 'string' ? e : showSExpr(e) === read ? y : e.map(replaced));
+    stores[0] = [i, replaced(v)];
+  }
+  if (stores.some(([, v]) => mentions(v, x))) return undefined;
   const facts = stores.flatMap(([i, v], j): SExpr[] => {
     // whole[i] itself, where whole is a store at i (the chains Spacer writes on both sides).
     const value = Array.isArray(whole) && whole[0] === 'store' && same(whole[2], i) ? whole[3] : ['select', whole, i];
@@ -222,6 +237,17 @@ function storeFacts(conjuncts: readonly SExpr[], x: string): SExpr[] | undefined
     return [later.length ? ['=>', ['and', ...later], fact] : fact];
   });
   return conjuncts.flatMap((c) => (c === use ? facts : [c]));
+}
+
+/** The term with every `let` replaced by its bindings (parallel, as SMT-LIB's). */
+function withoutLets(e: SExpr, bound: ReadonlyMap<string, SExpr> = new Map()): SExpr {
+  if (typeof e === 'string') return bound.get(e) ?? e;
+  if (e[0] === 'let' && Array.isArray(e[1])) {
+    const inner = new Map(bound);
+    for (const b of e[1]) if (Array.isArray(b) && typeof b[0] === 'string') inner.set(b[0], withoutLets(b[1], bound));
+    return withoutLets(e[2], inner);
+  }
+  return e.map((x) => withoutLets(x, bound));
 }
 
 function conjunctsOf(e: SExpr): SExpr[] {
