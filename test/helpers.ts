@@ -2,13 +2,16 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { init, killThreads } from 'z3-solver';
 import { main, type Io } from '../cli/main.js';
 import { compileProgram, type FrontendOptions } from '../frontend/index.js';
 import type { Program } from '../frontend/program.js';
 import { explore, type ExploreOptions, type ExploreResult } from '../explicit/explore.js';
 import { smtSymbol, toSmt, varsOf, type Term } from '../solver/formula.js';
+import { SmtSolver } from '../solver/smt.js';
+import { NativeBackend, findZ3 } from '../solver/z3-native.js';
+import { WasmBackend } from '../solver/z3-wasm.js';
 
 export const PRELUDE = '#include <pthread.h>\nextern void reach_error(void);\n';
 
@@ -119,4 +122,27 @@ export function refusedCases(command: 'parse' | 'verify', prefix: string, cases:
       expect(r.err).toMatch(message);
       expect(r.err.trimEnd().split('\n')).toHaveLength(1);
     });
+}
+
+/**
+ * The two SMT back ends as [name, a new solver, whether it runs here] (native only with a z3
+ * binary), and `open`, whose solvers are closed after the file's tests.
+ */
+export function smtBackends(): { backends: [string, () => SmtSolver, boolean][]; open: (make: () => SmtSolver) => SmtSolver } {
+  const z3 = findZ3() !== undefined;
+  const opened: SmtSolver[] = [];
+  afterAll(async () => {
+    for (const s of opened) await s.close();
+  });
+  return {
+    backends: [
+      ['wasm', () => new SmtSolver(new WasmBackend()), true],
+      ['native', () => new SmtSolver(new NativeBackend()), z3],
+    ],
+    open: (make) => {
+      const s = make();
+      opened.push(s);
+      return s;
+    },
+  };
 }

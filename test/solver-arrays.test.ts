@@ -7,7 +7,7 @@
  * variable replayed by the interpreter. The native half is skipped without z3.
  */
 import { spawnSync } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   add,
   and,
@@ -34,9 +34,9 @@ import { hornToSmtLib, solutionObligations, type HornSystem } from '../solver/ho
 import { parseSExprs, sexprToTerm, sexprToValue, showSmt } from '../solver/sexpr.js';
 import { SmtSolver, type Backend, type Model } from '../solver/smt.js';
 import { NativeBackend, findZ3 } from '../solver/z3-native.js';
-import { WasmBackend } from '../solver/z3-wasm.js';
 import type { Program, Transition } from '../frontend/program.js';
 import { obligationsSmt2 } from '../core/certificate.js';
+import { smtBackends } from './helpers.js';
 import { concretePath } from '../core/path.js';
 import { holdsIn, replay } from '../core/replay.js';
 import { findErrorTrace } from '../core/unroll.js';
@@ -44,19 +44,7 @@ import { findErrorTrace } from '../core/unroll.js';
 const z3 = findZ3();
 if (!z3) console.warn('solver-arrays tests: native half skipped: no z3 binary on PATH and RELY_Z3 unset');
 
-const backends: [string, () => SmtSolver, boolean][] = [
-  ['wasm', () => new SmtSolver(new WasmBackend()), true],
-  ['native', () => new SmtSolver(new NativeBackend()), z3 !== undefined],
-];
-const opened: SmtSolver[] = [];
-const open = (make: () => SmtSolver): SmtSolver => {
-  const s = make();
-  opened.push(s);
-  return s;
-};
-afterAll(async () => {
-  for (const s of opened) await s.close();
-});
+const { backends, open } = smtBackends();
 
 const A = mkVar('A[]');
 const B = mkVar('B[]');

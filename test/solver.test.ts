@@ -5,13 +5,13 @@
  * with the reason printed, when no z3 binary is available.
  */
 import { spawnSync } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { add, and, cdiv, crem, eq, evaluate, ge, gt, le, lt, mkVar, mul, not, num, show, varsOf, type Term } from '../solver/formula.js';
 import { inlineRelations, sexprToTerm, type RelationDef } from '../solver/sexpr.js';
 import { solutionObligations, withQuotients, type HornClause, type HornResult, type HornSystem } from '../solver/horn.js';
 import { SmtSolver } from '../solver/smt.js';
 import { NativeBackend, findZ3 } from '../solver/z3-native.js';
-import { validIffExists } from './helpers.js';
+import { smtBackends, validIffExists } from './helpers.js';
 import { WasmBackend } from '../solver/z3-wasm.js';
 
 const z3 = findZ3();
@@ -20,19 +20,7 @@ const z3 = findZ3();
 const NATIVE_SKIP = 'no z3 binary on PATH and RELY_Z3 unset (apt-get install z3)';
 if (!z3) console.warn(`solver tests: native half skipped: ${NATIVE_SKIP}`);
 
-const backends: [string, () => SmtSolver, boolean][] = [
-  ['wasm', () => new SmtSolver(new WasmBackend()), true],
-  ['native', () => new SmtSolver(new NativeBackend()), z3 !== undefined],
-];
-const opened: SmtSolver[] = [];
-const open = (make: () => SmtSolver): SmtSolver => {
-  const s = make();
-  opened.push(s);
-  return s;
-};
-afterAll(async () => {
-  for (const s of opened) await s.close();
-});
+const { backends, open } = smtBackends();
 
 const x = mkVar('x');
 const y = mkVar('y');
