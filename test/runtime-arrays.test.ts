@@ -36,12 +36,12 @@ const agree = agreeWith();
 const SLOW: MutationCase[] = [
   [
     'malloc-nondet',
-    'malloc(n * sizeof(int)); a thread writes a[0] while main writes a[n-1] (UNSAFE: with n == 1 they are the same cell)',
+    'malloc(n * 4); a thread writes a[0] while main writes a[n-1] (UNSAFE: with n == 1 they are the same cell)',
     `#include <stdlib.h>
      int *a; int n;
      void *w(void *x) { a[0] = 1; return 0; }
      int main() { n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < n && n <= 4);
-       a = malloc(n * sizeof(int));
+       a = malloc(n * 4);
        pthread_t t; pthread_create(&t, 0, w, 0); a[n - 1] = 2; pthread_join(t, 0);
        if (n > 1 && a[0] + a[n - 1] != 3) reach_error(); return 0; }`,
     'if (n > 1 && |if (n > 0 && ',
@@ -58,7 +58,7 @@ const SLOW: MutationCase[] = [
        pthread_t t; pthread_create(&t, 0, w, 0);
        int v = a[k]; if (v != 0 && v != 1) reach_error();
        pthread_join(t, 0); return 0; }`,
-    'calloc(n, sizeof(int))|malloc(n * sizeof(int))',
+    'calloc(n, sizeof(int))|malloc(n * 4)',
   ],
   [
     'vla-nondet',
@@ -84,7 +84,7 @@ const SLOW: MutationCase[] = [
            pthread_mutex_unlock(&m); } }
        return 0; }
      int main() { cap = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < cap && cap <= 2);
-       ring = malloc(cap * sizeof(int));
+       ring = malloc(cap * 4);
        pthread_t t; pthread_create(&t, 0, producer, 0);
        for (int want = 1; want <= 2; want++) { int v = 0, got = 0;
          while (!got) { pthread_mutex_lock(&m);
@@ -101,7 +101,7 @@ const SLOW: MutationCase[] = [
      int *A; int N; int bsum;
      void *backward(void *x) { for (int i = N - 1; i >= 0; i--) bsum = bsum + A[i]; return 0; }
      int main() { N = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < N && N <= 2);
-       A = malloc(N * sizeof(int));
+       A = malloc(N * 4);
        for (int i = 0; i < N; i++) { int v = __VERIFIER_nondet_int(); __VERIFIER_assume(-3 <= v && v <= 3); A[i] = v; }
        pthread_t t; pthread_create(&t, 0, backward, 0);
        int fsum = 0; for (int i = 0; i < N; i++) fsum = fsum + A[i];
@@ -161,7 +161,7 @@ const OUT_OF_BOUNDS: MutationCase[] = [
      int *a; int i;
      void *w(void *x) { a[i] = 1; return 0; }
      int main() { int n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < n && n <= 4);
-       a = malloc(n * sizeof(int)); i = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= i && i < n);
+       a = malloc(n * 4); i = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= i && i < n);
        pthread_t t; pthread_create(&t, 0, w, 0); pthread_join(t, 0); return 0; }`,
     'i < n)|i <= n)',
   ],
@@ -229,10 +229,11 @@ const SIZE = 'int n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < n && n <= 4
 
 describe('run-time-size arrays: what stays refused, located', () => {
   refusedCases('parse', 'rely-rtarrays-refused-', [
-    ['malloc-in-loop', `${STDLIB}int main() { ${SIZE} int k = __VERIFIER_nondet_int(); while (k > 0) { int *p = malloc(n * sizeof(int)); p[0] = k; k--; } return 0; }\n`, 4, /unsupported: an allocation \(malloc\) inside a loop without constant bounds/],
+    ['malloc-in-loop', `${STDLIB}int main() { ${SIZE} int k = __VERIFIER_nondet_int(); while (k > 0) { int *p = malloc(n * 4); p[0] = k; k--; } return 0; }\n`, 4, /unsupported: an allocation \(malloc\) inside a loop without constant bounds/],
     ['vla-in-loop', `${STDLIB}int main() { ${SIZE} int k = __VERIFIER_nondet_int(); while (k > 0) { int buf[n]; buf[0] = k; k--; } return 0; }\n`, 4, /unsupported: .* inside a loop without constant bounds/],
-    ['realloc', `${STDLIB}int main() { ${SIZE} int *p = malloc(n * sizeof(int)); p[0] = 1;\n  p = realloc(p, 2 * n * sizeof(int)); return 0; }\n`, 5, /unsupported: realloc/],
+    ['realloc', `${STDLIB}int main() { ${SIZE} int *p = malloc(n * 4); p[0] = 1;\n  p = realloc(p, 2 * n * sizeof(int)); return 0; }\n`, 5, /unsupported: realloc/],
     ['struct-malloc', `${STDLIB}struct S { int x; int y; };\nint main() { ${SIZE} struct S *s = malloc(n * sizeof(struct S)); s[0].x = 1; return 0; }\n`, 5, /unsupported: .*struct/],
+    ['wrapped-size', `${STDLIB}int main() { ${SIZE} int *p = malloc(n * sizeof(int)); p[0] = 1; return 0; }\n`, 4, /unsupported: malloc of a size C computes with a wrap-around or a division/],
     ['unsigned-cells', `${STDLIB}int main() { ${SIZE} unsigned *u = calloc(n, sizeof(unsigned)); u[0] = 1; return 0; }\n`, 4, /unsupported: calloc of a size known only at run time, of unsigned int values \(only int, long and long long elements are modelled\)/],
     ['struct-vla', `${STDLIB}struct S { int x; int y; };\nint main() { ${SIZE} struct S buf[n]; buf[0].x = 1; return 0; }\n`, 5, /unsupported: .*struct/],
   ]);

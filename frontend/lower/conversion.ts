@@ -3,7 +3,7 @@
  * types have one): the bounds a term's value can take from its variables' types, and
  * the store that keeps a value in range as C's conversion does.
  */
-import { add, crem, num, type AppTerm, type Term } from '../../solver/formula.js';
+import { add, crem, num, type Term } from '../../solver/formula.js';
 import { convertConstant, type IntType } from '../types.js';
 
 /** The C type of each integer variable of the program, by IR name. */
@@ -95,21 +95,3 @@ export function conversion(varType: VarTypes, v: Term, t: IntType & { lo: bigint
   return { exact: add(r, num(t.lo)) };
 }
 
-
-/**
- * A value `conversion` wrapped without bounds (C's modulo as `crem`s, the last case
- * above): the value before the wrap and the range in which the wrap changes nothing.
- * A caller that branches on that range gets linear arithmetic on the branch taken
- * almost always (a size_t computed from an int) and the exact `crem`s only beyond it.
- */
-export function unwrapped(t: Term): { value: Term; lo: bigint; hi: bigint } | undefined {
-  // add(r, lo) with r = crem(shifted, m) or crem(crem(shifted, m) + m, m), shifted = v − lo.
-  const [r, lo] = t.kind === 'app' && t.op === '+' && t.args.length === 2 && t.args[1].kind === 'int' ? [t.args[0], t.args[1].value] : [t, 0n];
-  if (r.kind !== 'app' || r.op !== 'crem' || r.args[1].kind !== 'int') return undefined;
-  const inner = r.args[0];
-  // crem(crem(shifted, m) + m, m), or crem(shifted, m) alone.
-  const twice = inner.kind === 'app' && inner.op === '+' && inner.args.length === 2 && inner.args[1] === r.args[1] && inner.args[0].kind === 'app' && inner.args[0].op === 'crem' && inner.args[0].args[1] === r.args[1];
-  const once = twice ? (inner.args[0] as AppTerm) : r;
-  const m = r.args[1].value;
-  return { value: add(once.args[0], num(lo)), lo, hi: lo + m - 1n };
-}
