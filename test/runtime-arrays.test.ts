@@ -227,6 +227,26 @@ int main() { n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < n && n <= 1000);
 const STDLIB = `${PRELUDE}#include <stdlib.h>\n`;
 const SIZE = 'int n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < n && n <= 4);';
 
+describe('run-time-size arrays: --check-free', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rely-rtarrays-free-'));
+  const body = (end: string): string => `${PRELUDE}#include <stdlib.h>
+int main() { int n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < n && n <= 10);
+  int *a = calloc(n, sizeof(int)); a[0] = 1;
+  ${end} return 0; }
+`;
+  for (const [name, end, engine, expected] of [
+    ['use-after-free', 'free(a); if (a[0] != 1) reach_error();', 'monolithic', 'unsafe'],
+    ['double-free', 'free(a); free(a);', 'bmc', 'unsafe'],
+    ['one-free', 'if (a[0] != 1) reach_error(); free(a);', 'monolithic', 'safe'],
+  ] as const)
+    it(`${name}: ${expected} (a region's freed flag is an integer beside its array)`, async () => {
+      const file = join(dir, `${name}.c`);
+      writeFileSync(file, body(end));
+      const r = await rely(['verify', '--check-free', '--engine', engine, '--json', '--timeout', '30', file]);
+      expect(JSON.parse(r.out).verdict).toBe(expected);
+    }, 60_000);
+});
+
 describe('run-time-size arrays: what stays refused, located', () => {
   refusedCases('parse', 'rely-rtarrays-refused-', [
     ['malloc-in-loop', `${STDLIB}int main() { ${SIZE} int k = __VERIFIER_nondet_int(); while (k > 0) { int *p = malloc(n * 4); p[0] = k; k--; } return 0; }\n`, 4, /unsupported: an allocation \(malloc\) inside a loop without constant bounds/],

@@ -449,7 +449,8 @@ const isHeap = (first: string): boolean => first.startsWith('heap:');
 
 /** A heap object's flag "freed" when LowerOptions.checkFree asks for it. */
 function freedFlag(b: ThreadBuilder, first: string): string | undefined {
-  return b.L.checkFree && isHeap(first) ? b.L.ghost(`__freed.${first}`) : undefined;
+  // A region's key is its array variable's name; the flag is an integer, so its name drops the `[]` (formula.ts isArrayName).
+  return b.L.checkFree && isHeap(first) ? b.L.ghost(`__freed.${first.replace('[]', '')}`) : undefined;
 }
 
 /**
