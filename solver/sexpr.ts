@@ -188,7 +188,11 @@ export function withoutArrayExists(e: SExpr): SExpr {
   for (let progress = true; progress && left.length; ) {
     progress = false;
     for (const x of left) {
-      const facts = storeFacts(conjuncts, x, () => `y!${ints.push(`y!${ints.length}`) - 1}`);
+      const facts = storeFacts(conjuncts, x, () => {
+        const y = `${x}!read`;
+        ints.push(y);
+        return y;
+      });
       if (!facts) continue;
       conjuncts = facts;
       left = left.filter((y) => y !== x);

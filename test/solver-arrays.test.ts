@@ -31,7 +31,7 @@ import {
   type Value,
 } from '../solver/formula.js';
 import { hornToSmtLib, solutionObligations, type HornSystem } from '../solver/horn.js';
-import { parseSExprs, sexprToTerm, sexprToValue, showSmt } from '../solver/sexpr.js';
+import { parseSExprs, sexprToTerm, sexprToValue, showSExpr, showSmt, withoutArrayExists, type SExpr } from '../solver/sexpr.js';
 import { SmtSolver, type Backend, type Model } from '../solver/smt.js';
 import { NativeBackend, findZ3 } from '../solver/z3-native.js';
 import type { Program, Transition } from '../frontend/program.js';
@@ -315,5 +315,53 @@ describe('reading z3 array terms', () => {
     expect(text).toContain('(declare-fun Inv ((Array Int Int) Int) Bool)');
     expect(text).toContain("(|A[]'| (Array Int Int))");
     expect(text).toContain('(i Int)');
+  });
+});
+
+describe("Spacer's `exists` over arrays read back (withoutArrayExists)", () => {
+  const decls = '(declare-const A (Array Int Int)) (declare-const i Int) (declare-const k Int)';
+  const eliminated = (text: string): string => showSExpr(withoutArrayExists(parseSExprs(text)[0]));
+  /**
+   * The answer is equivalent to the quantified formula, checked without quantifiers (z3
+   * answers unknown on them): the body, its binders free, implies the answer at the
+   * witnesses `ofAnswer` for the answer's binders; the answer, its binders free, implies
+   * the body at the witnesses `ofBody`.
+   */
+  const equivalent = (text: string, ofBody: Record<string, string>, ofAnswer: Record<string, string> = {}): void => {
+    if (!z3) return;
+    const unquantified = (e: SExpr): { decls: string; body: string } => {
+      if (Array.isArray(e) && e[0] === '!') return unquantified(e[1]);
+      if (!Array.isArray(e) || e[0] !== 'exists') return { decls: '', body: showSExpr(e) };
+      const decls = (e[1] as SExpr[][]).map(([n, sort]) => `(declare-const ${showSExpr(n)} ${showSExpr(sort)})`).join(' ');
+      return { decls, body: unquantified(e[2]).body };
+    };
+    const at = (body: string, w: Record<string, string>): string =>
+      Object.keys(w).length ? `(let (${Object.entries(w).map(([x, v]) => `(${x} ${v})`).join(' ')}) ${body})` : body;
+    const q = unquantified(parseSExprs(text)[0]);
+    const r = unquantified(withoutArrayExists(parseSExprs(text)[0]));
+    for (const script of [
+      `${decls} ${q.decls} (assert ${q.body}) (assert (not ${at(r.body, ofAnswer)})) (check-sat)`,
+      `${decls} ${r.decls} (assert ${r.body}) (assert (not ${at(q.body, ofBody)})) (check-sat)`,
+    ])
+      expect(spawnSync(z3, ['-in'], { input: script, encoding: 'utf8' }).stdout.trim(), script).toBe('unsat');
+  };
+  it('a chain of stores over X becomes the cells it fixes (a later store at the same index wins)', () => {
+    const text = '(exists ((X (Array Int Int))) (! (and (= A (store (store X 0 1) i 7)) (>= i 1)) :weight 0))';
+    expect(eliminated(text)).toBe('(and (=> (and (distinct 0 i)) (= (select A 0) 1)) (= (select A i) 7) (>= i 1))');
+    equivalent(text, { X: 'A' });
+  });
+  it('two binders, one defined through the other, inside a let', () => {
+    const text = '(exists ((X (Array Int Int)) (Y (Array Int Int))) (let ((d (store X k 2))) (and (= A (store d 0 1)) (= d (store Y k 2)))))';
+    expect(eliminated(text)).not.toContain('exists');
+    equivalent(text, { X: 'A', Y: 'A' });
+  });
+  it('a store that reads X at its own index: the read is a fresh integer', () => {
+    const text = '(exists ((X (Array Int Int))) (= A (store X k (+ 1 (select X k)))))';
+    expect(eliminated(text)).toBe('(exists ((X!read Int)) (and (= (select A k) (+ 1 X!read))))');
+    equivalent(text, { X: '(store A k X!read)' }, { 'X!read': '(select X k)' });
+  });
+  it('an array used beyond one definition, or an integer binder, stays quantified (the caller reads it as unknown)', () => {
+    for (const text of ['(exists ((X (Array Int Int))) (and (= A (store X 0 1)) (= (select X 1) 2)))', '(exists ((j Int)) (= (select A j) 1))'])
+      expect(eliminated(text)).toBe(showSExpr(parseSExprs(text)[0]));
   });
 });

@@ -371,7 +371,7 @@ function allocation(b: ThreadBuilder, e: Extract<Expr, { k: 'call' }>, name: str
   const size = sizeOf(to, b.L.typeEnv.longBits) ?? unsupported(e.pos, `${name} of ${showType(to)} values`);
   b.once(e.pos, `an allocation (${name})`);
   const where = `${name}@${e.pos.line}:${e.pos.col}`;
-  const v = bytes.kind === 'int' ? fixedAllocation(b, name, bytes.value, size, to, where, e.pos) : regionAllocation(b, name, (x) => storeCellCount(b, x, bytes, size, where, e.pos), to, where, e.pos);
+  const v = bytes.kind === 'int' ? fixedAllocation(b, name, bytes.value, size, to, where, e.pos) : regionAllocation(b, name, (x) => storeCellCount(b, x, name, bytes, size, where, e.pos), to, where, e.pos);
   if (!b.L.mallocMayFail || name.endsWith('alloca')) return v;
   const ok = b.fresh('allocated', BOOL);
   if (ok.k === 'var') b.emit({ kind: 'havoc', target: ok.name, lo: 0n, hi: 1n }, e.pos, `${where} succeeds?`);
@@ -392,10 +392,11 @@ function fixedAllocation(b: ThreadBuilder, name: string, bytes: bigint, size: bi
 }
 
 /**
- * An object of `count` cells, a count known only at run time (`malloc(n * sizeof(int))`,
+ * An object whose count of cells is known only at run time (`calloc(n, sizeof(int))`,
  * `int a[n]`): a region (../points-to.ts), its cells one array variable and its size a
- * global set here, in the same step as its contents (any values; zero for calloc). Elements are integers of types without a range (int, long): a stored value needs no
- * conversion, and a cell never written holds any value of its type.
+ * global that `setSize` sets, in the same step as its contents (any values; zero for
+ * calloc). Elements are integers of types without a range (int, long): a stored value
+ * needs no conversion, and a cell never written holds any value of its type.
  */
 function regionAllocation(b: ThreadBuilder, name: string, setSize: (size: Binding) => void, to: CType, where: string, pos: SourcePos): PtrValue {
   if (to.k !== 'int' || to.bool || to.lo !== undefined || to.hi !== undefined)
@@ -421,9 +422,9 @@ function regionAllocation(b: ThreadBuilder, name: string, setSize: (size: Bindin
  * SV-COMP tasks whose expected verdict ignores the wrap (weaver's `create_fresh_int_array`
  * without a bound on its size: six wrong verdicts when this was modelled).
  */
-function storeCellCount(b: ThreadBuilder, x: Binding, bytes: Term, size: bigint, where: string, pos: SourcePos): void {
+function storeCellCount(b: ThreadBuilder, x: Binding, name: string, bytes: Term, size: bigint, where: string, pos: SourcePos): void {
   if (!linearOf(bytes))
-    unsupported(pos, `${where.replace(/@.*/, '')} of a size C computes with a wrap-around or a division (${show(bytes)}): an out-of-bounds access after a wrapped size would be reported as an error (write the count in int arithmetic, calloc(n, sizeof(T)) or malloc(n * 4))`);
+    unsupported(pos, `${name} of a size C computes with a wrap-around or a division (${show(bytes)}): an out-of-bounds access after a wrapped size would be reported as an error (write the count in int arithmetic, calloc(n, sizeof(T)) or malloc(n * 4))`);
   b.assign(x, cdiv(bytes, num(size)), pos, `size of ${where} = ${show(bytes)} / ${size}`);
 }
 
