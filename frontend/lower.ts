@@ -16,7 +16,7 @@ import { aggregateItems, leaves, type Binding, type FileScope, type Instance } f
 import { buildThread, threadCondition } from './lower/thread.js';
 import { writtenNames } from './lower/ast-queries.js';
 import { and, eq, isArrayName, mkVar, num, type Term } from '../solver/formula.js';
-import { checkAttributes, checkStorage } from './specifiers.js';
+import { checkAttributes, isThreadLocal } from './specifiers.js';
 import { applyDeclarator, baseType, structMembers, convertConstant, longBits, showType, sizeType, type CType, type DataModel, type IntType, type TypeEnv, INT, unmodelledPointer } from './types.js';
 
 export interface LowerOptions extends DeadlineOption {
@@ -172,6 +172,9 @@ export class Lowering implements FileScope {
 
   get keepCalls(): boolean {
     return this.opts.calls === 'keep';
+  }
+  get maxThreads(): number {
+    return this.opts.maxThreads ?? 512;
   }
   get maxInstances(): number | undefined {
     return this.opts.maxInstances;
@@ -340,11 +343,27 @@ export class Lowering implements FileScope {
     if (hit) return hit;
     const d = this.globalDecls.get(name);
     if (!d) return undefined;
-    checkStorage(d.spec, name, d.pos);
+    if (isThreadLocal(d.spec)) return unsupported(pos, `thread-local variable '${name}' here (each thread has its own copy; it is read in a thread's code only)`);
     const type = applyDeclarator(baseType(d.spec, this.typeEnv), d.item.decl, this.typeEnv);
     const b = this.constantGlobal(name, type, d) ?? this.globalVar(name, name, type, d.item.init, d.pos, pos);
     this.globalBindings.set(name, b);
     return b;
+  }
+
+  threadLocal(name: string, inst: Instance, pos: SourcePos): Binding | undefined {
+    const d = this.globalDecls.get(name);
+    if (!d || !isThreadLocal(d.spec)) return undefined;
+    if (inst.replicated) return unsupported(pos, `thread-local variable '${name}' in a thread created in a loop without constant bounds (its copies would be one variable)`);
+    const type = applyDeclarator(baseType(d.spec, this.typeEnv), d.item.decl, this.typeEnv);
+    if (type.k !== 'int') return unsupported(d.pos, `thread-local variable '${name}' of type ${showType(type)} (only integer thread-local variables are modelled)`);
+    const irName = `${name}@${inst.name}`;
+    const fresh = !this.vars.has(irName);
+    const copy = this.newGlobal(irName, irName, type, d.pos);
+    if (fresh && d.item.init) {
+      const e = d.item.init.k === 'init' ? d.item.init.items[0] : d.item.init;
+      this.globalInit.set(irName, convertConstant(this.constant(e) ?? fail(e.pos, `initializer of thread-local '${name}' is not a constant`), type));
+    }
+    return copy;
   }
 
   /**
@@ -372,11 +391,16 @@ export class Lowering implements FileScope {
    * A mutex starts free from PTHREAD_MUTEX_INITIALIZER, whose fields are all zero;
    * glibc's recursive and error-checking initializers set the kind field, and those
    * mutexes behave differently (a second lock by the owner succeeds or fails at once).
+   * The other synchronisation objects' static initializers (PTHREAD_COND_INITIALIZER,
+   * PTHREAD_RWLOCK_INITIALIZER, PTHREAD_ONCE_INIT) are all zero too; any other is a
+   * state rely's model (types.ts SYNC) does not read.
    */
-  checkMutexInitializer(init: Expr, name: string): void {
+  checkSyncInitializer(init: Expr, name: string, type: CType): void {
     const scalars = (e: Expr): Expr[] => (e.k === 'init' ? e.items.flatMap(scalars) : [e]);
     const kind = scalars(init).find((e) => this.constant(e) !== 0n);
-    if (kind) unsupported(kind.pos, `mutex '${name}' initialized as other than PTHREAD_MUTEX_INITIALIZER (recursive and error-checking mutexes are not modelled)`);
+    if (!kind) return;
+    if (type.k === 'mutex' && !type.spin) unsupported(kind.pos, `mutex '${name}' initialized as other than PTHREAD_MUTEX_INITIALIZER (recursive and error-checking mutexes are not modelled)`);
+    unsupported(kind.pos, `${showType(type)} '${name}' initialized other than by its static initializer (all zero)`);
   }
 
   /** `static` locals live for the whole run: they are globals named after their function. */
@@ -415,7 +439,7 @@ export class Lowering implements FileScope {
         let v = 0n;
         const e = init?.k === 'init' ? init.items[0] : init;
         if (e?.k === 'other') unsupported(e.pos, e.what);
-        if (init && type.k === 'mutex') this.checkMutexInitializer(init, cname);
+        if (init && type.k === 'mutex') this.checkSyncInitializer(init, cname, type);
         if (e && type.k === 'int') v = convertConstant(this.constant(e) ?? fail(e.pos, `initializer of global '${cname}' is not a constant`), type);
         // A pointer starts NULL; main stores an address initializer before anything else (pointerInitializers).
         this.addVar({ name: irName, owner: null, role: 'user', ...this.info(irName, type), cname, pos: declPos });
@@ -427,7 +451,7 @@ export class Lowering implements FileScope {
         return { k: 'handle', slot: {} };
       case 'array': {
         if (type.size === undefined) return unsupported(declPos, `array '${cname}' without a constant size`);
-        if (type.size > 4096) return unsupported(declPos, `array '${cname}' with ${type.size} elements (at most 4096)`);
+        if (type.size > 4096 && type.of.k !== 'thread') return unsupported(declPos, `array '${cname}' with ${type.size} elements (at most 4096)`);
         const items = aggregateItems(init, type.size, cname);
         const elems = Array.from({ length: type.size }, (_, i) =>
           this.globalVar(`${irName}[${i}]`, `${cname}[${i}]`, type.of, items[i], declPos, usePos),
@@ -435,7 +459,8 @@ export class Lowering implements FileScope {
         return this.registerArray({ k: 'array', elems, type });
       }
       case 'struct': {
-        const items = aggregateItems(init, type.fields.length, cname);
+        if (init && type.sync) this.checkSyncInitializer(init, cname, type);
+        const items = type.sync ? [] : aggregateItems(init, type.fields.length, cname);
         const elems = structMembers(type).map((f, i) => this.globalVar(`${irName}.${f.name}`, `${cname}.${f.name}`, f.type, items[i], declPos, usePos));
         return this.registerArray({ k: 'array', elems, type });
       }
@@ -445,8 +470,7 @@ export class Lowering implements FileScope {
   }
 
   newInstance(fn: FunctionDef, arg: Binding, startedAtInit: boolean, chain: string[], pos: SourcePos, replicated = false): Instance {
-    const max = this.opts.maxThreads ?? 512;
-    if (this.instances.length >= max) unsupported(pos, `more than ${max} threads`);
+    if (this.instances.length >= this.maxThreads) unsupported(pos, `more than ${this.maxThreads} threads`);
     const fname = fn.decl.name!;
     const same = this.instances.filter((i) => i.fn === fn).length;
     const name = same === 0 ? fname : `${fname}#${same + 1}`;

@@ -28,12 +28,12 @@
  * the previous run did not lower, so a run is final only when its own flows add
  * nothing to the solution it read (`consistent`); otherwise the lowering runs again.
  */
-import type { IntType } from './types.js';
+import type { CType, IntType } from './types.js';
 
 /** One cell of an addressable object: its IR variable and its C type (an integer, or a mutex in a struct). */
 export interface Cell {
   readonly name: string;
-  readonly type: IntType | { readonly k: 'mutex' };
+  readonly type: IntType | { readonly k: 'mutex' } | Extract<CType, { k: 'ptr' }>;
 }
 
 export interface MemObject {

@@ -146,6 +146,23 @@ const PREDEFINED = `
 #define NULL ((void *)0)
 #define PTHREAD_MUTEX_INITIALIZER { 0 }
 #define PTHREAD_COND_INITIALIZER { 0 }
+#define PTHREAD_RWLOCK_INITIALIZER { 0 }
+#define PTHREAD_ONCE_INIT 0
+#define PTHREAD_BARRIER_SERIAL_THREAD (-1)
+#define EPERM 1
+#define EAGAIN 11
+#define EBUSY 16
+#define EINVAL 22
+#define EDEADLK 35
+#define ETIMEDOUT 110
+#define __ATOMIC_RELAXED 0
+#define __ATOMIC_CONSUME 1
+#define __ATOMIC_ACQUIRE 2
+#define __ATOMIC_RELEASE 3
+#define __ATOMIC_ACQ_REL 4
+#define __ATOMIC_SEQ_CST 5
+#define ATOMIC_VAR_INIT(v) (v)
+#define ATOMIC_FLAG_INIT { 0 }
 #define __STDC__ 1
 #define __STDC_VERSION__ 201112L
 #define __extension__

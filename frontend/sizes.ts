@@ -4,7 +4,10 @@
  * rely's own model of a value is cells, not bytes; sizes only matter where a program
  * computes with them (`malloc(n * sizeof(T))`), so they must be the target's.
  */
-import type { CType } from './types.js';
+import type { CType, SyncKind } from './types.js';
+
+/** glibc's sizes of the synchronisation objects rely models by members of its own (types.ts SYNC): [i386, x86-64]. */
+const SYNC_SIZE: Record<SyncKind, readonly [bigint, bigint]> = { cond: [48n, 48n], rwlock: [32n, 56n], barrier: [20n, 32n], sem: [16n, 32n], once: [4n, 4n] };
 
 interface Layout {
   readonly size: bigint;
@@ -27,13 +30,14 @@ function layout(t: CType, longBits: number): Layout | undefined {
     case 'ptr':
     case 'thread': // pthread_t is an unsigned long
       return { size: word, align: word };
-    case 'mutex': // glibc's pthread_mutex_t: 40 bytes on x86-64, 24 on i386
-      return { size: longBits === 64 ? 40n : 24n, align: word };
+    case 'mutex': // glibc's pthread_mutex_t: 40 bytes on x86-64, 24 on i386; pthread_spinlock_t is an int
+      return t.spin ? { size: 4n, align: 4n } : { size: longBits === 64 ? 40n : 24n, align: word };
     case 'array': {
       const e = t.size === undefined ? undefined : layout(t.of, longBits);
       return e && { size: e.size * BigInt(t.size!), align: e.align };
     }
     case 'struct':
+      if (t.sync) return { size: SYNC_SIZE[t.sync][longBits === 64 ? 1 : 0], align: t.sync === 'once' ? 4n : word };
       return structLayout(t, longBits);
     default:
       return undefined;

@@ -27,17 +27,8 @@ const HARMLESS = new Set([
 /** Integer widths of `__attribute__((mode(M)))`; `word` and `pointer` take the data model's width. */
 const MODE_BITS: Record<string, number | 'long'> = { QI: 8, HI: 16, SI: 32, DI: 64, byte: 8, word: 'long', pointer: 'long' };
 
-/**
- * `_Atomic` is refused until atomic objects are modelled: rely splits a store that may
- * wrap (`x++` of an `unsigned char`) into a test and a write, two steps where C's atomic
- * read-modify-write is one.
- */
-const ATOMIC = "'_Atomic' (atomic objects are not modelled yet: a read-modify-write would not be one step)";
-
-/** Refuses qualifiers rely does not model. */
-export function checkQualifiers(spec: Specifiers): void {
-  if (spec.qualifiers.includes('_Atomic')) unsupported(spec.pos, ATOMIC);
-}
+/** `_Atomic` on a pointer (`int * _Atomic p`): atomic integers are modelled (types.ts), atomic pointers are not. */
+const ATOMIC = "'_Atomic' on a pointer (only atomic integers are modelled)";
 
 /** Refuses an attribute rely does not model (`cleanup`, `constructor`, `vector_size`, `__declspec(thread)`, any unknown one). */
 export function checkAttributes(attrs: readonly Attribute[] | undefined): void {
@@ -62,11 +53,16 @@ export function modeBits(attrs: readonly Attribute[] | undefined, longBits: numb
   return bits;
 }
 
-/** Thread-local storage classes: each thread would need its own copy of the variable. */
+/** Thread-local storage classes: each thread has its own copy of the variable. */
 const THREAD_LOCAL = ['__thread', '_Thread_local'];
 
-/** Refuses a variable declared with a storage class rely does not model. */
+/** Whether a declaration is thread-local (a file-scope one is a copy per thread: ThreadBuilder.lookup). */
+export function isThreadLocal(spec: Specifiers): boolean {
+  return spec.storage.some((s) => THREAD_LOCAL.includes(s));
+}
+
+/** Refuses a thread-local variable declared inside a function (a `static __thread` local): only file-scope ones are modelled. */
 export function checkStorage(spec: Specifiers, name: string, pos: SourcePos): void {
   const tls = spec.storage.find((s) => THREAD_LOCAL.includes(s));
-  if (tls) unsupported(pos, `thread-local storage ('${tls}' variable '${name}'): a copy per thread is not modelled`);
+  if (tls) unsupported(pos, `a thread-local variable declared in a function ('${tls}' variable '${name}'): only file-scope thread-local variables are modelled`);
 }

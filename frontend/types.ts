@@ -1,17 +1,19 @@
 /** C types as far as rely models them, resolved from specifiers and declarators. */
 import type { Attribute, Declarator, Field, Param, Specifiers } from './ast.js';
-import { checkAttributes, checkQualifiers, modeBits } from './specifiers.js';
+import { checkAttributes, modeBits } from './specifiers.js';
 
 export type CType =
   /**
    * An integer type of `bits` bits. `lo`/`hi` is its range where rely models C's
    * conversion into it (unsigned types wrap modulo 2^bits, `char` and `short` as gcc
    * converts); plain signed `int` and `long` have none: their arithmetic is
-   * mathematical, as signed overflow is undefined behaviour.
+   * mathematical, as signed overflow is undefined behaviour. `atomic`: `_Atomic` (a
+   * compound assignment or `++` of it is one step, lower/expressions.ts).
    */
-  | { k: 'int'; unsigned: boolean; bool: boolean; bits: number; lo?: bigint; hi?: bigint }
+  | { k: 'int'; unsigned: boolean; bool: boolean; bits: number; lo?: bigint; hi?: bigint; atomic?: true }
   | { k: 'void' }
-  | { k: 'mutex' }
+  /** A mutex (0 free, else its owner's thread index + 1); `spin` for pthread_spinlock_t, which differs only in size. */
+  | { k: 'mutex'; spin?: true }
   | { k: 'thread' }
   | { k: 'ptr'; to: CType }
   | { k: 'array'; of: CType; size?: number }
@@ -21,8 +23,10 @@ export type CType =
    * A struct: its members in order (each scalar member is a variable of its own, as an
    * array's cells). A union (`union`) whose members all have one integer type: they
    * are one variable, as C's store through one member and read through another is then.
+   * `sync`: a POSIX synchronisation object rely models by the integer members of SYNC
+   * (the library's own layout is not read; lower/sync.ts).
    */
-  | { k: 'struct'; name: string; def: readonly Field[]; fields: StructField[]; union?: true }
+  | { k: 'struct'; name: string; def: readonly Field[]; fields: StructField[]; union?: true; sync?: SyncKind }
   | { k: 'other'; what: string };
 
 export interface StructField {
@@ -58,13 +62,36 @@ export function convertConstant(v: bigint, t: CType): bigint {
 export type DataModel = 'ILP32' | 'LP64';
 export const longBits = (m: DataModel | undefined): number => (m === 'LP64' ? 64 : 32);
 
+/**
+ * The synchronisation objects rely models as structs of integers: a condition variable
+ * has no state (POSIX allows spurious wakeups, lower/sync.ts), a read-write lock counts
+ * readers and holds its writer, a barrier its count, arrivals and a phase bit, a
+ * semaphore its value, a `pthread_once_t` whether its function has not run (0), runs
+ * (1) or has run (2). Every member is zero in a zero-initialised object.
+ */
+export type SyncKind = 'cond' | 'rwlock' | 'barrier' | 'sem' | 'once';
+
+export const SYNC: Record<SyncKind, { typedef: string; members: readonly string[] }> = {
+  cond: { typedef: 'pthread_cond_t', members: ['__unused'] },
+  rwlock: { typedef: 'pthread_rwlock_t', members: ['__readers', '__writer'] },
+  barrier: { typedef: 'pthread_barrier_t', members: ['__count', '__arrived', '__phase'] },
+  sem: { typedef: 'sem_t', members: ['__value'] },
+  once: { typedef: 'pthread_once_t', members: ['__state'] },
+};
+
+const syncType = (sync: SyncKind): CType => ({ k: 'struct', name: SYNC[sync].typedef, def: [], fields: SYNC[sync].members.map((name) => ({ name, type: INT })), sync });
+
 /** Typedef names with a meaning of their own, whatever a header defines them as. */
 const SPECIAL: Record<string, CType> = {
   pthread_t: { k: 'thread' },
   pthread_mutex_t: { k: 'mutex' },
-  pthread_cond_t: { k: 'other', what: 'pthread_cond_t (condition variables)' },
+  pthread_spinlock_t: { k: 'mutex', spin: true },
+  ...Object.fromEntries(Object.entries(SYNC).map(([kind, { typedef }]) => [typedef, syncType(kind as SyncKind)])),
   pthread_attr_t: { k: 'other', what: 'pthread_attr_t' },
   pthread_mutexattr_t: { k: 'other', what: 'pthread_mutexattr_t' },
+  pthread_condattr_t: { k: 'other', what: 'pthread_condattr_t' },
+  pthread_rwlockattr_t: { k: 'other', what: 'pthread_rwlockattr_t' },
+  pthread_barrierattr_t: { k: 'other', what: 'pthread_barrierattr_t' },
   FILE: { k: 'other', what: 'FILE' },
 };
 
@@ -81,8 +108,25 @@ export interface TypeEnv {
 /** The base type named by declaration specifiers. */
 export function baseType(spec: Specifiers, env: TypeEnv, depth = 0): CType {
   checkAttributes(spec.attributes);
-  checkQualifiers(spec);
-  return withMode(namedType(spec, env, depth), spec.attributes, env);
+  const t = withMode(namedType(spec, env, depth), spec.attributes, env);
+  return spec.qualifiers.includes('_Atomic') ? atomicType(t) : t;
+}
+
+/** `_Atomic T`: modelled for integers; any other type is refused where used. */
+function atomicType(t: CType): CType {
+  return t.k === 'int' ? { ...t, atomic: true } : { k: 'other', what: `_Atomic ${showType(t)} (only atomic integers are modelled)` };
+}
+
+/** `<stdatomic.h>`'s integer typedefs (atomic_int, atomic_ullong, …), known even when the header is not read. */
+const ATOMIC_TYPEDEF = /^atomic_(bool|char|schar|uchar|short|ushort|int|uint|long|ulong|llong|ullong|flag)$/;
+
+function atomicTypedef(name: string, longBits: number): CType | undefined {
+  const m = ATOMIC_TYPEDEF.exec(name)?.[1];
+  if (!m) return undefined;
+  const unsigned = m.startsWith('u') || m === 'bool' || m === 'flag';
+  const word = m.replace(/^u|^s(?=char)/, '');
+  const t = m === 'bool' || m === 'flag' ? BOOL : intType(unsigned, { char: 8, short: 16, int: 32, long: longBits, llong: 64 }[word]!);
+  return atomicType(t);
 }
 
 /** An integer type resized by `__attribute__((mode(…)))`, if the attributes have one. */
@@ -102,6 +146,8 @@ function namedType(spec: Specifiers, env: TypeEnv, depth: number): CType {
     if (special) return special;
     const td = env.typedef(spec.typedefName);
     if (td && depth < 64) return applyDeclarator(baseType(td.spec, env, depth + 1), td.decl, env);
+    const atomic = atomicTypedef(spec.typedefName, env.longBits);
+    if (atomic) return atomic;
     const fixed = /^(u?)int(8|16|32|64|ptr)_t$/.exec(spec.typedefName);
     if (fixed) return intType(fixed[1] === 'u', fixed[2] === 'ptr' ? env.longBits : Number(fixed[2]));
     if (/^s?size_t$|^ptrdiff_t$/.test(spec.typedefName)) return intType(spec.typedefName === 'size_t', env.longBits);
@@ -185,7 +231,7 @@ export function showType(t: CType): string {
     case 'other':
       return t.k === 'struct' ? t.name : t.what;
     case 'mutex':
-      return 'pthread_mutex_t';
+      return t.spin ? 'pthread_spinlock_t' : 'pthread_mutex_t';
     case 'thread':
       return 'pthread_t';
     case 'void':

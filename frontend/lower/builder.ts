@@ -36,8 +36,9 @@ export interface Frame {
 /**
  * The lowering steps that recurse into one another across modules: a statement holds
  * expressions, an expression can be a call or a statement expression, a call inlines a
- * function body, an array index or a condition is an expression again. Outside the
- * module that defines them, these four are called through the builder (`b.stmt(…)`,
+ * function body, an array index or a condition is an expression again, a pointer
+ * stored in memory is read through the lvalue it is in. Outside the module that
+ * defines them, these are called through the builder (`b.stmt(…)`,
  * `b.rvalue(…)`) and everything else is imported, which keeps the import graph acyclic.
  */
 /** Memoized static types of expressions: the integer type (integers.ts) and the C type where pointers matter (pointers.ts). */
@@ -57,6 +58,8 @@ export interface Recursion {
   rvalue(b: ThreadBuilder, e: Expr): Term;
   /** calls.ts: a builtin, an inlined call or a kept call. */
   call(b: ThreadBuilder, e: CallExpr, wantValue: boolean): Term | undefined;
+  /** places.ts: runs `fn` on each cell an lvalue may denote (a case split where a run-time value chooses it). */
+  atLvalue(b: ThreadBuilder, e: Expr, fn: (cell: Binding) => void): void;
 }
 
 export class ThreadBuilder {
@@ -168,6 +171,10 @@ export class ThreadBuilder {
 
   call(e: CallExpr, wantValue: boolean): Term | undefined {
     return this.rec.call(this, e, wantValue);
+  }
+
+  atLvalue(e: Expr, fn: (cell: Binding) => void): void {
+    this.rec.atLvalue(this, e, fn);
   }
 
   // ---- locations and edges
@@ -326,7 +333,7 @@ export class ThreadBuilder {
       const b = this.scopes[i].get(name);
       if (b) return b;
     }
-    return this.L.global(name, pos) ?? fail(pos, `undeclared identifier '${name}'`);
+    return this.L.threadLocal(name, this.inst, pos) ?? this.L.global(name, pos) ?? fail(pos, `undeclared identifier '${name}'`);
   }
 
   /** The binding of an integer or pointer IR variable known by name (a frame's result variable). */
@@ -372,7 +379,7 @@ export class ThreadBuilder {
         return { k: 'handle', slot: {} };
       case 'array': {
         if (type.size === undefined) return unsupported(pos, `array '${cname}' without a constant size`);
-        if (type.size > 4096) return unsupported(pos, `array '${cname}' with ${type.size} elements (at most 4096)`);
+        if (type.size > 4096 && type.of.k !== 'thread') return unsupported(pos, `array '${cname}' with ${type.size} elements (at most 4096)`);
         const elems = Array.from({ length: type.size }, (_, i) => this.declareLocal(`${cname}[${i}]`, type.of, pos));
         return this.L.registerArray({ k: 'array', elems, type });
       }

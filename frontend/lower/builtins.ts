@@ -1,13 +1,13 @@
 /**
  * The library the verifier models instead of calling: pthreads (threads are static
- * instances whose start and end are ghost flags; a mutex holds its owner), the SV-COMP
+ * instances whose start and end are ghost flags; synchronisation in sync.ts), the SV-COMP
  * `__VERIFIER_*` functions, and the C error and exit functions. One table entry per
  * function (or family of names) maps it to what its call lowers to, so supporting
  * another library call is adding an entry.
  */
 import type { Expr } from '../ast.js';
 import { fail, unboundedThreads, unsupported, type SourcePos } from '../diagnostics.js';
-import { eq, mkVar, num, type Term } from '../../solver/formula.js';
+import { eq, FALSE, mkVar, num, type Term } from '../../solver/formula.js';
 import { calleeName, isNullish, stripCasts, type CallExpr } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
 import { branch } from './conditions.js';
@@ -18,22 +18,12 @@ import { namesVariable } from './functions.js';
 import { exprCType, freeObject, pointee, pointerValue, shareWithThread, storePointer } from './pointers.js';
 import { nondetType } from './integers.js';
 import type { IntType } from '../types.js';
-
-/** A call of a builtin being lowered; `wantValue` when the caller uses its result. */
-interface BuiltinCall {
-  e: CallExpr;
-  name: string;
-  wantValue: boolean;
-}
-
-export interface Builtin {
-  /** The function's name, or a pattern for a family of names. */
-  name: string | RegExp;
-  doc: string;
-  /** The program may define the function itself, and then its definition is called instead. */
-  unlessDefined?: true;
-  lower(b: ThreadBuilder, call: BuiltinCall): Term | undefined;
-}
+import { arity, type Builtin, type BuiltinCall } from './library.js';
+import { ATOMIC_BUILTINS } from './atomics.js';
+import {
+  barrierInit, barrierWait, condNoState, condWait, mutexLock, mutexRelease, mutexTimedLock, mutexTryLock, once, rwlockInit, rwlockRead,
+  rwlockTimed, rwlockTry, rwlockUnlock, rwlockWrite, semGetValue, semInit, semPost, semTimedWait, semTryWait, semWait, syncDestroy,
+} from './sync.js';
 
 /** The SV-COMP nondeterministic value functions: `__VERIFIER_nondet_int`, `_uint`, `_bool`, … */
 const NONDET = /^__VERIFIER_nondet_/;
@@ -66,6 +56,33 @@ const BUILTINS: Builtin[] = [
   { name: 'pthread_mutex_lock', doc: 'waits until the mutex is free, then owns it (returns 0)', lower: mutexLock },
   { name: 'pthread_mutex_unlock', doc: 'frees the mutex (returns 0)', lower: mutexRelease },
   { name: 'pthread_mutex_init', doc: 'frees the mutex (returns 0)', lower: mutexRelease },
+  { name: 'pthread_mutex_trylock', doc: 'takes the mutex if it is free (returns 0), else returns EBUSY', lower: mutexTryLock },
+  { name: 'pthread_mutex_timedlock', doc: 'as pthread_mutex_lock, or times out (ETIMEDOUT) at any time', lower: mutexTimedLock },
+  { name: 'pthread_spin_lock', doc: 'as pthread_mutex_lock', lower: mutexLock },
+  { name: 'pthread_spin_unlock', doc: 'as pthread_mutex_unlock', lower: mutexRelease },
+  { name: 'pthread_spin_init', doc: 'frees the spinlock (returns 0)', lower: mutexRelease },
+  { name: 'pthread_spin_trylock', doc: 'as pthread_mutex_trylock', lower: mutexTryLock },
+  { name: 'pthread_cond_wait', doc: 'releases the mutex, then (signalled, or spuriously) retakes it (returns 0)', lower: condWait },
+  { name: 'pthread_cond_timedwait', doc: 'as pthread_cond_wait, returning 0 or ETIMEDOUT', lower: condWait },
+  { name: /^pthread_cond_(signal|broadcast|init|destroy)$/, doc: 'no effect: a wait may wake at any time anyway (returns 0)', lower: condNoState },
+  { name: 'pthread_rwlock_rdlock', doc: 'waits until no writer holds the lock, then reads (returns 0)', lower: rwlockRead },
+  { name: 'pthread_rwlock_wrlock', doc: 'waits until nobody holds the lock, then writes (returns 0)', lower: rwlockWrite },
+  { name: /^pthread_rwlock_try(rd|wr)lock$/, doc: 'the lock if available now (returns 0), else EBUSY', lower: rwlockTry },
+  { name: /^pthread_rwlock_timed(rd|wr)lock$/, doc: 'the lock, or a time-out (ETIMEDOUT) at any time', lower: rwlockTimed },
+  { name: 'pthread_rwlock_unlock', doc: "ends the writer's hold, or one reader's; with neither, the error location (undefined behaviour)", lower: rwlockUnlock },
+  { name: 'pthread_rwlock_init', doc: 'an unheld lock (returns 0)', lower: rwlockInit },
+  { name: 'pthread_rwlock_destroy', doc: 'no effect (returns 0)', lower: syncDestroy('rwlock') },
+  { name: 'pthread_barrier_init', doc: 'count n (returns 0; EINVAL for n < 1)', lower: barrierInit },
+  { name: 'pthread_barrier_wait', doc: 'waits until count threads have arrived; the last returns PTHREAD_BARRIER_SERIAL_THREAD, the others 0', lower: barrierWait },
+  { name: 'pthread_barrier_destroy', doc: 'no effect (returns 0)', lower: syncDestroy('barrier') },
+  { name: 'sem_init', doc: 'the value (returns 0)', lower: semInit },
+  { name: 'sem_wait', doc: 'waits until the value is positive, then decrements it (returns 0)', lower: semWait },
+  { name: 'sem_timedwait', doc: 'as sem_wait, or a time-out (ETIMEDOUT) at any time', lower: semTimedWait },
+  { name: 'sem_trywait', doc: 'decrements a positive value (returns 0), else returns -1', lower: semTryWait },
+  { name: 'sem_post', doc: 'increments the value (returns 0)', lower: semPost },
+  { name: 'sem_getvalue', doc: 'stores the value through the pointer (returns 0)', lower: semGetValue },
+  { name: 'sem_destroy', doc: 'no effect (returns 0)', lower: syncDestroy('sem') },
+  { name: 'pthread_once', doc: 'the first caller runs the function; the others wait until it has run (returns 0)', lower: once },
   // The heap.
   { name: /^(malloc|calloc|alloca|__builtin_alloca)$/, doc: "a new object, as the value of a typed pointer (its type is the pointer's)", unlessDefined: true, lower: allocationElsewhere },
   { name: 'free', doc: 'no effect; with --check-free, ends the object (a later use or free is an error)', unlessDefined: true, lower: freeCall },
@@ -79,6 +96,7 @@ const BUILTINS: Builtin[] = [
   { name: 'sched_yield', doc: 'scheduling hint: every interleaving is explored anyway', unlessDefined: true, lower: noEffect },
   { name: 'pthread_yield', doc: 'scheduling hint', unlessDefined: true, lower: noEffect },
   { name: 'pthread_mutex_destroy', doc: 'not modelled (a destroyed mutex must not be used again)', unlessDefined: true, lower: noEffect },
+  { name: 'pthread_spin_destroy', doc: 'not modelled (a destroyed spinlock must not be used again)', unlessDefined: true, lower: noEffect },
   { name: 'pthread_mutexattr_init', doc: 'mutex attributes are not modelled', unlessDefined: true, lower: noEffect },
   { name: 'pthread_mutexattr_destroy', doc: 'mutex attributes are not modelled', unlessDefined: true, lower: noEffect },
   { name: 'pthread_mutexattr_settype', doc: 'only the normal kind (0: PTHREAD_MUTEX_NORMAL, PTHREAD_MUTEX_DEFAULT): no effect', unlessDefined: true, lower: mutexKind },
@@ -86,6 +104,7 @@ const BUILTINS: Builtin[] = [
   { name: 'pthread_attr_destroy', doc: 'thread attributes are not modelled', unlessDefined: true, lower: noEffect },
   { name: 'pthread_attr_setdetachstate', doc: 'thread attributes are not modelled', unlessDefined: true, lower: noEffect },
   { name: '__VERIFIER_atomic_end_dummy', doc: 'SV-COMP helper without effect', unlessDefined: true, lower: noEffect },
+  ...ATOMIC_BUILTINS,
 ];
 
 const BY_NAME = new Map(BUILTINS.flatMap((x) => (typeof x.name === 'string' ? [[x.name, x] as const] : [])));
@@ -95,10 +114,6 @@ const FAMILIES = BUILTINS.filter((x) => x.name instanceof RegExp);
 export function builtin(name: string, defined: boolean): Builtin | undefined {
   const hit = BY_NAME.get(name) ?? FAMILIES.find((x) => (x.name as RegExp).test(name));
   return hit && !(hit.unlessDefined && defined) ? hit : undefined;
-}
-
-function arity(e: CallExpr, n: number): void {
-  if (e.args.length !== n) fail(e.pos, `'${calleeName(e)}' takes ${n} argument(s), given ${e.args.length}`);
 }
 
 /** Sets the halt flag and stops at the halt location. */
@@ -245,7 +260,13 @@ function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
       b.goto(b.err, e.pos, `pthread_create: ${cell.miss}`);
       return num(0);
     }
-    return unsupported(h.pos, 'pthread_create into a pthread_t chosen at run time (only a loop counting through the cells of an array, each iteration creating into t[i], is modelled)');
+    // A loop cut for the bug search (LowerOptions.maxInstances) that creates into t[i]:
+    // the thread runs untracked, and a join of such a cell waits for ever (threadJoin),
+    // which keeps only some of the program's runs, as the cut itself does.
+    if (b.L.maxInstances === undefined)
+      return unsupported(h.pos, 'pthread_create into a pthread_t chosen at run time (only a loop counting through the cells of an array, each iteration creating into t[i], is modelled)');
+    startThread(b, fnName, threadArg(b, argExpr, false), e, false);
+    return num(0);
   }
   const arg = threadArg(b, argExpr, replicated);
   const inst = startThread(b, fnName, arg, e, replicated);
@@ -378,6 +399,8 @@ function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | und
         b.emit({ kind: 'assume', cond: eq(mkVar(done), num(1)), blocking: true, stable: true }, e.pos, `pthread_join(${inst.name})`);
       } else if (b.L.templates) notAwaited();
       else if (p.k === 'static' && !indices(arg).length) fail(arg.pos, 'pthread_join of a thread that was not created');
+      else if (b.L.maxInstances !== undefined)
+        b.emit({ kind: 'assume', cond: FALSE, blocking: true }, e.pos, 'pthread_join(a thread the bounded bug search does not track): waits for ever');
       // A cell's thread may be created by a thread lowered later; or the join never runs.
       else unsupported(arg.pos, 'pthread_join of a pthread_t array cell that no pthread_create before it in this thread writes');
     });
@@ -399,35 +422,4 @@ function joinOneOf(b: ThreadBuilder, alternatives: readonly Instance[], pos: Sou
 function threadExit(b: ThreadBuilder, { e }: BuiltinCall): undefined {
   b.goto(b.frames[0].retLoc, e.pos, 'pthread_exit');
   return undefined;
-}
-
-/** A mutex holds 0 when free and its owner's thread index + 1 when locked; lock is an atomic test-and-set. */
-function mutexLock(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined {
-  const owner = num(b.inst.index + 1);
-  atMutex(b, e.args[0], (m) => {
-    b.emit({ kind: 'atomicBegin' }, e.pos, '');
-    b.emit({ kind: 'assume', cond: eq(mkVar(m), num(0)), blocking: true }, e.pos, `pthread_mutex_lock(${b.L.cname(m)})`);
-    b.emit({ kind: 'assign', target: m, value: owner }, e.pos, '');
-    b.emit({ kind: 'atomicEnd' }, e.pos, '');
-  });
-  return wantValue ? num(0) : undefined;
-}
-
-function mutexRelease(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall): Term | undefined {
-  atMutex(b, e.args[0], (m) => b.assign({ k: 'var', name: m, type: { k: 'mutex' } }, num(0), e.pos, `${name}(${b.L.cname(m)})`));
-  return wantValue ? num(0) : undefined;
-}
-
-/**
- * Runs `fn` on the IR variable of a mutex argument: `&m`, `&s.m`, a pointer parameter
- * bound to one, or `&p->m` (a case split over the mutexes p may reach).
- */
-function atMutex(b: ThreadBuilder, arg: Expr, fn: (m: string) => void): void {
-  const a = stripCasts(arg);
-  if (a.k !== 'unary' || a.op !== '&') {
-    const p = lvalue(b, a);
-    if (p.k === 'alias' && p.target.k === 'var' && p.target.type.k === 'mutex') return fn(p.target.name);
-    return unsupported(arg.pos, 'mutex argument must be &mutex');
-  }
-  atPlace(b, place(b, a.arg), (x) => (x.k === 'var' && x.type.k === 'mutex' ? fn(x.name) : fail(arg.pos, 'argument is not a pthread_mutex_t')));
 }

@@ -32,7 +32,8 @@ function callNamed(b: ThreadBuilder, name: string, e: CallExpr, wantValue: boole
   const lib = builtin(name, defined);
   if (lib) return lib.lower(b, { e, name, wantValue });
   if (defined) return keptCall(b, name) ? callKept(b, name, e, wantValue) : inline(b, name, e, wantValue);
-  if (name.startsWith('pthread_')) return unsupported(e.pos, `${name}`);
+  // The thread, semaphore and atomic libraries are refused by name: their functions change what other threads see.
+  if (/^(pthread_|sem_|__sync_|__atomic_|atomic_)/.test(name)) return unsupported(e.pos, `${name}`);
   if (b.L.isDeclaredFunction(name)) return unsupported(e.pos, `call of '${name}', which has no body`);
   return fail(e.pos, `call of undeclared function '${name}'`);
 }

@@ -51,10 +51,19 @@ export function declaration(b: ThreadBuilder, d: Declaration, pos: SourcePos): v
       const [lo, hi] = b.L.pointers.range(x.name) ?? [];
       b.emit({ kind: 'havoc', target: x.name, lo, hi }, at, `${name} = <uninitialized>`);
     }
-    else if (x.k === 'array')
-      for (const e of leaves(x))
-        if (e.k === 'var' && e.type.k === 'int') b.emit({ kind: 'havoc', target: e.name, lo: e.type.lo, hi: e.type.hi }, at, `${b.L.cname(e.name)} = <uninitialized>`);
+    else if (x.k === 'array') uninitialized(b, x, at);
   }
+}
+
+/**
+ * An aggregate declared without an initializer: its integers are indeterminate (a
+ * havoc each), but a synchronisation object in it starts in the state its static
+ * initializer gives (all zero), as rely does not model one used before its `_init`.
+ */
+function uninitialized(b: ThreadBuilder, x: Binding, at: SourcePos): void {
+  if (x.k === 'array' && x.type.k === 'struct' && x.type.sync) for (const c of leaves(x)) b.assign(c, num(0), at);
+  else if (x.k === 'array') for (const e of x.elems) uninitialized(b, e, at);
+  else if (x.k === 'var' && x.type.k === 'int') b.emit({ kind: 'havoc', target: x.name, lo: x.type.lo, hi: x.type.hi }, at, `${b.L.cname(x.name)} = <uninitialized>`);
 }
 
 /** `T a[n]` with n not a constant: T and n (a VLA of one dimension; others stay refused where their cells are declared). */
@@ -64,6 +73,11 @@ function variableLength(item: Item, t: CType): { of: CType; size: Expr } | undef
 }
 
 function initialize(b: ThreadBuilder, x: Binding, init: Expr, pos: SourcePos, name: string): void {
+  if (x.k === 'array' && x.type.k === 'struct' && x.type.sync) {
+    b.L.checkSyncInitializer(init, name, x.type);
+    for (const c of leaves(x)) b.assign(c, num(0), pos);
+    return;
+  }
   if (x.k === 'array') {
     if (x.type.k === 'struct' && init.k !== 'init') return assignExpr(b, x, init, pos);
     const items = aggregateItems(init, x.elems.length, name);
@@ -71,7 +85,7 @@ function initialize(b: ThreadBuilder, x: Binding, init: Expr, pos: SourcePos, na
     return;
   }
   if (x.k === 'var' && x.type.k === 'mutex') {
-    b.L.checkMutexInitializer(init, name);
+    b.L.checkSyncInitializer(init, name, x.type);
     b.assign(x, num(0), pos, `${name} = PTHREAD_MUTEX_INITIALIZER`);
     return;
   }

@@ -20,6 +20,7 @@ import { copyStruct } from './structs.js';
 import { pointee, pointerAsInteger, pointerDifference, pointerUpdate, pointerValue, storePointer } from './pointers.js';
 import { commonType, convertTo, exprType, sizeofValue } from './integers.js';
 import { wraps } from './conversion.js';
+import { atomically } from './library.js';
 
 /** `/` and `%` take the builder and the operation's type: a divisor known only at run time is checked (divisor below). */
 const ARITH: Record<string, (a: Term, b: Term, pos: SourcePos, bl?: ThreadBuilder, t?: IntType) => Term> = {
@@ -71,7 +72,7 @@ export function effect(b: ThreadBuilder, e: Expr): void {
       return;
     case 'incdec': {
       const step = e.op === '++' ? add : sub;
-      atPlace(b, place(b, e.target), (lv) => b.assign(lv, step(b.read(lv, e.pos), num(1)), e.pos));
+      atPlace(b, place(b, e.target), (lv) => oneStepIfAtomic(b, lv, e.pos, () => b.assign(lv, step(b.read(lv, e.pos), num(1)), e.pos)));
       return;
     }
     case 'call':
@@ -187,12 +188,24 @@ function incdecValue(b: ThreadBuilder, e: Extract<Expr, { k: 'incdec' }>): Term 
   const pl = place(b, e.target);
   const step = e.op === '++' ? add : sub;
   const tmp = b.fresh(e.prefix ? 'new' : 'old');
-  atPlace(b, pl, (lv) => {
-    const old = b.read(lv, e.pos);
-    b.assign(tmp, e.prefix ? step(old, num(1)) : old, e.pos, '');
-    b.assign(lv, step(old, num(1)), e.pos);
-  });
+  atPlace(b, pl, (lv) =>
+    oneStepIfAtomic(b, lv, e.pos, () => {
+      const old = b.read(lv, e.pos);
+      b.assign(tmp, e.prefix ? step(old, num(1)) : old, e.pos, '');
+      b.assign(lv, step(old, num(1)), e.pos);
+    }),
+  );
   return b.read(tmp, e.pos);
+}
+
+/**
+ * A read-modify-write (`x++`, `x += v`) of an `_Atomic` object is one atomic step, as C
+ * says; of any other object it is one step too where it needs one edge, but a store
+ * that may wrap is a test and a write (ThreadBuilder.assign).
+ */
+function oneStepIfAtomic(b: ThreadBuilder, lv: Binding, pos: SourcePos, rmw: () => void): void {
+  if (lv.k === 'var' && lv.type.k === 'int' && lv.type.atomic) atomically(b, pos, rmw);
+  else rmw();
 }
 
 function condValue(b: ThreadBuilder, e: Extract<Expr, { k: 'cond' }>): Term {
@@ -247,7 +260,7 @@ function assignment(b: ThreadBuilder, e: Extract<Expr, { k: 'assign' }>): Place 
   const t = commonType(exprType(b, e.target), exprType(b, e.value));
   const inType = (v: Term): Term => (op === '/' || op === '%' ? convertTo(b, v, t, e.pos) : v);
   const rhs = inType(rvalue(b, e.value));
-  atPlace(b, pl, (lv) => b.assign(lv, arith(inType(b.read(lv, e.pos)), rhs, e.pos, b, t), e.pos));
+  atPlace(b, pl, (lv) => oneStepIfAtomic(b, lv, e.pos, () => b.assign(lv, arith(inType(b.read(lv, e.pos)), rhs, e.pos, b, t), e.pos)));
   return pl;
 }
 

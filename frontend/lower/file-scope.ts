@@ -72,6 +72,8 @@ export interface FileScope {
   hasVar(name: string): boolean;
   /** LowerOptions.maxInstances: the iterations a thread-creating loop without constant bounds gets. */
   readonly maxInstances: number | undefined;
+  /** LowerOptions.maxThreads: the thread instances a program may have. */
+  readonly maxThreads: number;
   /** Set when such a loop was cut. */
   boundedLoops: boolean;
   isGlobal(name: string): boolean;
@@ -88,11 +90,16 @@ export interface FileScope {
   ghost(name: string): string;
   /** The ghost set by abort()/exit(). */
   haltFlag(): string;
+  /**
+   * Thread `inst`'s copy of a file-scope `__thread`/`_Thread_local` variable (a global
+   * of its own, initialised from the declaration), or undefined if `name` is no such variable.
+   */
+  threadLocal(name: string, inst: Instance, pos: SourcePos): Binding | undefined;
   /** The binding of a file-scope variable, or undefined if there is none. */
   global(name: string, pos: SourcePos): Binding | undefined;
   staticLocal(fn: string, name: string, type: CType, init: Expr | undefined, pos: SourcePos): Binding;
-  /** Refuses a mutex initializer other than PTHREAD_MUTEX_INITIALIZER. */
-  checkMutexInitializer(init: Expr, name: string): void;
+  /** Refuses an initializer of a mutex or another synchronisation object other than its static initializer. */
+  checkSyncInitializer(init: Expr, name: string, type: CType): void;
   newInstance(fn: FunctionDef, arg: Binding, startedAtInit: boolean, chain: string[], pos: SourcePos, replicated?: boolean): Instance;
   /** LowerOptions.templates. */
   readonly templates: boolean;

@@ -13,7 +13,7 @@ import { declaredType } from './declared-types.js';
 
 /** Whether `name` denotes a variable (local or global) here. */
 export function namesVariable(b: ThreadBuilder, name: string, pos: SourcePos): boolean {
-  return b.scopes.some((s) => s.has(name)) || b.L.global(name, pos) !== undefined;
+  return b.scopes.some((s) => s.has(name)) || b.L.threadLocal(name, b.inst, pos) !== undefined || b.L.global(name, pos) !== undefined;
 }
 
 /** Whether `name` denotes a function here. */

@@ -117,6 +117,11 @@ export function atPlace(b: ThreadBuilder, p: Place, fn: (cell: Binding) => void)
   caseSplit(b, p.index, p.cases, (k) => checkedAccess(b, p.elems[k], p.pos, () => fn(p.elems[k])), p.pos, p.miss);
 }
 
+/** Runs `fn` on each cell an lvalue expression may denote (see atPlace). */
+export function atLvalue(b: ThreadBuilder, e: Expr, fn: (cell: Binding) => void): void {
+  atPlace(b, place(b, e), fn);
+}
+
 export function readPlace(b: ThreadBuilder, p: Place, pos: SourcePos): Term {
   if (p.k === 'static') return b.read(p.b, pos);
   const tmp = b.fresh('elem');

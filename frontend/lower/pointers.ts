@@ -191,11 +191,17 @@ export function pointerValue(b: ThreadBuilder, e: Expr, to?: CType): PtrValue {
     }
   }
   if (!isPointer(exprCType(b, e))) return integerAsPointer(b, e);
+  if (exprCType(b, e)?.k === 'ptr' && (e.k === 'member' || e.k === 'index' || (e.k === 'unary' && e.op === '*'))) return storedPointer(b, e);
   return unsupported(e.pos, 'this pointer expression');
 }
 
 /** `p = e`, `p += k`, `p -= k`, `p++`, `p--` for a pointer variable p. */
 export function pointerUpdate(b: ThreadBuilder, e: Extract<Expr, { k: 'assign' | 'incdec' }>): void {
+  if (e.k === 'assign' && e.op === '=' && e.target.k !== 'id') {
+    // A pointer in memory (a struct member, an array cell, through a pointer): stored into each cell the target may be.
+    const v = pointerValue(b, e.value, pointee(b, e.target));
+    return b.atLvalue(e.target, (cell) => storePointer(b, cell, v, e.pos));
+  }
   const x = pointerVariable(b, e.target);
   if (e.k === 'incdec') return storePointer(b, x, offset(b, variableValue(x), scaled(b, e.target, num(e.op === '++' ? 1 : -1)), e.pos), e.pos);
   if (e.op === '=') return storePointer(b, x, pointerValue(b, e.value, x.type.k === 'ptr' ? x.type.to : undefined), e.pos);
@@ -333,12 +339,28 @@ function bindingValue(b: ThreadBuilder, x: Binding, pos: SourcePos): PtrValue {
 
 const variableValue = (x: Binding & { k: 'var' }): PtrValue => ({ term: mkVar(x.name), from: variableSource(x.name) });
 
-/** The pointer variable an assignment writes: pointers stored elsewhere (in arrays, through pointers) are not modelled. */
+/** The pointer variable `p++`, `p += k` (and `p = e` of a named p) update: a pointer elsewhere in memory only takes `=` (pointerUpdate). */
 function pointerVariable(b: ThreadBuilder, e: Expr): Binding & { k: 'var' } {
   const x = e.k === 'id' ? b.lookup(e.name, e.pos) : undefined;
   if (x?.k === 'var' && x.type.k === 'ptr') return x;
   if (x) return unsupported(e.pos, `assignment to '${e.k === 'id' ? e.name : ''}', a parameter bound to its argument`);
-  return unsupported(e.pos, 'a pointer stored in memory (pointers to pointers, arrays of pointers)');
+  return unsupported(e.pos, 'arithmetic on a pointer stored in memory (a struct member, an array cell; only = and reads are modelled)');
+}
+
+/**
+ * The value of a pointer stored in memory (`s.next`, `a[i]`, `p->next`, `*q`): the
+ * pointer variable the lvalue denotes, or, where a run-time value chooses it, a
+ * temporary that takes the chosen one's value (coming from any of them).
+ */
+function storedPointer(b: ThreadBuilder, e: Expr): PtrValue {
+  const cells: (Binding & { k: 'var' })[] = [];
+  const tmp = b.fresh('ptr');
+  b.atLvalue(e, (cell) => {
+    if (cell.k !== 'var' || cell.type.k !== 'ptr') return unsupported(e.pos, 'this pointer expression');
+    cells.push(cell);
+    b.assign(tmp, mkVar(cell.name), e.pos, '');
+  });
+  return { term: b.read(tmp, e.pos), from: new Set(cells.flatMap((c) => [...variableSource(c.name)])) };
 }
 
 /** An integer used as a pointer: 0 is NULL; any other value is "an integer cast to a pointer". */
@@ -580,8 +602,8 @@ function objectAddress(b: ThreadBuilder, x: Binding, pos: SourcePos): PtrValue {
   const inArray = b.L.cellOf(first.name);
   const whole = inArray?.array ?? first;
   const cells = leaves(whole).map((c) => {
-    if (c.k !== 'var' || (c.type.k !== 'int' && c.type.k !== 'mutex'))
-      return unsupported(pos, `the address of ${c.k === 'var' ? `'${b.L.cname(c.name)}' of type ${showType(c.type)}` : 'this object'} (only addresses of integers, mutexes and structs of them are modelled)`);
+    if (c.k !== 'var' || (c.type.k !== 'int' && c.type.k !== 'mutex' && c.type.k !== 'ptr'))
+      return unsupported(pos, `the address of ${c.k === 'var' ? `'${b.L.cname(c.name)}' of type ${showType(c.type)}` : 'this object'} (only addresses of integers, mutexes, pointers and structs of them are modelled)`);
     return { name: c.name, type: c.type };
   });
   const local = !b.L.isGlobal(first.name);

@@ -272,15 +272,23 @@ function unrollPlan(b: ThreadBuilder, s: ForStmt): UnrollPlan | undefined {
   if (!required && !(name && indexesBy(s.body, name))) return undefined;
   const bound = s.cond?.k === 'binary' ? b.L.constant(s.cond.right) : undefined;
   const plan = unrollValues(s, name, start, bound);
-  if (typeof plan !== 'string') return plan;
+  if (typeof plan !== 'string' && !(required && tooMany(b, plan))) return plan;
   if (!required) return undefined;
   const cells = cellPlan(b, s, name, start);
-  if (typeof cells !== 'string') return cells;
+  if (typeof cells !== 'string' && !tooMany(b, cells)) return cells;
   // A join of a cell chosen at run time is a case split (builtins.ts): such a loop stays.
   if (!createsThreads(s.body)) return undefined;
   if (b.L.maxInstances !== undefined || b.L.templates) return undefined; // cut (boundedLoop), or a loop creating a template
-  return unboundedThreads(s.pos, `thread creation in a loop without constant bounds (${plan}; as a loop through a pthread_t array: ${cells}): unbounded thread creation`);
+  const why = typeof plan !== 'string' ? `${plan.values.length} iterations, more threads than rely instantiates (${b.L.maxThreads})` : `${plan}; as a loop through a pthread_t array: ${typeof cells === 'string' ? cells : 'too many cells'}`;
+  return unboundedThreads(s.pos, `thread creation in a loop without constant bounds (${why}): unbounded thread creation`);
 }
+
+/**
+ * A loop that would create more threads than the lowering instantiates is read as a
+ * loop without constant bounds: its threads are a template (any number of instances,
+ * which covers the loop's count for a proof) or its first instances (for a bug).
+ */
+const tooMany = (b: ThreadBuilder, plan: UnrollPlan): boolean => plan.values.length > b.L.maxThreads;
 
 /**
  * A loop `for (i = c; cond; i++)` whose every iteration creates a thread into `&t[i]`

@@ -13,13 +13,14 @@ import { ThreadBuilder, type Frame, type Recursion } from './builder.js';
 import { call } from './calls.js';
 import { conditionFormula } from './conditions.js';
 import { hoistDecl } from './declarations.js';
+import { atLvalue } from './places.js';
 import { paramsOf } from './declared-types.js';
 import { someNode } from './ast-queries.js';
 import { effect, rvalue } from './expressions.js';
 import type { FileScope, Instance } from './file-scope.js';
 import { stmt } from './statements.js';
 
-const RECURSION: Recursion = { stmt, effect, rvalue, call };
+const RECURSION: Recursion = { stmt, effect, rvalue, call, atLvalue };
 
 /** The CFG of one thread instance, from its function's body. */
 export function buildThread(L: FileScope, inst: Instance): ThreadBuilder {
