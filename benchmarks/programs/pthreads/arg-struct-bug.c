@@ -1,7 +1,8 @@
 /*
  * arg-struct-bug.c -- a struct pointer as thread argument (a job: lo and hi
  *   of a range) and the range's sum as the thread's result through return
- *   (void *)(long)s and pthread_join.
+ *   (void *)(long)s and pthread_join; the -bug twin: one struct, rewritten
+ *   after the first pthread_create.
  *
  * Expected verdict: UNSAFE. main reuses one job struct for both threads,
  *   rewriting it (under the mutex) after the first pthread_create: when the

@@ -1,7 +1,8 @@
 /*
  * arg-struct.c -- a struct pointer as thread argument (a job: lo and hi of
  *   a range) and the range's sum as the thread's result through return
- *   (void *)(long)s and pthread_join.
+ *   (void *)(long)s and pthread_join; the -bug twin: one struct, rewritten
+ *   after the first pthread_create.
  *
  * Expected verdict: SAFE. each thread gets its own job struct, [0, 2) and
  *   [2, 4), so the results are 1 and 5 and sum to 6.

@@ -2,7 +2,7 @@
  * atomic-n-cas-bug.c -- __atomic_compare_exchange_n (strong,
  *   __ATOMIC_SEQ_CST) in a retry loop that relies on the failed exchange
  *   writing the current value into expected; __atomic_fetch_add counts the
- *   increments.
+ *   increments; the -bug twin: a load, then a store of the value + 1.
  *
  * Expected verdict: UNSAFE. the increment is an __atomic_load_n and an
  *   __atomic_store_n of the loaded value + 1 in two statements: both threads

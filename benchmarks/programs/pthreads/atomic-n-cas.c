@@ -1,7 +1,8 @@
 /*
  * atomic-n-cas.c -- __atomic_compare_exchange_n (strong, __ATOMIC_SEQ_CST)
  *   in a retry loop that relies on the failed exchange writing the current
- *   value into expected; __atomic_fetch_add counts the increments.
+ *   value into expected; __atomic_fetch_add counts the increments; the -bug
+ *   twin: a load, then a store of the value + 1.
  *
  * Expected verdict: SAFE. a failed __atomic_compare_exchange_n stores c's
  *   current value into expected, so the next attempt tries expected + 1

@@ -1,7 +1,7 @@
 /*
  * atomic-n-flag-bug.c -- message passing with
  *   __atomic_store_n/__atomic_load_n and __ATOMIC_SEQ_CST: data, then a
- *   ready flag.
+ *   ready flag; the -bug twin: stores ready first.
  *
  * Expected verdict: UNSAFE. the producer stores ready before data: the
  *   consumer can load ready == 1 between the two stores and then load data

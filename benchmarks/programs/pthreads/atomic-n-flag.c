@@ -1,6 +1,7 @@
 /*
  * atomic-n-flag.c -- message passing with __atomic_store_n/__atomic_load_n
- *   and __ATOMIC_SEQ_CST: data, then a ready flag.
+ *   and __ATOMIC_SEQ_CST: data, then a ready flag; the -bug twin: stores
+ *   ready first.
  *
  * Expected verdict: SAFE. the producer stores data before ready, and
  *   sequentially consistent atomics keep that order for the consumer: if it

@@ -1,7 +1,8 @@
 /*
  * barrier-phase-bug.c -- pthread_barrier_init(&b, 0,
  *   2)/pthread_barrier_wait/pthread_barrier_destroy separating two phases:
- *   each thread writes its part, then reads the other's.
+ *   each thread writes its part, then reads the other's; the -bug twin:
+ *   count 1.
  *
  * Expected verdict: UNSAFE. the barrier is initialised with count 1, so
  *   pthread_barrier_wait returns at once: thread 0 can read part[1] before

@@ -1,7 +1,8 @@
 /*
  * barrier-phase.c -- pthread_barrier_init(&b, 0,
  *   2)/pthread_barrier_wait/pthread_barrier_destroy separating two phases:
- *   each thread writes its part, then reads the other's.
+ *   each thread writes its part, then reads the other's; the -bug twin:
+ *   count 1.
  *
  * Expected verdict: SAFE. the barrier of count 2 lets neither thread into
  *   phase 2 before both have written their part, so each reads the other's

@@ -1,7 +1,8 @@
 /*
  * barrier-rounds-bug.c -- a barrier reused over two rounds (double
  *   synchronisation per round): each thread reads its neighbour's value,
- *   waits, writes its own, waits.
+ *   waits, writes its own, waits; the -bug twin: no wait between the read
+ *   and the write of a round.
  *
  * Expected verdict: UNSAFE. without the first barrier of a round a thread
  *   can read its neighbour's value after the neighbour has already written

@@ -1,7 +1,8 @@
 /*
  * barrier-rounds.c -- a barrier reused over two rounds (double
  *   synchronisation per round): each thread reads its neighbour's value,
- *   waits, writes its own, waits.
+ *   waits, writes its own, waits; the -bug twin: no wait between the read
+ *   and the write of a round.
  *
  * Expected verdict: SAFE. in round r every thread reads before either writes
  *   (first barrier) and writes before either reads the next round (second

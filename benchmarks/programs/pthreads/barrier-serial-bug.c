@@ -1,7 +1,8 @@
 /*
  * barrier-serial-bug.c -- PTHREAD_BARRIER_SERIAL_THREAD: of the two threads
  *   leaving pthread_barrier_wait exactly one gets it and combines the
- *   parts; a second wait publishes the total.
+ *   parts; a second wait publishes the total; the -bug twin: no second
+ *   wait.
  *
  * Expected verdict: UNSAFE. without the second barrier the non-serial thread
  *   reads total as soon as it leaves the first one: when it takes m before

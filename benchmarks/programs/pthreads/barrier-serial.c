@@ -1,7 +1,8 @@
 /*
  * barrier-serial.c -- PTHREAD_BARRIER_SERIAL_THREAD: of the two threads
  *   leaving pthread_barrier_wait exactly one gets it and combines the
- *   parts; a second wait publishes the total.
+ *   parts; a second wait publishes the total; the -bug twin: no second
+ *   wait.
  *
  * Expected verdict: SAFE. pthread_barrier_wait returns
  *   PTHREAD_BARRIER_SERIAL_THREAD to one waiter and 0 to the other; the

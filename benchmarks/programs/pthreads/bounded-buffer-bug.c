@@ -2,7 +2,8 @@
  * bounded-buffer-bug.c -- a bounded buffer of 2 slots with a mutex and two
  *   condition variables (not_full, not_empty), all set up with
  *   pthread_mutex_init/pthread_cond_init and torn down with the destroy
- *   calls; main produces 1, 2, 3 and a consumer thread takes them.
+ *   calls; main produces 1, 2, 3 and a consumer thread takes them; the -bug
+ *   twin: put waits only while count > 2.
  *
  * Expected verdict: UNSAFE. put waits only while count > 2 instead of count
  *   == 2: with the buffer full (1 and 2 unconsumed) main puts 3 into slot 0

@@ -1,7 +1,8 @@
 /*
  * c11-cas-lock-bug.c -- a spinlock on an _Atomic int:
- *   atomic_compare_exchange_strong from 0 to 1 to acquire, atomic_store of
- *   0 to release; the expected value is reset after each failed attempt.
+ *   atomic_compare_exchange_strong from 0 to 1 to acquire (the expected
+ *   value reset to 0 after each failed attempt), atomic_store of 0 to
+ *   release; the -bug twin: does not reset the expected value.
  *
  * Expected verdict: UNSAFE. the loop does not reset e: after one failed
  *   attempt e holds 1, and the next compare-exchange compares lk == 1 with e

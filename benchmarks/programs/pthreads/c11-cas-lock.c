@@ -1,7 +1,8 @@
 /*
  * c11-cas-lock.c -- a spinlock on an _Atomic int:
- *   atomic_compare_exchange_strong from 0 to 1 to acquire, atomic_store of
- *   0 to release; the expected value is reset after each failed attempt.
+ *   atomic_compare_exchange_strong from 0 to 1 to acquire (the expected
+ *   value reset to 0 after each failed attempt), atomic_store of 0 to
+ *   release; the -bug twin: does not reset the expected value.
  *
  * Expected verdict: SAFE. a failed atomic_compare_exchange_strong writes
  *   lk's value (1) into e; the loop resets e to 0 before retrying, so a

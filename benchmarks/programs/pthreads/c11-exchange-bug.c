@@ -1,6 +1,7 @@
 /*
  * c11-exchange-bug.c -- atomic_exchange taking a one-shot token (C11
- *   atomic_int); atomic_fetch_add counts the winners.
+ *   atomic_int); atomic_fetch_add counts the winners; the -bug twin:
+ *   atomic_load, then atomic_store of 0.
  *
  * Expected verdict: UNSAFE. the token is read with atomic_load and cleared
  *   with atomic_store in a second statement: two threads can both load 1

@@ -1,6 +1,7 @@
 /*
  * c11-exchange.c -- atomic_exchange taking a one-shot token (C11
- *   atomic_int); atomic_fetch_add counts the winners.
+ *   atomic_int); atomic_fetch_add counts the winners; the -bug twin:
+ *   atomic_load, then atomic_store of 0.
  *
  * Expected verdict: SAFE. atomic_exchange reads the token and clears it in
  *   one step, so only one of the three threads gets 1 back, and wins == 1.

@@ -1,6 +1,7 @@
 /*
  * c11-fetch-bug.c -- C11 atomic_int with atomic_fetch_add, atomic_fetch_sub
- *   and atomic_load_explicit(..., memory_order_seq_cst).
+ *   and atomic_load_explicit(..., memory_order_seq_cst); the -bug twin:
+ *   atomic_load, then atomic_store of the value + 2.
  *
  * Expected verdict: UNSAFE. the addition is split into atomic_load and
  *   atomic_store of the loaded value + 2: both threads load 0, both store 2,

@@ -1,6 +1,7 @@
 /*
  * c11-fetch.c -- C11 atomic_int with atomic_fetch_add, atomic_fetch_sub and
- *   atomic_load_explicit(..., memory_order_seq_cst).
+ *   atomic_load_explicit(..., memory_order_seq_cst); the -bug twin:
+ *   atomic_load, then atomic_store of the value + 2.
  *
  * Expected verdict: SAFE. each thread adds 2 and subtracts 1 with single
  *   atomic read-modify-writes, so x == 2 after the joins.

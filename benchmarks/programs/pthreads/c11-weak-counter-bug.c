@@ -1,7 +1,8 @@
 /*
  * c11-weak-counter-bug.c -- a lock-free counter with
  *   atomic_compare_exchange_weak in a retry loop (the weak form may fail
- *   spuriously), two increments per thread.
+ *   spuriously), two increments per thread; the -bug twin: one attempt, its
+ *   failure ignored.
  *
  * Expected verdict: UNSAFE. a thread tries atomic_compare_exchange_weak once
  *   and ignores its failure: both load 0, one exchanges 0 for 1, the other

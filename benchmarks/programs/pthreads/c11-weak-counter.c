@@ -1,7 +1,8 @@
 /*
  * c11-weak-counter.c -- a lock-free counter with
  *   atomic_compare_exchange_weak in a retry loop (the weak form may fail
- *   spuriously), two increments per thread.
+ *   spuriously), two increments per thread; the -bug twin: one attempt, its
+ *   failure ignored.
  *
  * Expected verdict: SAFE. a failed atomic_compare_exchange_weak (by
  *   contention or spuriously) refreshes old and the loop retries, so every

@@ -1,6 +1,7 @@
 /*
  * cond-broadcast-bug.c -- pthread_cond_broadcast waking two waiting threads
- *   at a start gate.
+ *   at a start gate; the -bug twin: writes data in a second critical
+ *   section after the broadcast.
  *
  * Expected verdict: UNSAFE. main opens the gate and broadcasts in one
  *   critical section and writes data in a second one: a woken worker can

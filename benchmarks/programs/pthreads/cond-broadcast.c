@@ -1,6 +1,7 @@
 /*
  * cond-broadcast.c -- pthread_cond_broadcast waking two waiting threads at
- *   a start gate.
+ *   a start gate; the -bug twin: writes data in a second critical section
+ *   after the broadcast.
  *
  * Expected verdict: SAFE. main publishes data and opens the gate (go = 1) in
  *   one critical section before it broadcasts; a worker leaves its while

@@ -2,7 +2,7 @@
  * cond-timedwait-bug.c -- pthread_cond_timedwait, which returns 0 or
  *   ETIMEDOUT; the deadline is a global struct timespec left zero (the
  *   epoch, already past: a concrete run times out at once; rely's model
- *   ignores the time).
+ *   ignores the time); the -bug twin: gives up on the first timeout.
  *
  * Expected verdict: UNSAFE. wait_ready gives up on the first timeout
  *   (return) and then reads value as if the setter had run:

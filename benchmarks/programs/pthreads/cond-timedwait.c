@@ -1,7 +1,8 @@
 /*
  * cond-timedwait.c -- pthread_cond_timedwait, which returns 0 or ETIMEDOUT;
  *   the deadline is a global struct timespec left zero (the epoch, already
- *   past: a concrete run times out at once; rely's model ignores the time).
+ *   past: a concrete run times out at once; rely's model ignores the time);
+ *   the -bug twin: gives up on the first timeout.
  *
  * Expected verdict: SAFE. main waits in a while loop that re-tests ready
  *   after every return of pthread_cond_timedwait, whether it timed out or

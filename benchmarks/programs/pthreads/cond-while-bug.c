@@ -1,7 +1,8 @@
 /*
  * cond-while-bug.c -- pthread_cond_wait in a while loop re-checking its
  *   condition, pthread_cond_signal, PTHREAD_COND_INITIALIZER; one producer
- *   of two items, two consumers (a thread and main).
+ *   of two items, two consumers (a thread and main); the -bug twin: if
+ *   instead of while around the wait.
  *
  * Expected verdict: UNSAFE. take() tests count with if instead of while, so
  *   a woken consumer does not re-check it. The consumer thread waits (count

@@ -1,7 +1,8 @@
 /*
  * cond-while.c -- pthread_cond_wait in a while loop re-checking its
  *   condition, pthread_cond_signal, PTHREAD_COND_INITIALIZER; one producer
- *   of two items, two consumers (a thread and main).
+ *   of two items, two consumers (a thread and main); the -bug twin: if
+ *   instead of while around the wait.
  *
  * Expected verdict: SAFE. each consumer re-tests count == 0 after every
  *   wakeup (spurious or stolen), so it takes an item only when count > 0,

@@ -1,7 +1,8 @@
 /*
  * join-exit-bug.c -- pthread_exit called in a helper function (it does not
  *   return): the thread's result is the helper's argument and the code
- *   after the call never runs; n is a nondet value in [0, 2].
+ *   after the call never runs; n is a nondet value in [0, 2]; the -bug
+ *   twin: calls finish also for n == 0.
  *
  * Expected verdict: UNSAFE. the worker calls finish also for n == 0:
  *   pthread_exit ends the thread there, after stays 0, and main's assert,

@@ -1,7 +1,8 @@
 /*
  * join-exit.c -- pthread_exit called in a helper function (it does not
  *   return): the thread's result is the helper's argument and the code
- *   after the call never runs; n is a nondet value in [0, 2].
+ *   after the call never runs; n is a nondet value in [0, 2]; the -bug
+ *   twin: calls finish also for n == 0.
  *
  * Expected verdict: SAFE. for n > 0 the worker ends inside finish(n * 10),
  *   so the result is n * 10 and after stays 0; for n == 0 it returns 0 after

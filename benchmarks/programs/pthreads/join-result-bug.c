@@ -1,7 +1,8 @@
 /*
  * join-result-bug.c -- thread results: one thread returns (void *)(long)r,
  *   the other ends with pthread_exit((void *)(long)r); main reads both
- *   through pthread_join(t, &res) and (int)(long)res.
+ *   through pthread_join(t, &res) and (int)(long)res; the -bug twin:
+ *   expects the first thread created to take the first ticket.
  *
  * Expected verdict: UNSAFE. main assumes the thread created first takes the
  *   first ticket (r1 == 1): when the second thread runs first, r1 == 2 and

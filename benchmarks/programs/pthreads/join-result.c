@@ -1,7 +1,8 @@
 /*
  * join-result.c -- thread results: one thread returns (void *)(long)r, the
  *   other ends with pthread_exit((void *)(long)r); main reads both through
- *   pthread_join(t, &res) and (int)(long)res.
+ *   pthread_join(t, &res) and (int)(long)res; the -bug twin: expects the
+ *   first thread created to take the first ticket.
  *
  * Expected verdict: SAFE. the two threads take tickets 1 and 2 under the
  *   mutex in either order, so the two results are different and sum to 3.

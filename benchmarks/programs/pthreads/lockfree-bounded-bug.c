@@ -1,7 +1,8 @@
 /*
  * lockfree-bounded-bug.c -- a bounded lock-free counter (3 slots) with an
  *   atomic_compare_exchange_strong loop that re-checks the bound on every
- *   attempt; two threads try twice each.
+ *   attempt; two threads try twice each; the -bug twin: tests the bound,
+ *   then atomic_fetch_add.
  *
  * Expected verdict: UNSAFE. the bound is tested with atomic_load and the
  *   slot taken with atomic_fetch_add in a second statement: with c == 2 both

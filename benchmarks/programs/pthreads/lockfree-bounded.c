@@ -1,7 +1,8 @@
 /*
  * lockfree-bounded.c -- a bounded lock-free counter (3 slots) with an
  *   atomic_compare_exchange_strong loop that re-checks the bound on every
- *   attempt; two threads try twice each.
+ *   attempt; two threads try twice each; the -bug twin: tests the bound,
+ *   then atomic_fetch_add.
  *
  * Expected verdict: SAFE. an attempt succeeds only by exchanging a value
  *   below 3 for its successor, and a failed exchange refreshes old before

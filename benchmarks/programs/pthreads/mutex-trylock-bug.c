@@ -1,6 +1,7 @@
 /*
  * mutex-trylock-bug.c -- pthread_mutex_trylock, which returns 0 or EBUSY,
- *   falling back to pthread_mutex_lock.
+ *   falling back to pthread_mutex_lock; the -bug twin: skips its increment
+ *   on EBUSY.
  *
  * Expected verdict: UNSAFE. a thread whose pthread_mutex_trylock returns
  *   EBUSY (the other holds m) skips its increment: c == 1 after the joins

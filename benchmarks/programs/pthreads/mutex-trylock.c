@@ -1,6 +1,7 @@
 /*
  * mutex-trylock.c -- pthread_mutex_trylock, which returns 0 or EBUSY,
- *   falling back to pthread_mutex_lock.
+ *   falling back to pthread_mutex_lock; the -bug twin: skips its increment
+ *   on EBUSY.
  *
  * Expected verdict: SAFE. a thread whose pthread_mutex_trylock returns EBUSY
  *   blocks in pthread_mutex_lock instead, so both increments happen under

@@ -1,6 +1,7 @@
 /*
  * once-bug.c -- pthread_once with a global pthread_once_t initialised to
- *   PTHREAD_ONCE_INIT, called by two threads.
+ *   PTHREAD_ONCE_INIT, called by two threads; the -bug twin: a
+ *   pthread_once_t local to the thread function.
  *
  * Expected verdict: UNSAFE. the pthread_once_t is a local of the thread
  *   function, one per thread, so each thread's pthread_once runs

@@ -1,6 +1,7 @@
 /*
  * once.c -- pthread_once with a global pthread_once_t initialised to
- *   PTHREAD_ONCE_INIT, called by two threads.
+ *   PTHREAD_ONCE_INIT, called by two threads; the -bug twin: a
+ *   pthread_once_t local to the thread function.
  *
  * Expected verdict: SAFE. pthread_once runs init_config exactly once and
  *   every caller returns from it only after that run has finished, so both

@@ -1,7 +1,7 @@
 /*
  * rw-from-cond-bug.c -- a readers-writer lock built from a mutex and a
  *   condition variable; one writer thread and two readers (a thread and
- *   main).
+ *   main); the -bug twin: write_lock does not wait for readers.
  *
  * Expected verdict: UNSAFE. write_lock waits only while someone writes, not
  *   while readers hold the lock: a reader reads x == 0, the writer enters

@@ -1,7 +1,7 @@
 /*
  * rw-from-cond.c -- a readers-writer lock built from a mutex and a
  *   condition variable; one writer thread and two readers (a thread and
- *   main).
+ *   main); the -bug twin: write_lock does not wait for readers.
  *
  * Expected verdict: SAFE. write_lock waits until no one writes and no reader
  *   holds the lock, and read_lock until no one writes, so a reader never

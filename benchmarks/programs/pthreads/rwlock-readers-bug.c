@@ -2,7 +2,8 @@
  * rwlock-readers-bug.c -- a pthread_rwlock_t from
  *   PTHREAD_RWLOCK_INITIALIZER: one writer (pthread_rwlock_wrlock) and two
  *   readers (pthread_rwlock_rdlock) sharing it; a mutex m keeps each single
- *   access race-free, the invariant x == y is the rwlock's.
+ *   access race-free, the invariant x == y is the rwlock's; the -bug twin:
+ *   the writer takes pthread_rwlock_rdlock.
  *
  * Expected verdict: UNSAFE. the writer takes the lock with
  *   pthread_rwlock_rdlock, which readers share: a reader can read x and y

@@ -2,7 +2,8 @@
  * rwlock-readers.c -- a pthread_rwlock_t from PTHREAD_RWLOCK_INITIALIZER:
  *   one writer (pthread_rwlock_wrlock) and two readers
  *   (pthread_rwlock_rdlock) sharing it; a mutex m keeps each single access
- *   race-free, the invariant x == y is the rwlock's.
+ *   race-free, the invariant x == y is the rwlock's; the -bug twin: the
+ *   writer takes pthread_rwlock_rdlock.
  *
  * Expected verdict: SAFE. the writer changes x and y in two steps while it
  *   holds the write lock, which excludes both readers; a reader reads x and

@@ -1,7 +1,8 @@
 /*
  * rwlock-try-bug.c -- pthread_rwlock_init/destroy, pthread_rwlock_trywrlock
  *   and pthread_rwlock_tryrdlock (each returns 0 or EBUSY); two writers and
- *   a reader count themselves in and out under a mutex.
+ *   a reader count themselves in and out under a mutex; the -bug twin: the
+ *   writers use pthread_rwlock_tryrdlock.
  *
  * Expected verdict: UNSAFE. the writers take the lock with
  *   pthread_rwlock_tryrdlock, which shares it: the reader gets the read lock

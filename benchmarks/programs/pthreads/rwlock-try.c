@@ -1,7 +1,8 @@
 /*
  * rwlock-try.c -- pthread_rwlock_init/destroy, pthread_rwlock_trywrlock and
  *   pthread_rwlock_tryrdlock (each returns 0 or EBUSY); two writers and a
- *   reader count themselves in and out under a mutex.
+ *   reader count themselves in and out under a mutex; the -bug twin: the
+ *   writers use pthread_rwlock_tryrdlock.
  *
  * Expected verdict: SAFE. a writer counts itself in only when
  *   pthread_rwlock_trywrlock returned 0, which excludes every other holder,

@@ -1,7 +1,7 @@
 /*
  * sem-mutex-bug.c -- a POSIX semaphore
  *   (sem_init/sem_wait/sem_post/sem_destroy) of count 1 used as a mutex
- *   around a read-modify-write.
+ *   around a read-modify-write; the -bug twin: count 2.
  *
  * Expected verdict: UNSAFE. sem_init(&s, 0, 2) lets both threads in at once:
  *   both read 0, both write 1, and c == 2 fails.

@@ -1,6 +1,7 @@
 /*
  * sem-mutex.c -- a POSIX semaphore (sem_init/sem_wait/sem_post/sem_destroy)
- *   of count 1 used as a mutex around a read-modify-write.
+ *   of count 1 used as a mutex around a read-modify-write; the -bug twin:
+ *   count 2.
  *
  * Expected verdict: SAFE. sem_init(&s, 0, 1) lets one thread at a time
  *   between sem_wait and sem_post, so the read and the write of c are not

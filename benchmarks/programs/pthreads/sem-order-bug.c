@@ -1,6 +1,6 @@
 /*
  * sem-order-bug.c -- a semaphore of count 0 ordering two threads: sem_wait
- *   blocks until the other thread's sem_post.
+ *   blocks until the other thread's sem_post; the -bug twin: count 1.
  *
  * Expected verdict: UNSAFE. sem_init(&done, 0, 1): the second thread's
  *   sem_wait returns at once, it can read x before the first thread writes

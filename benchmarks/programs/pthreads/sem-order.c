@@ -1,6 +1,6 @@
 /*
  * sem-order.c -- a semaphore of count 0 ordering two threads: sem_wait
- *   blocks until the other thread's sem_post.
+ *   blocks until the other thread's sem_post; the -bug twin: count 1.
  *
  * Expected verdict: SAFE. sem_init(&done, 0, 0): the second thread's
  *   sem_wait returns only after the first thread's sem_post, which follows

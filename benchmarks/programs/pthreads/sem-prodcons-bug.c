@@ -1,7 +1,7 @@
 /*
  * sem-prodcons-bug.c -- producer/consumer over a 2-slot buffer with three
  *   semaphores: empty (count 2), full (count 0) and a binary one guarding
- *   the indices.
+ *   the indices; the -bug twin: empty starts at 3.
  *
  * Expected verdict: UNSAFE. empty starts at 3 for a buffer of 2 slots: the
  *   producer can put 1, 2 and then 3 into slot 0 before the consumer takes

@@ -1,7 +1,7 @@
 /*
  * sem-prodcons.c -- producer/consumer over a 2-slot buffer with three
  *   semaphores: empty (count 2), full (count 0) and a binary one guarding
- *   the indices.
+ *   the indices; the -bug twin: empty starts at 3.
  *
  * Expected verdict: SAFE. the producer waits on empty, whose count is the
  *   number of free slots, so it never overwrites an item the consumer has

@@ -1,7 +1,8 @@
 /*
  * sem-trywait-bug.c -- sem_trywait, which returns 0 (took a unit) or -1
  *   (the count was 0), retried until it succeeds; the semaphore starts at 0
- *   and the producer posts once its data is written.
+ *   and the producer posts once its data is written; the -bug twin: tries
+ *   once and goes on.
  *
  * Expected verdict: UNSAFE. the consumer calls sem_trywait once and reads
  *   data whatever it returned: when it runs before the producer, sem_trywait

@@ -1,7 +1,8 @@
 /*
  * sem-trywait.c -- sem_trywait, which returns 0 (took a unit) or -1 (the
  *   count was 0), retried until it succeeds; the semaphore starts at 0 and
- *   the producer posts once its data is written.
+ *   the producer posts once its data is written; the -bug twin: tries once
+ *   and goes on.
  *
  * Expected verdict: SAFE. the consumer retries sem_trywait until it returns
  *   0, which happens only after the producer's sem_post, which follows its

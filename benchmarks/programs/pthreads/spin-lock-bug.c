@@ -1,7 +1,8 @@
 /*
  * spin-lock-bug.c -- pthread_spin_init(&s, PTHREAD_PROCESS_PRIVATE)/pthread
  *   _spin_lock/pthread_spin_unlock/pthread_spin_destroy around a read-
- *   modify-write of a counter.
+ *   modify-write of a counter; the -bug twin: unlocks between the read and
+ *   the write.
  *
  * Expected verdict: UNSAFE. each thread releases the spinlock between
  *   reading c and writing c + 1: both read 0 (each under the lock), both

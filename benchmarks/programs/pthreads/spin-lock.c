@@ -1,7 +1,8 @@
 /*
  * spin-lock.c -- pthread_spin_init(&s, PTHREAD_PROCESS_PRIVATE)/pthread_spi
  *   n_lock/pthread_spin_unlock/pthread_spin_destroy around a read-modify-
- *   write of a counter.
+ *   write of a counter; the -bug twin: unlocks between the read and the
+ *   write.
  *
  * Expected verdict: SAFE. each thread reads and writes c in one critical
  *   section of the spinlock, so no update is lost and c == 2.

@@ -1,6 +1,6 @@
 /*
  * spin-trylock-bug.c -- pthread_spin_trylock, which returns 0 or EBUSY,
- *   retried until it succeeds.
+ *   retried until it succeeds; the -bug twin: skips its work on EBUSY.
  *
  * Expected verdict: UNSAFE. a thread whose pthread_spin_trylock returns
  *   EBUSY (the other thread holds the lock) skips its work: done == 1 after

@@ -1,6 +1,6 @@
 /*
  * spin-trylock.c -- pthread_spin_trylock, which returns 0 or EBUSY, retried
- *   until it succeeds.
+ *   until it succeeds; the -bug twin: skips its work on EBUSY.
  *
  * Expected verdict: SAFE. a thread retries pthread_spin_trylock until it
  *   returns 0 and only then increments done, inside the lock, so both

@@ -1,7 +1,7 @@
 /*
  * sync-cas-counter-bug.c -- a lock-free counter:
  *   __sync_bool_compare_and_swap retried in a do-while loop, two increments
- *   per thread.
+ *   per thread; the -bug twin: one swap, its failure ignored.
  *
  * Expected verdict: UNSAFE. a thread ignores a failed
  *   __sync_bool_compare_and_swap: both read 0, the first swaps 0 for 1, the

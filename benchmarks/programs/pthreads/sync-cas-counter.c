@@ -1,6 +1,7 @@
 /*
  * sync-cas-counter.c -- a lock-free counter: __sync_bool_compare_and_swap
- *   retried in a do-while loop, two increments per thread.
+ *   retried in a do-while loop, two increments per thread; the -bug twin:
+ *   one swap, its failure ignored.
  *
  * Expected verdict: SAFE. a thread retries its compare-and-swap until it
  *   succeeds, and it succeeds only if c still holds the value it read, so no

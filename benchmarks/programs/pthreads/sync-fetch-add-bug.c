@@ -1,6 +1,7 @@
 /*
  * sync-fetch-add-bug.c -- GCC __sync_fetch_and_add and
- *   __sync_add_and_fetch: a hit counter and a ticket dispenser.
+ *   __sync_add_and_fetch: a hit counter and a ticket dispenser; the -bug
+ *   twin: an atomic read, then __sync_lock_test_and_set of the value + 1.
  *
  * Expected verdict: UNSAFE. the hit counter is read atomically
  *   (__sync_fetch_and_add(&hits, 0)) and written back with

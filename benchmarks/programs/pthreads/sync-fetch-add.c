@@ -1,6 +1,7 @@
 /*
  * sync-fetch-add.c -- GCC __sync_fetch_and_add and __sync_add_and_fetch: a
- *   hit counter and a ticket dispenser.
+ *   hit counter and a ticket dispenser; the -bug twin: an atomic read, then
+ *   __sync_lock_test_and_set of the value + 1.
  *
  * Expected verdict: SAFE. each increment is one atomic read-modify-write, so
  *   hits == 2 and the two tickets are different.

@@ -1,6 +1,7 @@
 /*
  * sync-tas-lock-bug.c -- a test-and-set spinlock: __sync_lock_test_and_set
- *   to acquire, __sync_lock_release to release, around a read-modify-write.
+ *   to acquire, __sync_lock_release to release, around a read-modify-write;
+ *   the -bug twin: tests, then sets, in two statements.
  *
  * Expected verdict: UNSAFE. the lock is tested (__sync_fetch_and_add(&lk,
  *   0)) and set in two statements: both threads see 0, both set it and

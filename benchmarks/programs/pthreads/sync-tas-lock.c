@@ -1,6 +1,7 @@
 /*
  * sync-tas-lock.c -- a test-and-set spinlock: __sync_lock_test_and_set to
- *   acquire, __sync_lock_release to release, around a read-modify-write.
+ *   acquire, __sync_lock_release to release, around a read-modify-write;
+ *   the -bug twin: tests, then sets, in two statements.
  *
  * Expected verdict: SAFE. __sync_lock_test_and_set atomically sets lk to 1
  *   and returns its old value, so only the thread that saw 0 enters; the

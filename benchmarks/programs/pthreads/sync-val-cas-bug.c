@@ -1,6 +1,7 @@
 /*
  * sync-val-cas-bug.c -- __sync_val_compare_and_swap claiming ownership: it
- *   returns the old value, 0 for the one thread that swapped.
+ *   returns the old value, 0 for the one thread that swapped; the -bug
+ *   twin: reads the old value as a success flag.
  *
  * Expected verdict: UNSAFE. a thread reads the returned old value as a
  *   success flag (non-zero: won): the thread that swapped gets 0 and thinks

@@ -1,6 +1,7 @@
 /*
  * sync-val-cas.c -- __sync_val_compare_and_swap claiming ownership: it
- *   returns the old value, 0 for the one thread that swapped.
+ *   returns the old value, 0 for the one thread that swapped; the -bug
+ *   twin: reads the old value as a success flag.
  *
  * Expected verdict: SAFE. exactly one thread sees 0 returned (the one whose
  *   swap happened), records itself as the winner, and it is the thread whose

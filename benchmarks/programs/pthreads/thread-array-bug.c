@@ -1,7 +1,7 @@
 /*
  * thread-array-bug.c -- an array of pthread_t created and joined in two
  *   loops of constant bound 3, each thread given the address of its own
- *   array cell as argument.
+ *   array cell as argument; the -bug twin: joins only two.
  *
  * Expected verdict: UNSAFE. the join loop stops at 2: the third thread may
  *   not have added its 3 when main reads sum, and sum == 6 fails.

@@ -1,7 +1,7 @@
 /*
  * thread-array.c -- an array of pthread_t created and joined in two loops
  *   of constant bound 3, each thread given the address of its own array
- *   cell as argument.
+ *   cell as argument; the -bug twin: joins only two.
  *
  * Expected verdict: SAFE. main joins all three threads before it reads sum,
  *   and each adds its id under the mutex, so sum == 1 + 2 + 3.

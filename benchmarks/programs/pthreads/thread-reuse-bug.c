@@ -1,6 +1,7 @@
 /*
  * thread-reuse-bug.c -- one pthread_t variable reused by a loop creating 3
- *   threads, each joined before the variable is reused.
+ *   threads, each joined before the variable is reused; the -bug twin:
+ *   joins once, after the loop.
  *
  * Expected verdict: UNSAFE. the loop creates all three threads through the
  *   same variable and main joins it once, after the loop: that joins only

@@ -1,6 +1,7 @@
 /*
  * thread-reuse.c -- one pthread_t variable reused by a loop creating 3
- *   threads, each joined before the variable is reused.
+ *   threads, each joined before the variable is reused; the -bug twin:
+ *   joins once, after the loop.
  *
  * Expected verdict: SAFE. each thread is joined in the iteration that
  *   created it, so after iteration i exactly i + 1 increments have happened

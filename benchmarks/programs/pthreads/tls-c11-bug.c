@@ -1,6 +1,7 @@
 /*
  * tls-c11-bug.c -- a _Thread_local call counter: each thread counts its own
- *   calls, then adds its count to a shared total under a mutex.
+ *   calls, then adds its count to a shared total under a mutex; the -bug
+ *   twin: main reads its own copy as the total.
  *
  * Expected verdict: UNSAFE. main reads its own _Thread_local copy as if it
  *   were the total: main never called work(), its calls is 0, and calls == 4

@@ -1,6 +1,7 @@
 /*
  * tls-c11.c -- a _Thread_local call counter: each thread counts its own
- *   calls, then adds its count to a shared total under a mutex.
+ *   calls, then adds its count to a shared total under a mutex; the -bug
+ *   twin: main reads its own copy as the total.
  *
  * Expected verdict: SAFE. each thread's calls counts only its own two calls
  *   of work(); the total of the two threads is 4, and main, which never

@@ -1,7 +1,8 @@
 /*
  * tls-key-bug.c -- pthread_key_create/pthread_setspecific/pthread_getspecif
  *   ic/pthread_key_delete: each thread stores the address of its own local,
- *   and a new thread's value starts as NULL.
+ *   and a new thread's value starts as NULL; the -bug twin: expects main's
+ *   value for the key in a new thread.
  *
  * Expected verdict: UNSAFE. the worker expects to inherit main's value for
  *   the key, but a new thread's value is NULL, so before != 0 fails (in

@@ -1,7 +1,8 @@
 /*
  * tls-key.c -- pthread_key_create/pthread_setspecific/pthread_getspecific/p
  *   thread_key_delete: each thread stores the address of its own local, and
- *   a new thread's value starts as NULL.
+ *   a new thread's value starts as NULL; the -bug twin: expects main's
+ *   value for the key in a new thread.
  *
  * Expected verdict: SAFE. a new thread's value for the key is NULL (not
  *   main's); each thread then reads back the pointer it stored itself,

@@ -1,6 +1,7 @@
 /*
  * tls-thread-bug.c -- a __thread int: each thread its own copy, initialised
- *   from the declaration (5), not from main's copy.
+ *   from the declaration (5), not from main's copy; the -bug twin: expects
+ *   main's value in a new thread.
  *
  * Expected verdict: UNSAFE. the worker expects to start from main's 100, but
  *   a new thread's copy starts from the declaration's 5, so mine == 100 + 2

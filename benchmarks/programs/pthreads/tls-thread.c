@@ -1,6 +1,7 @@
 /*
  * tls-thread.c -- a __thread int: each thread its own copy, initialised
- *   from the declaration (5), not from main's copy.
+ *   from the declaration (5), not from main's copy; the -bug twin: expects
+ *   main's value in a new thread.
  *
  * Expected verdict: SAFE. main sets its own copy to 100; each worker starts
  *   from the declaration's 5 and adds its id twice to its own copy, so it
