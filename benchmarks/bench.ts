@@ -22,8 +22,8 @@ export type Expected = 'safe' | 'unsafe';
 export interface ManifestEntry {
   readonly file: string;
   readonly name: string;
-  /** table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: beyond Table 1; svcomp-style: SV-COMP's concurrency shapes, each with a task .yml; c-data: C data as programs use it (issue 38); svcomp-tasks: SV-COMP's own tasks (`rely bench --tasks DIR`). */
-  readonly suite: 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style' | 'c-data' | 'svcomp-tasks' | 'liveness' | 'ag';
+  /** table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: beyond Table 1; svcomp-style: SV-COMP's concurrency shapes, each with a task .yml; c-data: C data as programs use it (issue 38); pthreads: the pthread, semaphore and atomic library calls (issue 39); svcomp-tasks: SV-COMP's own tasks (`rely bench --tasks DIR`). */
+  readonly suite: 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style' | 'c-data' | 'pthreads' | 'svcomp-tasks' | 'liveness' | 'ag';
   /** Arguments of this program's runs beside the configuration's (a liveness property: --ltl, --fairness). */
   readonly args?: readonly string[];
   /** Creates threads in a loop without constant bounds (any number of them). */
@@ -44,14 +44,14 @@ export function loadManifest(): ManifestEntry[] {
   return JSON.parse(readFileSync(join(ROOT, 'benchmarks/expected.json'), 'utf8')) as ManifestEntry[];
 }
 
-export type Suite = 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style' | 'c-data' | 'liveness' | 'ag' | 'ci' | 'all';
+export type Suite = 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style' | 'c-data' | 'pthreads' | 'liveness' | 'ag' | 'ci' | 'all';
 
 /**
  * Suites that measure how much C rely reads: there a program it cannot read (a located
  * `unsupported:` or syntax error, exit 2) is an UNKNOWN, as SV-COMP scores it and
  * `rely svcomp` answers, not a failed run; elsewhere it stays an error.
  */
-const MEASURES_READING: ReadonlySet<ManifestEntry['suite']> = new Set(['c-data', 'svcomp-tasks']);
+const MEASURES_READING: ReadonlySet<ManifestEntry['suite']> = new Set(['c-data', 'pthreads', 'svcomp-tasks']);
 
 /** The reason of such an UNKNOWN begins with this, then the message without its location. */
 export const CANNOT_READ = 'cannot read: ';

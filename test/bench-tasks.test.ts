@@ -30,10 +30,10 @@ const UNREADABLE_C = 'int main( {\n';
 const task = (input: string, prp: string, verdict: boolean) =>
   `format_version: '2.0'\ninput_files: '${input}'\nproperties:\n  - property_file: ../properties/${prp}\n    expected_verdict: ${verdict}\noptions:\n  language: C\n  data_model: ILP32\n`;
 
-describe('the c-data suite', () => {
-  it('a SAFE program and its UNSAFE -bug twin per construct, every file there, none in the CI subset', () => {
-    const entries = suiteOf(loadManifest(), 'c-data');
-    expect(entries.length).toBeGreaterThanOrEqual(24);
+describe('the c-data and pthreads suites', () => {
+  it.each([['c-data', 24], ['pthreads', 40]] as const)('%s: a SAFE program and its UNSAFE -bug twin per construct, every file there, none in the CI subset', (suite, least) => {
+    const entries = suiteOf(loadManifest(), suite);
+    expect(entries.length).toBeGreaterThanOrEqual(least);
     for (const e of entries) {
       expect(existsSync(e.file), e.file).toBe(true);
       expect(e.expected).toBe(e.name.endsWith('-bug') ? 'unsafe' : 'safe');
@@ -42,14 +42,14 @@ describe('the c-data suite', () => {
     }
   });
 
-  it('a program rely cannot read: UNKNOWN with its message in c-data and svcomp-tasks, a failed run in any other suite', async () => {
+  it('a program rely cannot read: UNKNOWN with its message in c-data, pthreads and svcomp-tasks, a failed run in any other suite', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rely-cdata-'));
     const file = join(dir, 'unreadable.c');
     writeFileSync(file, UNREADABLE_C);
     const entry = (suite: ManifestEntry['suite']): ManifestEntry => ({ file, name: suite, suite, expected: 'safe', modularProofExists: null, loc: 1, note: '' });
     const cols = configs({ bias: ['modular'], engines: ['auto'], hornSolvers: ['spacer'] });
-    const [cdata, tasks, hard] = await runBench({ entries: [entry('c-data'), entry('svcomp-tasks'), entry('hard')], configs: cols, timeoutS: 20, jobs: 1, solver: 'auto' });
-    for (const r of [cdata, tasks]) {
+    const [cdata, pthreads, tasks, hard] = await runBench({ entries: [entry('c-data'), entry('pthreads'), entry('svcomp-tasks'), entry('hard')], configs: cols, timeoutS: 20, jobs: 1, solver: 'auto' });
+    for (const r of [cdata, pthreads, tasks]) {
       expect(r.verdict).toBe('unknown');
       expect(r.reason?.startsWith(CANNOT_READ)).toBe(true);
       expect(r.reason).not.toContain(file); // the location is dropped, so one construct is one group

@@ -1,0 +1,57 @@
+/*
+ * sem-trywait-bug.c -- sem_trywait, which returns 0 (took a unit) or -1
+ *   (the count was 0), retried until it succeeds; the semaphore starts at 0
+ *   and the producer posts once its data is written; the -bug twin: tries
+ *   once and goes on.
+ *
+ * Expected verdict: UNSAFE. the consumer calls sem_trywait once and reads
+ *   data whatever it returned: when it runs before the producer, sem_trywait
+ *   returns -1, data is still 0, and d == 42 fails.
+ */
+extern void abort(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *) __attribute__ ((__nothrow__ , __leaf__)) __attribute__ ((__noreturn__));
+void reach_error() { __assert_fail("0", "sem-trywait-bug.c", 0, "reach_error"); }
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+#include <pthread.h>
+#include <stdlib.h>
+#undef assert
+#define assert(e) if (!(e)) ERROR: reach_error()
+#include <semaphore.h>
+sem_t ready;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int data = 0;
+
+void check_rc(int rc) {
+  assert(rc == 0 || rc == -1);
+}
+
+void *producer(void *arg) {
+  pthread_mutex_lock(&m);
+  data = 42;
+  pthread_mutex_unlock(&m);
+  sem_post(&ready);
+  return 0;
+}
+
+void *consumer(void *arg) {
+  int rc, d;
+  rc = sem_trywait(&ready);
+  check_rc(rc);
+  pthread_mutex_lock(&m);
+  d = data;
+  pthread_mutex_unlock(&m);
+  assert(d == 42);
+  return 0;
+}
+
+int main(void) {
+  pthread_t p, c;
+  sem_init(&ready, 0, 0);
+  pthread_create(&c, 0, consumer, 0);
+  pthread_create(&p, 0, producer, 0);
+  pthread_join(p, 0);
+  pthread_join(c, 0);
+  sem_destroy(&ready);
+  return 0;
+}
