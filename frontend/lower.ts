@@ -14,7 +14,7 @@ import { sizeOf } from './sizes.js';
 import { commonType, literalType, promote } from './lower/integers.js';
 import { aggregateItems, leaves, type Binding, type FileScope, type Instance } from './lower/file-scope.js';
 import { buildThread, threadCondition } from './lower/thread.js';
-import { writtenNames } from './lower/ast-queries.js';
+import { calleeName, collectNodes, isNullish, someNode, writtenNames } from './lower/ast-queries.js';
 import { and, eq, isArrayName, mkVar, num, type Term } from '../solver/formula.js';
 import { checkAttributes, isThreadLocal } from './specifiers.js';
 import { applyDeclarator, baseType, structMembers, convertConstant, longBits, showType, sizeType, type CType, type DataModel, type IntType, type TypeEnv, INT, unmodelledPointer } from './types.js';
@@ -190,6 +190,32 @@ export class Lowering implements FileScope {
   }
   /** Set when some loop was cut at maxInstances iterations. */
   boundedLoops = false;
+  private keys?: Map<Expr, number>;
+  private readonly keyUsers = new Map<number, string>();
+  /** The `pthread_key_create` calls of the file, numbered 1, 2, … in the order of the file. */
+  private keyIds(): Map<Expr, number> {
+    this.keys ??= new Map(
+      [...this.functions.values()].flatMap((f) => collectNodes(f.body, (x) => x.k === 'call' && calleeName(x) === 'pthread_key_create')).map((x, i) => [x, i + 1]),
+    );
+    return this.keys;
+  }
+  keySite(e: Expr, inst: Instance, pos: SourcePos): number {
+    const id = this.keyIds().get(e) ?? fail(pos, 'pthread_key_create outside the file');
+    const user = this.keyUsers.get(id);
+    if (user !== undefined && user !== inst.name) unsupported(pos, `pthread_key_create at one place run by two threads (${user}, ${inst.name}): each would make a key of its own`);
+    this.keyUsers.set(id, inst.name);
+    return id;
+  }
+  get keyCount(): number {
+    return this.keyIds().size;
+  }
+  private joinsResults?: boolean;
+  get joinResults(): boolean {
+    this.joinsResults ??= [...this.functions.values()].some((f) =>
+      someNode(f.body, (e) => e.k === 'call' && calleeName(e) === 'pthread_join' && e.args.length === 2 && !isNullish(e.args[1])),
+    );
+    return this.joinsResults;
+  }
   hasBody(name: string): boolean {
     return this.functions.has(name);
   }

@@ -20,7 +20,7 @@ export { MAX_STATEMENT_TOKENS };
 const BUILTIN_TYPEDEFS = [
   'pthread_t', 'pthread_mutex_t', 'pthread_mutexattr_t', 'pthread_attr_t', 'pthread_cond_t', 'pthread_condattr_t',
   'pthread_rwlock_t', 'pthread_rwlockattr_t', 'pthread_barrier_t', 'pthread_barrierattr_t', 'pthread_spinlock_t',
-  'pthread_once_t', 'sem_t', 'atomic_bool', 'atomic_char', 'atomic_schar', 'atomic_uchar', 'atomic_short', 'atomic_ushort',
+  'pthread_once_t', 'pthread_key_t', 'sem_t', 'atomic_bool', 'atomic_char', 'atomic_schar', 'atomic_uchar', 'atomic_short', 'atomic_ushort',
   'atomic_int', 'atomic_uint', 'atomic_long', 'atomic_ulong', 'atomic_llong', 'atomic_ullong', 'atomic_flag',
   'size_t', 'ssize_t', 'ptrdiff_t', 'intptr_t', 'uintptr_t', 'int8_t', 'int16_t', 'int32_t', 'int64_t', 'uint8_t',
   'uint16_t', 'uint32_t', 'uint64_t', 'FILE',

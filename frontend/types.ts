@@ -86,6 +86,7 @@ const SPECIAL: Record<string, CType> = {
   pthread_t: { k: 'thread' },
   pthread_mutex_t: { k: 'mutex' },
   pthread_spinlock_t: { k: 'mutex', spin: true },
+  pthread_key_t: intType(true, 32),
   ...Object.fromEntries(Object.entries(SYNC).map(([kind, { typedef }]) => [typedef, syncType(kind as SyncKind)])),
   pthread_attr_t: { k: 'other', what: 'pthread_attr_t' },
   pthread_mutexattr_t: { k: 'other', what: 'pthread_mutexattr_t' },

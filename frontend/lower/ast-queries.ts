@@ -52,6 +52,13 @@ export function someNode(s: Stmt, pred: (e: Expr) => boolean): boolean {
   return st(s);
 }
 
+/** The expressions in a statement tree that satisfy `pred`, in the order of the source. */
+export function collectNodes(s: Stmt, pred: (e: Expr) => boolean): Expr[] {
+  const out: Expr[] = [];
+  someNode(s, (e) => (pred(e) && out.push(e), false));
+  return out;
+}
+
 /** The direct subexpressions of an expression. */
 function subExprs(e: Expr): Expr[] {
   switch (e.k) {

@@ -11,15 +11,17 @@ import { eq, FALSE, mkVar, num, type Term } from '../../solver/formula.js';
 import { calleeName, isNullish, stripCasts, type CallExpr } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
 import { branch } from './conditions.js';
-import type { Binding, Instance } from './file-scope.js';
+import type { Binding, FileScope, Instance } from './file-scope.js';
 import { dispatch } from './function-pointers.js';
 import { atPlace, lvalue, place, type Place } from './places.js';
 import { namesVariable } from './functions.js';
 import { exprCType, freeObject, pointee, pointerValue, shareWithThread, storePointer } from './pointers.js';
+import { variableSource } from '../points-to.js';
 import { nondetType } from './integers.js';
 import type { IntType } from '../types.js';
 import { arity, type Builtin, type BuiltinCall } from './library.js';
 import { ATOMIC_BUILTINS } from './atomics.js';
+import { keyCreate, keyGet, keySet } from './keys.js';
 import {
   barrierInit, barrierWait, condNoState, condWait, mutexLock, mutexRelease, mutexTimedLock, mutexTryLock, once, rwlockInit, rwlockRead,
   rwlockTimed, rwlockTry, rwlockUnlock, rwlockWrite, semGetValue, semInit, semPost, semTimedWait, semTryWait, semWait, syncDestroy,
@@ -82,6 +84,10 @@ const BUILTINS: Builtin[] = [
   { name: 'sem_post', doc: 'increments the value (returns 0)', lower: semPost },
   { name: 'sem_getvalue', doc: 'stores the value through the pointer (returns 0)', lower: semGetValue },
   { name: 'sem_destroy', doc: 'no effect (returns 0)', lower: syncDestroy('sem') },
+  { name: 'pthread_key_create', doc: 'a key of its own for this call (returns 0); a destructor is refused', lower: keyCreate },
+  { name: 'pthread_setspecific', doc: "this thread's value for the key (returns 0)", lower: keySet },
+  { name: 'pthread_getspecific', doc: "this thread's value for the key (NULL until set)", lower: keyGet },
+  { name: 'pthread_key_delete', doc: 'no effect (returns 0)', unlessDefined: true, lower: noEffect },
   { name: 'pthread_once', doc: 'the first caller runs the function; the others wait until it has run (returns 0)', lower: once },
   // The heap.
   { name: /^(malloc|calloc|alloca|__builtin_alloca)$/, doc: "a new object, as the value of a typed pointer (its type is the pointer's)", unlessDefined: true, lower: allocationElsewhere },
@@ -380,23 +386,25 @@ function staticIndices(b: ThreadBuilder, arg: Expr): boolean {
 function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined {
   arity(e, 2); // `pthread_join()` was an internal error (fuzz seed 20261127 case 2652)
   const arg = e.args[0];
-  // The thread's return value is not kept: a join that stores it left its target unchanged (a wrong SAFE).
-  const result = stripCasts(e.args[1]);
-  if (!(result.k === 'num' && result.value === 0n)) unsupported(e.args[1].pos, "pthread_join's result (a thread's return value is not modelled; pass 0)");
+  const result = isNullish(e.args[1]) ? undefined : e.args[1];
   // With templates, a join of a handle no single instance owns (one that a loop of
   // templates filled) is not awaited: the joining thread may go on at once, which
   // over-approximates its runs. A cell chosen at run time may be such a handle.
-  const notAwaited = (): void => b.emit({ kind: 'skip' }, e.pos, 'pthread_join(template instance: not awaited)');
+  const notAwaited = (): void => {
+    if (result) unsupported(result.pos, "pthread_join's result of a thread created in a loop without constant bounds");
+    b.emit({ kind: 'skip' }, e.pos, 'pthread_join(template instance: not awaited)');
+  };
   if (b.L.templates && !staticIndices(b, arg)) notAwaited();
   else {
     const p = handlePlace(b, arg);
     atPlace(b, p, (cell) => {
       const { inst, alternatives } = asHandle(cell, arg.pos).slot;
-      if (alternatives) joinOneOf(b, alternatives, e.pos);
+      if (alternatives) joinOneOf(b, alternatives, e.pos, result);
       else if (inst) {
         inst.joined = true;
         const done = b.L.ghost(`__done.${inst.name}`);
         b.emit({ kind: 'assume', cond: eq(mkVar(done), num(1)), blocking: true, stable: true }, e.pos, `pthread_join(${inst.name})`);
+        if (result) storeResult(b, inst, result, e.pos);
       } else if (b.L.templates) notAwaited();
       else if (p.k === 'static' && !indices(arg).length) fail(arg.pos, 'pthread_join of a thread that was not created');
       else if (b.L.maxInstances !== undefined)
@@ -409,17 +417,45 @@ function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | und
 }
 
 /** A join of a handle started through a function pointer: exactly one of its instances runs, and the join waits for it. */
-function joinOneOf(b: ThreadBuilder, alternatives: readonly Instance[], pos: SourcePos): void {
+function joinOneOf(b: ThreadBuilder, alternatives: readonly Instance[], pos: SourcePos, result: Expr | undefined): void {
+  const from = b.cur;
   const next = b.cfg.newLoc(pos);
   for (const inst of alternatives) {
     inst.joined = true;
     const done = mkVar(b.L.ghost(`__done.${inst.name}`));
-    b.edge(b.cur, next, { kind: 'assume', cond: eq(done, num(1)), blocking: true, stable: true }, pos, `pthread_join(${inst.name})`);
+    b.cur = from;
+    b.emit({ kind: 'assume', cond: eq(done, num(1)), blocking: true, stable: true }, pos, `pthread_join(${inst.name})`);
+    if (result) storeResult(b, inst, result, pos);
+    b.goto(next, pos, '');
   }
   b.cur = next;
 }
 
+/** `pthread_exit(v)`: returns v from the thread function (kept where a join reads it: threadResult). */
 function threadExit(b: ThreadBuilder, { e }: BuiltinCall): undefined {
+  arity(e, 1);
+  const result = b.frames[0].retVar;
+  if (result) storePointer(b, b.lookupVar(result), pointerValue(b, e.args[0]), e.pos);
   b.goto(b.frames[0].retLoc, e.pos, 'pthread_exit');
   return undefined;
+}
+
+/**
+ * The global that keeps what a thread instance returns, where some join reads it
+ * (FileScope.joinResults): a `void *`, as pthreads passes it. Instances of a template
+ * would share it; their results are refused where joined.
+ */
+export function threadResult(L: FileScope, inst: Instance): string | undefined {
+  if (!L.joinResults || inst.replicated) return undefined;
+  const name = `__result.${inst.name}`;
+  L.newGlobal(name, `${inst.name}'s result`, { k: 'ptr', to: { k: 'void' } }, inst.pos);
+  return name;
+}
+
+/** `pthread_join(t, &r)` of an instance that has ended: `r = its result`. */
+function storeResult(b: ThreadBuilder, inst: Instance, target: Expr, pos: SourcePos): void {
+  const result = threadResult(b.L, inst) ?? unsupported(target.pos, "pthread_join's result of a thread created in a loop without constant bounds");
+  const v = { term: mkVar(result), from: variableSource(result) };
+  const t = stripCasts(target);
+  b.atLvalue(t.k === 'unary' && t.op === '&' ? t.arg : { k: 'unary', op: '*', arg: t, pos: t.pos }, (cell) => storePointer(b, cell, v, pos));
 }

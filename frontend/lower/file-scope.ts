@@ -101,6 +101,16 @@ export interface FileScope {
   /** Refuses an initializer of a mutex or another synchronisation object other than its static initializer. */
   checkSyncInitializer(init: Expr, name: string, type: CType): void;
   newInstance(fn: FunctionDef, arg: Binding, startedAtInit: boolean, chain: string[], pos: SourcePos, replicated?: boolean): Instance;
+  /**
+   * Whether some `pthread_join` of the file takes a thread's result: then each thread
+   * keeps the value it returns (or passes to `pthread_exit`) in a global of its own,
+   * `__result.<instance>` (builtins.ts).
+   */
+  readonly joinResults: boolean;
+  /** The key a `pthread_key_create` call makes (1, 2, …: one per call in the file, which one thread may run once). */
+  keySite(e: Expr, inst: Instance, pos: SourcePos): number;
+  /** How many `pthread_key_create` calls the file has. */
+  readonly keyCount: number;
   /** LowerOptions.templates. */
   readonly templates: boolean;
   /** LowerOptions.mallocMayFail. */

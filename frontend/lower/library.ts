@@ -9,6 +9,7 @@ import { varsOf, type Term } from '../../solver/formula.js';
 import { calleeName, stripCasts, type CallExpr } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
 import type { Binding } from './file-scope.js';
+import { intType } from '../types.js';
 import { atPlace, place } from './places.js';
 
 /** A call of a library function being lowered; `wantValue` when the caller uses its result. */
@@ -74,7 +75,8 @@ export function result(b: ThreadBuilder, wantValue: boolean, pos: SourcePos): { 
 /** A value the caller computed before an atomic step, copied to a temporary if it reads globals (the step must see the value as it was). */
 export function snapshot(b: ThreadBuilder, t: Term, pos: SourcePos): Term {
   if (![...varsOf(t)].some((x) => b.L.isGlobal(x))) return t;
-  const tmp = b.fresh('arg');
+  // 64 bits hold any value of the operand types rely models without a conversion.
+  const tmp = b.fresh('arg', intType(false, 64));
   b.assign(tmp, t, pos, '');
   return b.read(tmp, pos);
 }

@@ -11,6 +11,7 @@ import type { Expr } from '../ast.js';
 import { unsupported } from '../diagnostics.js';
 import { ThreadBuilder, type Frame, type Recursion } from './builder.js';
 import { call } from './calls.js';
+import { threadResult } from './builtins.js';
 import { conditionFormula } from './conditions.js';
 import { hoistDecl } from './declarations.js';
 import { atLvalue } from './places.js';
@@ -31,7 +32,7 @@ export function buildThread(L: FileScope, inst: Instance): ThreadBuilder {
     const flag = L.ghost(`__started.${inst.name}`);
     b.emit({ kind: 'assume', cond: eq(mkVar(flag), num(1)), blocking: true }, pos, `start ${inst.name}`);
   }
-  const frame: Frame = { fn: fn.decl.name!, prefix: inst.name, retLoc: b.preExit, labels: new Map() };
+  const frame: Frame = { fn: fn.decl.name!, prefix: inst.name, retLoc: b.preExit, labels: new Map(), retVar: inst.index > 0 ? threadResult(L, inst) : undefined };
   b.frames.push(frame);
   b.scopes.push(new Map());
   const params = paramsOf(L.typeEnv, fn);
