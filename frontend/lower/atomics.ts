@@ -9,13 +9,17 @@
 import type { Expr } from '../ast.js';
 import { fail, unsupported } from '../diagnostics.js';
 import { add, eq, gt, lt, num, sub, type Term } from '../../solver/formula.js';
+import { showType } from '../types.js';
 import type { ThreadBuilder } from './builder.js';
 import type { Binding } from './file-scope.js';
 import { arity, arms, atObject, atomically, result, snapshot, unread, type Builtin, type BuiltinCall } from './library.js';
 
 /** Runs `fn` on each integer object the pointer argument may point to. */
 function atCell(b: ThreadBuilder, arg: Expr, fn: (cell: Binding) => void): void {
-  atObject(b, arg, 'a pointer to an integer (atomic operations are modelled on integers only)', (x) => (x.k === 'var' && x.type.k === 'int') || x.k === 'elem', fn);
+  atObject(b, arg, 'a pointer to an integer', (x) => x.k === 'var' || x.k === 'elem', (x) => {
+    if (x.k === 'var' && x.type.k !== 'int') unsupported(arg.pos, `an atomic operation on ${showType(x.type)} (atomic operations are modelled on integers only)`);
+    fn(x);
+  });
 }
 
 /** The operands before the memory orders: n of them, the rest (orders, and a weak flag read by the caller) not read. */
