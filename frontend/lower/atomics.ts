@@ -41,9 +41,10 @@ function readModifyWrite(f: (old: Term, v: Term) => Term, returns: 'old' | 'new'
     atCell(b, call.e.args[0], (cell) =>
       atomically(b, call.e.pos, () => {
         const old = b.read(cell, call.e.pos);
-        const now = f(old, v ?? num(0));
-        r.set(returns === 'old' ? old : now);
-        b.assign(cell, now, call.e.pos, `${call.name}: ${cellName(b, cell)} = ${cellName(b, cell)} → …`);
+        if (returns === 'old') r.set(old);
+        b.assign(cell, f(old, v ?? num(0)), call.e.pos, `${call.name}(${cellName(b, cell)})`);
+        // The new value as stored: converted into the cell's type (a wrap included).
+        if (returns === 'new') r.set(b.read(cell, call.e.pos));
       }),
     );
     return r.value();
