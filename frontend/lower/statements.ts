@@ -7,8 +7,8 @@
  */
 import type { Expr, Stmt } from '../ast.js';
 import { fail, unboundedThreads, unsupported } from '../diagnostics.js';
-import { eq, gt, lt, num } from '../../solver/formula.js';
-import { breaksOut, cellValues, createsOrJoins, createsThreads, indexesBy, surelyUsedCell, unrollValues, type ForStmt, type UnrollPlan } from './ast-queries.js';
+import { eq, gt, lt, mkVar, num } from '../../solver/formula.js';
+import { breaksOut, calleeName, cellValues, createsOrJoins, createsThreads, indexesBy, someNode, surelyUsedCell, unrollValues, type ForStmt, type UnrollPlan } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
 import { branch } from './conditions.js';
 import { declaration } from './declarations.js';
@@ -135,6 +135,34 @@ function doLoop(b: ThreadBuilder, s: StmtOf<'do'>): void {
   b.cur = exit;
 }
 
+/**
+ * For a loop cut for the bug search: `for (i = …; i < N; i++)`, N a constant, whose
+ * body only creates threads (arguments without side effects) may also leave after
+ * the cut with i = N, as if the remaining iterations had run: their threads exist
+ * but are never scheduled, which is a run of the original too. (goblint's tasks create
+ * 10,000 threads so and assert after the loop.) Undefined for any other loop.
+ */
+function creationOnly(b: ThreadBuilder, s: ForStmt): (() => void) | undefined {
+  const c = s.cond;
+  if (c?.k !== 'binary' || c.op !== '<' || c.left.k !== 'id') return undefined;
+  const name = c.left.name;
+  const bound = b.L.constant(c.right);
+  const step = s.step;
+  const counts = step?.k === 'incdec' && step.op === '++' && step.target.k === 'id' && step.target.name === name;
+  const items = s.body.k === 'block' ? s.body.body : [s.body];
+  const effectFree = (e: Expr): boolean => !someNode({ k: 'expr', e, pos: e.pos }, (x) => x.k === 'call' || x.k === 'assign' || x.k === 'incdec' || x.k === 'stmtexpr');
+  const creates = items.every((x) => x.k === 'expr' && x.e.k === 'call' && calleeName(x.e) === 'pthread_create' && x.e.args.every(effectFree));
+  if (bound === undefined || !counts || !creates || !items.length) return undefined;
+  const i = b.lookup(name, s.pos);
+  if (i.k !== 'var' || i.type.k !== 'int') return undefined;
+  return () => {
+    const next = b.cfg.newLoc(s.pos);
+    b.assume(lt(mkVar(i.name), num(bound)), next, s.pos, false);
+    b.cur = next;
+    b.assign(i, num(bound), s.pos, `${name} = ${bound} (the remaining iterations' threads are created and never run)`);
+  };
+}
+
 /** The body of a loop that stays a loop (ends main's initial prefix: it may repeat). */
 function loopBody(b: ThreadBuilder, body: Stmt, start: number, brk: number, cont: number): void {
   b.prefixOpen = false;
@@ -151,7 +179,7 @@ function forLoop(b: ThreadBuilder, s: ForStmt): void {
   if (s.init) stmt(b, s.init);
   const unroll = unrollPlan(b, s);
   if (unroll) unrolledFor(b, s, unroll);
-  else if (cutLoop(b, s.body)) boundedLoop(b, { cond: s.cond, body: s.body, pos: s.pos, step: s.step });
+  else if (cutLoop(b, s.body)) boundedLoop(b, { cond: s.cond, body: s.body, pos: s.pos, step: s.step, skipRest: creationOnly(b, s) });
   else realFor(b, s);
   b.scopes.pop();
 }
@@ -228,7 +256,7 @@ function cutLoop(b: ThreadBuilder, body: Stmt): boolean {
  * only the exit — a run that would take another iteration stops there (blocks), so
  * every remaining run is a run of the original loop.
  */
-function boundedLoop(b: ThreadBuilder, s: { cond?: Expr; body: Stmt; pos: Stmt['pos']; step?: Expr; firstUnchecked?: boolean }): void {
+function boundedLoop(b: ThreadBuilder, s: { cond?: Expr; body: Stmt; pos: Stmt['pos']; step?: Expr; firstUnchecked?: boolean; skipRest?: () => void }): void {
   const exit = b.cfg.newLoc(s.pos);
   b.prefixOpen = false;
   for (let k = 0; k <= b.L.maxInstances!; k++) {
@@ -236,7 +264,15 @@ function boundedLoop(b: ThreadBuilder, s: { cond?: Expr; body: Stmt; pos: Stmt['
     if (k === 0 && s.firstUnchecked) b.goto(body, s.pos, '');
     // The last test only exits: the (k+1)-th iteration is cut. It blocks (as
     // __VERIFIER_assume does), so a block never drops the visible steps before it.
-    else if (s.cond) branch(b, s.cond, k === b.L.maxInstances ? -1 : body, exit, k === b.L.maxInstances);
+    else if (s.cond) {
+      const at = b.cur;
+      branch(b, s.cond, k === b.L.maxInstances ? -1 : body, exit, k === b.L.maxInstances);
+      if (k === b.L.maxInstances && s.skipRest) {
+        b.cur = at;
+        s.skipRest();
+        b.goto(exit, s.pos, '');
+      }
+    }
     else if (k < b.L.maxInstances!) b.goto(body, s.pos, '');
     if (k === b.L.maxInstances) break;
     const next = b.cfg.newLoc(s.pos);
