@@ -6,10 +6,11 @@
  * when it can be, so that the cells become plain variables.
  */
 import type { Expr, Stmt } from '../ast.js';
-import { fail, unboundedThreads, unsupported } from '../diagnostics.js';
-import { eq, gt, lt, mkVar, num } from '../../solver/formula.js';
+import { fail, unboundedThreads, unsupported, type SourcePos } from '../diagnostics.js';
+import { eq, ge, gt, lt, mkVar, num } from '../../solver/formula.js';
 import { breaksOut, calleeName, cellValues, createsOrJoins, createsThreads, indexesBy, someNode, surelyUsedCell, unrollValues, type ForStmt, type UnrollPlan } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
+import type { Binding } from './file-scope.js';
 import { branch } from './conditions.js';
 import { declaration } from './declarations.js';
 import { assignExpr } from './expressions.js';
@@ -136,13 +137,10 @@ function doLoop(b: ThreadBuilder, s: StmtOf<'do'>): void {
 }
 
 /**
- * For a loop cut for the bug search: `for (i = …; i < N; i++)`, N a constant, whose
- * body only creates threads (arguments without side effects) may also leave after
- * the cut with i = N, as if the remaining iterations had run: their threads exist
- * but are never scheduled, which is a run of the original too. (goblint's tasks create
- * 10,000 threads so and assert after the loop.) Undefined for any other loop.
+ * `for (i = …; i < N; i++)`, N a constant and i an integer variable, whose body is only
+ * calls of `fn` with arguments free of side effects: i's variable and N, else undefined.
  */
-function creationOnly(b: ThreadBuilder, s: ForStmt): (() => void) | undefined {
+function countingLoopOf(b: ThreadBuilder, s: ForStmt, fn: string): { i: Binding & { k: 'var' }; bound: bigint } | undefined {
   const c = s.cond;
   if (c?.k !== 'binary' || c.op !== '<' || c.left.k !== 'id') return undefined;
   const name = c.left.name;
@@ -151,16 +149,69 @@ function creationOnly(b: ThreadBuilder, s: ForStmt): (() => void) | undefined {
   const counts = step?.k === 'incdec' && step.op === '++' && step.target.k === 'id' && step.target.name === name;
   const items = s.body.k === 'block' ? s.body.body : [s.body];
   const effectFree = (e: Expr): boolean => !someNode({ k: 'expr', e, pos: e.pos }, (x) => x.k === 'call' || x.k === 'assign' || x.k === 'incdec' || x.k === 'stmtexpr');
-  const creates = items.every((x) => x.k === 'expr' && x.e.k === 'call' && calleeName(x.e) === 'pthread_create' && x.e.args.every(effectFree));
-  if (bound === undefined || !counts || !creates || !items.length) return undefined;
+  const calls = items.every((x) => x.k === 'expr' && x.e.k === 'call' && calleeName(x.e) === fn && x.e.args.every(effectFree));
+  if (bound === undefined || !counts || !calls || !items.length) return undefined;
   const i = b.lookup(name, s.pos);
-  if (i.k !== 'var' || i.type.k !== 'int') return undefined;
-  return () => {
-    const next = b.cfg.newLoc(s.pos);
-    b.assume(lt(mkVar(i.name), num(bound)), next, s.pos, false);
-    b.cur = next;
-    b.assign(i, num(bound), s.pos, `${name} = ${bound} (the remaining iterations' threads are created and never run)`);
-  };
+  return i.k === 'var' && i.type.k === 'int' ? { i, bound } : undefined;
+}
+
+/** `i = N` when `i < N`: a counting loop's remaining iterations taken as done. */
+function finishCount(b: ThreadBuilder, { i, bound }: { i: Binding & { k: 'var' }; bound: bigint }, pos: SourcePos, why: string): void {
+  const next = b.cfg.newLoc(pos);
+  b.assume(lt(mkVar(i.name), num(bound)), next, pos, false);
+  b.cur = next;
+  b.assign(i, num(bound), pos, `${b.L.cname(i.name)} = ${bound} (${why})`);
+}
+
+/**
+ * For a loop cut for the bug search: a counting loop whose body only creates threads
+ * may also leave after the cut with i = N, as if the remaining iterations had run:
+ * their threads exist but are never scheduled, which is a run of the original too.
+ * (goblint's tasks create 10,000 threads so and assert after the loop.)
+ */
+function creationOnly(b: ThreadBuilder, s: ForStmt): (() => void) | undefined {
+  const loop = countingLoopOf(b, s, 'pthread_create');
+  return loop && (() => finishCount(b, loop, s.pos, "the remaining iterations' threads are created and never run"));
+}
+
+/**
+ * With template threads (a proof for any number of instances), a counting loop of
+ * more iterations than there are instances that only creates threads is one
+ * iteration, which starts the template (any number of its instances may run then),
+ * and i = N; one that only joins cells of a pthread_t array no instance of its own
+ * was created into (every join is not awaited) is i = N. The loop's other states
+ * differ only in i, which nothing else sees.
+ */
+function templateLoop(b: ThreadBuilder, s: ForStmt): boolean {
+  if (!b.L.templates || !s.init) return false;
+  const creates = countingLoopOf(b, s, 'pthread_create');
+  const joins = countingLoopOf(b, s, 'pthread_join');
+  const loop = creates ?? joins;
+  if (!loop || loop.bound <= BigInt(b.L.maxThreads)) return false;
+  if (joins && !untrackedJoins(b, s)) return false;
+  const exit = b.cfg.newLoc(s.pos);
+  const from = b.cur;
+  b.assume(ge(mkVar(loop.i.name), num(loop.bound)), exit, s.pos, false);
+  b.cur = from;
+  if (creates) {
+    const body = b.cfg.newLoc(s.body.pos);
+    b.assume(lt(mkVar(loop.i.name), num(loop.bound)), body, s.pos, false);
+    loopBody(b, s.body, body, exit, exit);
+  }
+  finishCount(b, loop, s.pos, creates ? 'a template: any number of its instances run' : 'joins of template instances, not awaited');
+  b.goto(exit, s.pos, '');
+  b.cur = exit;
+  return true;
+}
+
+/** Whether every join of the loop is of a cell of a pthread_t array no pthread_create gave an instance of its own. */
+function untrackedJoins(b: ThreadBuilder, s: ForStmt): boolean {
+  const items = s.body.k === 'block' ? s.body.body : [s.body];
+  return items.every((x) => {
+    const h = x.k === 'expr' && x.e.k === 'call' ? x.e.args[0] : undefined;
+    const arr = h?.k === 'index' && h.base.k === 'id' ? b.lookup(h.base.name, h.pos) : undefined;
+    return arr?.k === 'array' && arr.elems.every((c) => c.k === 'handle' && !c.slot.inst && !c.slot.alternatives);
+  });
 }
 
 /** The body of a loop that stays a loop (ends main's initial prefix: it may repeat). */
@@ -179,8 +230,10 @@ function forLoop(b: ThreadBuilder, s: ForStmt): void {
   if (s.init) stmt(b, s.init);
   const unroll = unrollPlan(b, s);
   if (unroll) unrolledFor(b, s, unroll);
-  else if (cutLoop(b, s.body)) boundedLoop(b, { cond: s.cond, body: s.body, pos: s.pos, step: s.step, skipRest: creationOnly(b, s) });
-  else realFor(b, s);
+  else if (!templateLoop(b, s)) {
+    if (cutLoop(b, s.body)) boundedLoop(b, { cond: s.cond, body: s.body, pos: s.pos, step: s.step, skipRest: creationOnly(b, s) });
+    else realFor(b, s);
+  }
   b.scopes.pop();
 }
 
