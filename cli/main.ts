@@ -35,13 +35,12 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     .showHelpAfterError('(run rely --help for usage)')
     .addHelpText(
       'after',
-      '\nInput: C with pthreads (threads, joins with results, mutexes, spinlocks, condition variables,\n' +
-        'read-write locks, barriers, semaphores, pthread_once, keys), GCC and C11 atomics and _Atomic\n' +
-        '(every memory order read as sequentially consistent), __thread, structs, unions of one integer\n' +
-        'type, arrays, pointers, the heap. Refused with file:line:col: unsupported: …: floating point,\n' +
-        'bit operations, pointers to pointers, recursive and error-checking mutexes, key destructors,\n' +
-        'pthread_self/detach/cancel and any other library function without a body (README, The input\n' +
-        'language, lists every construct).\n' +
+      '\nInput: C with pthreads (threads, joins with results, mutexes of every kind, spinlocks,\n' +
+        'condition variables, read-write locks, barriers, semaphores, pthread_once, keys), GCC and C11\n' +
+        'atomics and _Atomic (every memory order read as sequentially consistent), __thread, structs,\n' +
+        'unions of one integer type, arrays, pointers, the heap. Refused with file:line:col: unsupported:\n' +
+        'floating point, bit operations, pointers to pointers, key destructors, pthread_self/detach/cancel\n' +
+        'and any other library function without a body (README, The input language, lists every construct).\n' +
         '\nExit codes: 0 no error found / SAFE, 1 error reachable / UNSAFE, 2 bad input or usage,\n3 UNKNOWN (verify), 4 internal error.',
     );
   for (const command of [parseCommand, exploreCommand, verifyCommand, svcompCommand, validateWitnessCommand, benchCommand, emitChcCommand, decomposeCommand]) command(program, session);

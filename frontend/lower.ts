@@ -209,6 +209,11 @@ export class Lowering implements FileScope {
   get keyCount(): number {
     return this.keyIds().size;
   }
+  private kinds?: boolean;
+  get mutexKinds(): boolean {
+    this.kinds ??= [...this.functions.values()].some((f) => someNode(f.body, (e) => e.k === 'call' && calleeName(e) === 'pthread_mutexattr_settype'));
+    return this.kinds;
+  }
   private joinsResults?: boolean;
   get joinResults(): boolean {
     this.joinsResults ??= [...this.functions.values()].some((f) =>
@@ -425,7 +430,7 @@ export class Lowering implements FileScope {
     const scalars = (e: Expr): Expr[] => (e.k === 'init' ? e.items.flatMap(scalars) : [e]);
     const kind = scalars(init).find((e) => this.constant(e) !== 0n);
     if (!kind) return;
-    if (type.k === 'mutex' && !type.spin) unsupported(kind.pos, `mutex '${name}' initialized as other than PTHREAD_MUTEX_INITIALIZER (recursive and error-checking mutexes are not modelled)`);
+    if (type.k === 'mutex' && !type.spin) unsupported(kind.pos, `mutex '${name}' initialized as other than PTHREAD_MUTEX_INITIALIZER (a recursive or error-checking kind is modelled when set through pthread_mutexattr_settype, not by a static initializer)`);
     unsupported(kind.pos, `${showType(type)} '${name}' initialized other than by its static initializer (all zero)`);
   }
 

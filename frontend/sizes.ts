@@ -7,7 +7,7 @@
 import type { CType, SyncKind } from './types.js';
 
 /** glibc's sizes of the synchronisation objects rely models by members of its own (types.ts SYNC): [i386, x86-64]. */
-const SYNC_SIZE: Record<SyncKind, readonly [bigint, bigint]> = { cond: [48n, 48n], rwlock: [32n, 56n], barrier: [20n, 32n], sem: [16n, 32n], once: [4n, 4n] };
+const SYNC_SIZE: Record<SyncKind, readonly [bigint, bigint]> = { cond: [48n, 48n], rwlock: [32n, 56n], barrier: [20n, 32n], sem: [16n, 32n], once: [4n, 4n], mutexattr: [4n, 4n] };
 
 interface Layout {
   readonly size: bigint;
@@ -37,7 +37,7 @@ function layout(t: CType, longBits: number): Layout | undefined {
       return e && { size: e.size * BigInt(t.size!), align: e.align };
     }
     case 'struct':
-      if (t.sync) return { size: SYNC_SIZE[t.sync][longBits === 64 ? 1 : 0], align: t.sync === 'once' ? 4n : word };
+      if (t.sync) return { size: SYNC_SIZE[t.sync][longBits === 64 ? 1 : 0], align: t.sync === 'once' || t.sync === 'mutexattr' ? 4n : word };
       return structLayout(t, longBits);
     default:
       return undefined;

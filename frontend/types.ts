@@ -67,9 +67,10 @@ export const longBits = (m: DataModel | undefined): number => (m === 'LP64' ? 64
  * has no state (POSIX allows spurious wakeups, lower/sync.ts), a read-write lock counts
  * readers and holds its writer, a barrier its count, arrivals and a phase bit, a
  * semaphore its value, a `pthread_once_t` whether its function has not run (0), runs
- * (1) or has run (2). Every member is zero in a zero-initialised object.
+ * (1) or has run (2), a mutex attribute object its kind (lower/mutex-kinds.ts). Every
+ * member is zero in a zero-initialised object.
  */
-export type SyncKind = 'cond' | 'rwlock' | 'barrier' | 'sem' | 'once';
+export type SyncKind = 'cond' | 'rwlock' | 'barrier' | 'sem' | 'once' | 'mutexattr';
 
 export const SYNC: Record<SyncKind, { typedef: string; members: readonly string[] }> = {
   cond: { typedef: 'pthread_cond_t', members: ['__unused'] },
@@ -77,6 +78,7 @@ export const SYNC: Record<SyncKind, { typedef: string; members: readonly string[
   barrier: { typedef: 'pthread_barrier_t', members: ['__count', '__arrived', '__phase'] },
   sem: { typedef: 'sem_t', members: ['__value'] },
   once: { typedef: 'pthread_once_t', members: ['__state'] },
+  mutexattr: { typedef: 'pthread_mutexattr_t', members: ['__kind'] },
 };
 
 const syncType = (sync: SyncKind): CType => ({ k: 'struct', name: SYNC[sync].typedef, def: [], fields: SYNC[sync].members.map((name) => ({ name, type: INT })), sync });
@@ -89,7 +91,6 @@ const SPECIAL: Record<string, CType> = {
   pthread_key_t: intType(true, 32),
   ...Object.fromEntries(Object.entries(SYNC).map(([kind, { typedef }]) => [typedef, syncType(kind as SyncKind)])),
   pthread_attr_t: { k: 'other', what: 'pthread_attr_t' },
-  pthread_mutexattr_t: { k: 'other', what: 'pthread_mutexattr_t' },
   pthread_condattr_t: { k: 'other', what: 'pthread_condattr_t' },
   pthread_rwlockattr_t: { k: 'other', what: 'pthread_rwlockattr_t' },
   pthread_barrierattr_t: { k: 'other', what: 'pthread_barrierattr_t' },

@@ -61,6 +61,25 @@ const CASES: MutationCase[] = [
     'pthread_barrier_init(&b, 0, 2)|pthread_barrier_init(&b, 0, 1)',
   ],
   [
+    'mutex-recursive',
+    "a recursive mutex's owner locks it twice and holds it until the second unlock (UNSAFE: unlocked once more, while inside)",
+    `pthread_mutex_t m; pthread_mutexattr_t a; int inside;
+     void *w(void *x) { pthread_mutex_lock(&m); pthread_mutex_lock(&m); pthread_mutex_unlock(&m); inside = 1; inside = 0; pthread_mutex_unlock(&m); return 0; }
+     int main() { pthread_mutexattr_init(&a); pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE); pthread_mutex_init(&m, &a);
+       pthread_t t; pthread_create(&t, 0, w, 0); pthread_mutex_lock(&m); if (inside) reach_error(); pthread_mutex_unlock(&m); return 0; }`,
+    'pthread_mutex_unlock(&m); inside = 1;|pthread_mutex_unlock(&m); pthread_mutex_unlock(&m); inside = 1;',
+  ],
+  [
+    'mutex-errorcheck',
+    "an error-checking mutex refuses an unlock by a thread that does not hold it (EPERM) (UNSAFE: a normal one, which rely frees whoever unlocks it)",
+    `pthread_mutex_t m; pthread_mutexattr_t a; int inside;
+     void *w(void *x) { pthread_mutex_lock(&m); inside = 1; inside = 0; pthread_mutex_unlock(&m); return 0; }
+     int main() { pthread_mutexattr_init(&a); pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ERRORCHECK); pthread_mutex_init(&m, &a);
+       pthread_t t; pthread_create(&t, 0, w, 0);
+       if (pthread_mutex_unlock(&m) != EPERM) { pthread_mutex_lock(&m); if (inside) reach_error(); pthread_mutex_unlock(&m); } return 0; }`,
+    'PTHREAD_MUTEX_ERRORCHECK|PTHREAD_MUTEX_NORMAL',
+  ],
+  [
     'semaphore',
     'a semaphore of value 1 is a mutex (UNSAFE: value 2)',
     `sem_t s; int inside;

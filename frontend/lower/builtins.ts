@@ -21,6 +21,7 @@ import { nondetType } from './integers.js';
 import type { IntType } from '../types.js';
 import { arity, type Builtin, type BuiltinCall } from './library.js';
 import { ATOMIC_BUILTINS } from './atomics.js';
+import { attrKind, kindedInit, kindedLock, kindedTryLock, kindedUnlock } from './mutex-kinds.js';
 import { keyCreate, keyGet, keySet } from './keys.js';
 import {
   barrierInit, barrierWait, condNoState, condWait, mutexLock, mutexRelease, mutexTimedLock, mutexTryLock, once, rwlockInit, rwlockRead,
@@ -55,10 +56,11 @@ const BUILTINS: Builtin[] = [
   { name: 'pthread_create', doc: 'starts a new static thread instance (returns 0)', lower: threadCreate },
   { name: 'pthread_join', doc: 'waits for the thread to finish (returns 0)', lower: threadJoin },
   { name: 'pthread_exit', doc: 'returns from the thread function', lower: threadExit },
-  { name: 'pthread_mutex_lock', doc: 'waits until the mutex is free, then owns it (returns 0)', lower: mutexLock },
-  { name: 'pthread_mutex_unlock', doc: 'frees the mutex (returns 0)', lower: mutexRelease },
-  { name: 'pthread_mutex_init', doc: 'frees the mutex (returns 0)', lower: mutexRelease },
-  { name: 'pthread_mutex_trylock', doc: 'takes the mutex if it is free (returns 0), else returns EBUSY', lower: mutexTryLock },
+  { name: 'pthread_mutex_lock', doc: 'waits until the mutex is free, then owns it (returns 0); recursive and error-checking kinds as POSIX says', lower: kindedLock },
+  { name: 'pthread_mutex_unlock', doc: 'frees the mutex (returns 0); recursive and error-checking kinds as POSIX says', lower: kindedUnlock },
+  { name: 'pthread_mutex_init', doc: 'frees the mutex, of the attribute object kind (returns 0)', lower: kindedInit },
+  { name: 'pthread_mutex_trylock', doc: 'takes the mutex if it is free (returns 0), else returns EBUSY', lower: kindedTryLock },
+  { name: /^pthread_mutexattr_(init|settype)$/, doc: "the attribute object's kind: normal, or the one set", unlessDefined: true, lower: attrKind },
   { name: 'pthread_mutex_timedlock', doc: 'as pthread_mutex_lock, or times out (ETIMEDOUT) at any time', lower: mutexTimedLock },
   { name: 'pthread_spin_lock', doc: 'as pthread_mutex_lock', lower: mutexLock },
   { name: 'pthread_spin_unlock', doc: 'as pthread_mutex_unlock', lower: mutexRelease },
@@ -103,9 +105,7 @@ const BUILTINS: Builtin[] = [
   { name: 'pthread_yield', doc: 'scheduling hint', unlessDefined: true, lower: noEffect },
   { name: 'pthread_mutex_destroy', doc: 'not modelled (a destroyed mutex must not be used again)', unlessDefined: true, lower: noEffect },
   { name: 'pthread_spin_destroy', doc: 'not modelled (a destroyed spinlock must not be used again)', unlessDefined: true, lower: noEffect },
-  { name: 'pthread_mutexattr_init', doc: 'mutex attributes are not modelled', unlessDefined: true, lower: noEffect },
-  { name: 'pthread_mutexattr_destroy', doc: 'mutex attributes are not modelled', unlessDefined: true, lower: noEffect },
-  { name: 'pthread_mutexattr_settype', doc: 'only the normal kind (0: PTHREAD_MUTEX_NORMAL, PTHREAD_MUTEX_DEFAULT): no effect', unlessDefined: true, lower: mutexKind },
+  { name: 'pthread_mutexattr_destroy', doc: 'no effect', unlessDefined: true, lower: noEffect },
   { name: 'pthread_attr_init', doc: 'thread attributes are not modelled', unlessDefined: true, lower: noEffect },
   { name: 'pthread_attr_destroy', doc: 'thread attributes are not modelled', unlessDefined: true, lower: noEffect },
   { name: 'pthread_attr_setdetachstate', doc: 'thread attributes are not modelled', unlessDefined: true, lower: noEffect },
@@ -173,18 +173,6 @@ function assumeOrHalt(b: ThreadBuilder, { e }: BuiltinCall): undefined {
 
 function heap(_b: ThreadBuilder, { e, name }: BuiltinCall): never {
   return unsupported(e.pos, `${name} (only malloc, calloc, alloca and free are modelled)`);
-}
-
-/** A recursive or error-checking mutex would behave otherwise than rely's mutexes: only the normal kind is accepted. */
-function mutexKind(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined {
-  arity(e, 2);
-  const kind = e.args[1];
-  // rely reads no system header: glibc's enumerators of the normal kind are known by name unless the file declares them (a .i file).
-  const normal = kind.k === 'id' && /^PTHREAD_MUTEX_(NORMAL|DEFAULT|TIMED_NP)$/.test(kind.name) && b.L.enumConstant(kind.name) === undefined;
-  if (!normal && b.L.constant(kind) !== 0n)
-    unsupported(kind.pos, 'a mutex kind other than PTHREAD_MUTEX_NORMAL or PTHREAD_MUTEX_DEFAULT (recursive and error-checking mutexes are not modelled)');
-  b.effect(e.args[0]);
-  return wantValue ? num(0) : undefined;
 }
 
 /** An allocation whose value is not a pointer's (pointers.ts allocation takes the others). */

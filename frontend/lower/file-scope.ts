@@ -109,6 +109,8 @@ export interface FileScope {
   readonly joinResults: boolean;
   /** The key a `pthread_key_create` call makes (1, 2, …: one per call in the file, which one thread may run once). */
   keySite(e: Expr, inst: Instance, pos: SourcePos): number;
+  /** Whether the file sets a mutex kind (`pthread_mutexattr_settype`): its mutexes then have kinds (mutex-kinds.ts). */
+  readonly mutexKinds: boolean;
   /** How many `pthread_key_create` calls the file has. */
   readonly keyCount: number;
   /** LowerOptions.templates. */

@@ -26,15 +26,15 @@ const EINVAL = 22n;
 const ETIMEDOUT = 110n;
 const BARRIER_SERIAL_THREAD = -1n;
 
-type Var = Binding & { k: 'var' };
+export type Var = Binding & { k: 'var' };
 
 /** Runs `fn` on the IR variable of each mutex (or spinlock) an argument may point to. */
-function atMutex(b: ThreadBuilder, arg: Expr, fn: (m: Var) => void): void {
+export function atMutex(b: ThreadBuilder, arg: Expr, fn: (m: Var) => void): void {
   atObject(b, arg, 'a pthread_mutex_t', (x) => x.k === 'var' && x.type.k === 'mutex', (x) => fn(x as Var));
 }
 
 /** Runs `fn` with the members (types.ts SYNC) of each synchronisation object of that kind an argument may point to. */
-function atSync(b: ThreadBuilder, arg: Expr, kind: SyncKind, fn: (m: Record<string, Var>, x: Binding) => void): void {
+export function atSync(b: ThreadBuilder, arg: Expr, kind: SyncKind, fn: (m: Record<string, Var>, x: Binding) => void): void {
   const is = (x: Binding): boolean => x.k === 'array' && x.type.k === 'struct' && x.type.sync === kind;
   atObject(b, arg, `a ${SYNC[kind].typedef}`, is, (x) => fn(Object.fromEntries(SYNC[kind].members.map((n) => [n.replace(/^__/, ''), member(x, n, arg.pos) as Var])), x));
 }
