@@ -25,7 +25,7 @@ import { attrKind, kindedInit, kindedLock, kindedTryLock, kindedUnlock } from '.
 import { keyCreate, keyGet, keySet } from './keys.js';
 import {
   barrierInit, barrierWait, condNoState, condWait, mutexLock, mutexRelease, mutexTimedLock, mutexTryLock, once, rwlockInit, rwlockRead,
-  rwlockTimed, rwlockTry, rwlockUnlock, rwlockWrite, semGetValue, semInit, semPost, semTimedWait, semTryWait, semWait, syncDestroy,
+  rwlockTimedRead, rwlockTimedWrite, rwlockTry, rwlockUnlock, rwlockWrite, semGetValue, semInit, semPost, semTimedWait, semTryWait, semWait, syncDestroy,
 } from './sync.js';
 
 /** The SV-COMP nondeterministic value functions: `__VERIFIER_nondet_int`, `_uint`, `_bool`, … */
@@ -72,7 +72,8 @@ const BUILTINS: Builtin[] = [
   { name: 'pthread_rwlock_rdlock', doc: 'waits until no writer holds the lock, then reads (returns 0)', lower: rwlockRead },
   { name: 'pthread_rwlock_wrlock', doc: 'waits until nobody holds the lock, then writes (returns 0)', lower: rwlockWrite },
   { name: /^pthread_rwlock_try(rd|wr)lock$/, doc: 'the lock if available now (returns 0), else EBUSY', lower: rwlockTry },
-  { name: /^pthread_rwlock_timed(rd|wr)lock$/, doc: 'the lock, or a time-out (ETIMEDOUT) at any time', lower: rwlockTimed },
+  { name: 'pthread_rwlock_timedrdlock', doc: 'the read lock, or a time-out (ETIMEDOUT) at any time', lower: rwlockTimedRead },
+  { name: 'pthread_rwlock_timedwrlock', doc: 'the write lock, or a time-out (ETIMEDOUT) at any time', lower: rwlockTimedWrite },
   { name: 'pthread_rwlock_unlock', doc: "ends the writer's hold, or one reader's; with neither, the error location (undefined behaviour)", lower: rwlockUnlock },
   { name: 'pthread_rwlock_init', doc: 'an unheld lock (returns 0)', lower: rwlockInit },
   { name: 'pthread_rwlock_destroy', doc: 'no effect (returns 0)', lower: syncDestroy('rwlock') },

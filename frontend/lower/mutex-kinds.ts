@@ -48,90 +48,82 @@ const NORMAL_K = (k: Term): Term[][] => [[lt(k, num(RECURSIVE))], [gt(k, num(ERR
 /** m's value other than `t`: below or above it. */
 const other = (m: Term, t: Term): Term[][] => [[lt(m, t)], [gt(m, t)]];
 
-export function kindedLock(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
-  if (!b.L.mutexKinds) return mutexLock(b, call);
-  const { e, name } = call;
+/** What a kinded operation's arms see: the mutex, its count, its kind, whether this thread holds it, this thread's owner value, the call's result. */
+interface Kinded {
+  m: Var;
+  count: Var;
+  k: Term;
+  mine: Term;
+  me: Term;
+  r: ReturnType<typeof result>;
+}
+
+/** One atomic step on each mutex the argument may point to, branching into `cases`' arms. */
+function kinded(b: ThreadBuilder, call: BuiltinCall, cases: (x: Kinded) => Parameters<typeof arms>[2]): Term | undefined {
+  const { e } = call;
   arity(e, 1);
   const me = num(b.inst.index + 1);
   const r = result(b, call.wantValue, e.pos);
   atMutex(b, e.args[0], (m) => {
     const { kind, count } = ghosts(b, m, e.pos);
-    const k = v(kind);
-    const mine = eq(v(m), me);
-    atomically(b, e.pos, () =>
-      arms(b, e.pos, [
-        [[eq(v(m), num(0))], () => {
-          b.assign(m, me, e.pos, `${name}(${b.L.cname(m.name)})`);
-          b.assign(count, num(1), e.pos, '');
-          r.set(num(0));
-        }],
-        ...RECURSIVE_K(k).map((c) => [[mine, ...c], () => (b.assign(count, add(v(count), num(1)), e.pos, `${name}(${b.L.cname(m.name)}): again, by its owner`), r.set(num(0)))] as const),
-        ...ERRORCHECK_K(k).map((c) => [[mine, ...c], () => r.set(num(EDEADLK))] as const),
-        // A normal mutex its owner locks again, and any mutex another thread holds: no arm, the thread waits.
-      ]),
-    );
+    atomically(b, e.pos, () => arms(b, e.pos, cases({ m, count, k: v(kind), mine: eq(v(m), me), me, r })));
   });
   return r.value();
+}
+
+/** Takes a free mutex (count 1), or a recursive one its owner holds (count + 1); `then` are the other arms. */
+function take(b: ThreadBuilder, { e, name }: BuiltinCall, x: Kinded, then: Parameters<typeof arms>[2]): Parameters<typeof arms>[2] {
+  const { m, count, k, mine, me, r } = x;
+  return [
+    [[eq(v(m), num(0))], () => {
+      b.assign(m, me, e.pos, `${name}(${b.L.cname(m.name)})`);
+      b.assign(count, num(1), e.pos, '');
+      r.set(num(0));
+    }],
+    ...RECURSIVE_K(k).map((c) => [[mine, ...c], () => (b.assign(count, add(v(count), num(1)), e.pos, `${name}(${b.L.cname(m.name)}): again, by its owner`), r.set(num(0)))] as const),
+    ...then,
+  ];
+}
+
+export function kindedLock(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
+  if (!b.L.mutexKinds) return mutexLock(b, call);
+  // A normal mutex its owner locks again, and any mutex another thread holds: no arm, the thread waits.
+  return kinded(b, call, (x) => take(b, call, x, ERRORCHECK_K(x.k).map((c) => [[x.mine, ...c], () => x.r.set(num(EDEADLK))] as const)));
+}
+
+export function kindedTryLock(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
+  if (!b.L.mutexKinds) return mutexTryLock(b, call);
+  return kinded(b, call, (x) => {
+    const busy = (): void => x.r.set(num(EBUSY));
+    return take(b, call, x, [
+      ...[...ERRORCHECK_K(x.k), ...NORMAL_K(x.k)].map((c) => [[x.mine, ...c], busy] as const),
+      [[lt(v(x.m), x.me), gt(v(x.m), num(0))], busy],
+      [[gt(v(x.m), x.me)], busy],
+    ]);
+  });
 }
 
 export function kindedUnlock(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
   if (!b.L.mutexKinds) return mutexRelease(b, call);
   const { e, name } = call;
-  arity(e, 1);
-  const me = num(b.inst.index + 1);
-  const r = result(b, call.wantValue, e.pos);
-  atMutex(b, e.args[0], (m) => {
-    const { kind, count } = ghosts(b, m, e.pos);
-    const k = v(kind);
-    const mine = eq(v(m), me);
+  return kinded(b, call, ({ m, count, k, mine, me, r }) => {
     const free = (): void => {
       b.assign(m, num(0), e.pos, `${name}(${b.L.cname(m.name)})`);
       b.assign(count, num(0), e.pos, '');
       r.set(num(0));
     };
     const refuse = (): void => r.set(num(EPERM));
-    atomically(b, e.pos, () =>
-      arms(b, e.pos, [
-        [[mine, eq(k, num(RECURSIVE)), gt(v(count), num(1))], () => (b.assign(count, sub(v(count), num(1)), e.pos, `${name}(${b.L.cname(m.name)}): one of its owner's locks`), r.set(num(0)))],
-        [[mine, eq(k, num(RECURSIVE)), le(v(count), num(1))], free],
-        ...[...ERRORCHECK_K(k), ...NORMAL_K(k)].map((c) => [[mine, ...c], free] as const),
-        // Not the owner: EPERM for the checking kinds; a normal mutex is freed (rely's mutexes do not check the owner).
-        ...other(v(m), me).flatMap((o) => [
-          ...[...RECURSIVE_K(k), ...ERRORCHECK_K(k)].map((c) => [[...o, ...c], refuse] as const),
-          ...NORMAL_K(k).map((c) => [[...o, ...c], free] as const),
-        ]),
+    return [
+      [[mine, eq(k, num(RECURSIVE)), gt(v(count), num(1))], () => (b.assign(count, sub(v(count), num(1)), e.pos, `${name}(${b.L.cname(m.name)}): one of its owner's locks`), r.set(num(0)))],
+      [[mine, eq(k, num(RECURSIVE)), le(v(count), num(1))], free],
+      ...[...ERRORCHECK_K(k), ...NORMAL_K(k)].map((c) => [[mine, ...c], free] as const),
+      // Not the owner: EPERM for the checking kinds; a normal mutex is freed (rely's mutexes do not check the owner).
+      ...other(v(m), me).flatMap((o) => [
+        ...[...RECURSIVE_K(k), ...ERRORCHECK_K(k)].map((c) => [[...o, ...c], refuse] as const),
+        ...NORMAL_K(k).map((c) => [[...o, ...c], free] as const),
       ]),
-    );
+    ];
   });
-  return r.value();
-}
-
-export function kindedTryLock(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
-  if (!b.L.mutexKinds) return mutexTryLock(b, call);
-  const { e, name } = call;
-  arity(e, 1);
-  const me = num(b.inst.index + 1);
-  const r = result(b, call.wantValue, e.pos);
-  atMutex(b, e.args[0], (m) => {
-    const { kind, count } = ghosts(b, m, e.pos);
-    const k = v(kind);
-    const mine = eq(v(m), me);
-    const busy = (): void => r.set(num(EBUSY));
-    atomically(b, e.pos, () =>
-      arms(b, e.pos, [
-        [[eq(v(m), num(0))], () => {
-          b.assign(m, me, e.pos, `${name}(${b.L.cname(m.name)}): taken`);
-          b.assign(count, num(1), e.pos, '');
-          r.set(num(0));
-        }],
-        ...RECURSIVE_K(k).map((c) => [[mine, ...c], () => (b.assign(count, add(v(count), num(1)), e.pos, `${name}(${b.L.cname(m.name)}): again, by its owner`), r.set(num(0)))] as const),
-        ...[...ERRORCHECK_K(k), ...NORMAL_K(k)].map((c) => [[mine, ...c], busy] as const),
-        [[lt(v(m), me), gt(v(m), num(0))], busy],
-        [[gt(v(m), me)], busy],
-      ]),
-    );
-  });
-  return r.value();
 }
 
 /** `pthread_mutex_init(&m, attr)`: free, of the attribute object's kind (normal for NULL). */

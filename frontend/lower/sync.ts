@@ -43,6 +43,27 @@ const owner = (b: ThreadBuilder): Term => num(b.inst.index + 1);
 const v = (x: Var): Term => mkVar(x.name);
 const cname = (b: ThreadBuilder, x: Var): string => b.L.cname(x.name).replace(/\.__\w+$/, '');
 
+/** An operation that may wait, on the object `arg` points to; `name` labels its step. */
+type Take = (b: ThreadBuilder, name: string, arg: Expr, pos: SourcePos) => void;
+
+/** `f(&x)`: the operation, then 0. */
+const waiting =
+  (take: Take) =>
+  (b: ThreadBuilder, { e, name, wantValue }: BuiltinCall): Term | undefined => {
+    arity(e, 1);
+    take(b, name, e.args[0], e.pos);
+    return wantValue ? num(0) : undefined;
+  };
+
+/** `f(&x, &time)`: the operation (0) or, at any time instead, ETIMEDOUT; the time is not read. */
+const timed =
+  (take: Take) =>
+  (b: ThreadBuilder, call: BuiltinCall): Term | undefined => {
+    arity(call.e, 2);
+    unread(b, call.e.args[1]);
+    return orTimeOut(b, call, () => take(b, call.name, call.e.args[0], call.e.pos));
+  };
+
 /** Either `attempt` (which may block) or, at any time instead, a time-out with ETIMEDOUT: the `timed` forms. */
 function orTimeOut(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall, attempt: () => void): Term | undefined {
   const r = result(b, wantValue, e.pos);
@@ -55,12 +76,17 @@ function orTimeOut(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall, attemp
 
 // ---- mutexes and spinlocks
 
+/** One atomic step that waits until every atom of `until` holds, then does `then`; `text` labels it. */
+function waitThen(b: ThreadBuilder, pos: SourcePos, text: string, until: readonly Term[], then: () => void): void {
+  atomically(b, pos, () => {
+    until.forEach((c, i) => b.emit({ kind: 'assume', cond: c, blocking: true }, pos, i === 0 ? text : ''));
+    then();
+  });
+}
+
 /** Waits until m is free, then takes it; `text` labels the step. */
 function lock(b: ThreadBuilder, text: string, m: Var, pos: SourcePos): void {
-  atomically(b, pos, () => {
-    b.emit({ kind: 'assume', cond: eq(v(m), num(0)), blocking: true }, pos, text);
-    b.emit({ kind: 'assign', target: m.name, value: owner(b) }, pos, '');
-  });
+  waitThen(b, pos, text, [eq(v(m), num(0))], () => b.emit({ kind: 'assign', target: m.name, value: owner(b) }, pos, ''));
 }
 
 /** Waits until the mutex is free, then owns it: one atomic test-and-set. */
@@ -92,11 +118,7 @@ export function mutexTryLock(b: ThreadBuilder, { e, name, wantValue }: BuiltinCa
   return r.value();
 }
 
-export function mutexTimedLock(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
-  arity(call.e, 2);
-  unread(b, call.e.args[1]);
-  return orTimeOut(b, call, () => atMutex(b, call.e.args[0], (m) => lock(b, `${call.name}(${b.L.cname(m.name)})`, m, call.e.pos)));
-}
+export const mutexTimedLock = timed((b, name, arg, pos) => atMutex(b, arg, (m) => lock(b, `${name}(${b.L.cname(m.name)})`, m, pos)));
 
 // ---- condition variables
 
@@ -137,41 +159,20 @@ export function condNoState(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Te
 
 function readLock(b: ThreadBuilder, name: string, arg: Expr, pos: SourcePos): void {
   atSync(b, arg, 'rwlock', ({ readers, writer }) =>
-    atomically(b, pos, () => {
-      b.emit({ kind: 'assume', cond: eq(v(writer), num(0)), blocking: true }, pos, `${name}(${cname(b, writer)})`);
-      b.assign(readers, add(v(readers), num(1)), pos, '');
-    }),
+    waitThen(b, pos, `${name}(${cname(b, writer)})`, [eq(v(writer), num(0))], () => b.assign(readers, add(v(readers), num(1)), pos, '')),
   );
 }
 
 function writeLock(b: ThreadBuilder, name: string, arg: Expr, pos: SourcePos): void {
   atSync(b, arg, 'rwlock', ({ readers, writer }) =>
-    atomically(b, pos, () => {
-      b.emit({ kind: 'assume', cond: eq(v(writer), num(0)), blocking: true }, pos, `${name}(${cname(b, writer)})`);
-      b.emit({ kind: 'assume', cond: eq(v(readers), num(0)), blocking: true }, pos, '');
-      b.assign(writer, owner(b), pos, '');
-    }),
+    waitThen(b, pos, `${name}(${cname(b, writer)})`, [eq(v(writer), num(0)), eq(v(readers), num(0))], () => b.assign(writer, owner(b), pos, '')),
   );
 }
 
-export function rwlockRead(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall): Term | undefined {
-  arity(e, 1);
-  readLock(b, name, e.args[0], e.pos);
-  return wantValue ? num(0) : undefined;
-}
-
-export function rwlockWrite(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall): Term | undefined {
-  arity(e, 1);
-  writeLock(b, name, e.args[0], e.pos);
-  return wantValue ? num(0) : undefined;
-}
-
-export function rwlockTimed(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
-  arity(call.e, 2);
-  unread(b, call.e.args[1]);
-  const take = call.name.includes('rdlock') ? readLock : writeLock;
-  return orTimeOut(b, call, () => take(b, call.name, call.e.args[0], call.e.pos));
-}
+export const rwlockRead = waiting(readLock);
+export const rwlockWrite = waiting(writeLock);
+export const rwlockTimedRead = timed(readLock);
+export const rwlockTimedWrite = timed(writeLock);
 
 /** `tryrdlock`/`trywrlock`: the lock if it is available now, else EBUSY. */
 export function rwlockTry(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall): Term | undefined {
@@ -289,26 +290,12 @@ export function semInit(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall): 
 }
 
 function semTake(b: ThreadBuilder, name: string, arg: Expr, pos: SourcePos): void {
-  atSync(b, arg, 'sem', ({ value }) =>
-    atomically(b, pos, () => {
-      b.emit({ kind: 'assume', cond: gt(v(value), num(0)), blocking: true }, pos, `${name}(${cname(b, value)})`);
-      b.assign(value, sub(v(value), num(1)), pos, '');
-    }),
-  );
+  atSync(b, arg, 'sem', ({ value }) => waitThen(b, pos, `${name}(${cname(b, value)})`, [gt(v(value), num(0))], () => b.assign(value, sub(v(value), num(1)), pos, '')));
 }
 
-/** Waits until the value is positive, then decrements it: one atomic step. */
-export function semWait(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall): Term | undefined {
-  arity(e, 1);
-  semTake(b, name, e.args[0], e.pos);
-  return wantValue ? num(0) : undefined;
-}
-
-export function semTimedWait(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
-  arity(call.e, 2);
-  unread(b, call.e.args[1]);
-  return orTimeOut(b, call, () => semTake(b, call.name, call.e.args[0], call.e.pos));
-}
+/** `sem_wait`: waits until the value is positive, then decrements it, one atomic step. */
+export const semWait = waiting(semTake);
+export const semTimedWait = timed(semTake);
 
 /** Decrements a positive value and returns 0, else returns -1 at once (errno, EAGAIN, is not modelled). */
 export function semTryWait(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall): Term | undefined {
