@@ -88,6 +88,8 @@ export interface CheckOptions {
   readonly extended?: boolean;
   /** With them, C data: structs, a union, run-time indices, pointers to cells and structs. */
   readonly data?: boolean;
+  /** With them, the synchronisation library and atomics: condition variables, rwlocks, a barrier, a semaphore, trylock, a spinlock, atomic counters. */
+  readonly sync?: boolean;
 }
 
 /** A short class for an UNKNOWN reason: the engines' reasons start with what stopped them. */
@@ -110,7 +112,7 @@ const silent = pino({ level: 'silent' });
 
 /** Explores program `index` of `seed` exhaustively, then decides it with each configuration and compares. */
 export async function checkProgram(seed: number, index: number, opts: CheckOptions): Promise<ProgramCheck> {
-  const source = generateProgram(seed, index, { extended: opts.extended, data: opts.data });
+  const source = generateProgram(seed, index, { extended: opts.extended, data: opts.data, sync: opts.sync });
   const file = `gen-${seed}-${index}.c`;
   const lowered = new Map<AnyEngine['lowering'], Program>();
   const program = (lowering: AnyEngine['lowering']): Program => {

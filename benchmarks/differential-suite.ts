@@ -2,7 +2,8 @@
  * `rely bench --suite differential --count N --seed S`: generated programs (the
  * generator's extended programs: mutexes, atomic sections, joins, arrays, calls,
  * nondet values, loops, `%`; with `--data` also structs, a union, run-time indices and
- * pointers to cells and structs), each explored exhaustively and decided by every
+ * pointers to cells and structs; with `--sync` condition variables, rwlocks, a barrier,
+ * a semaphore, trylock, a spinlock and atomic counters), each explored exhaustively and decided by every
  * configuration of the engine registry (differential-check.ts). Reports per
  * configuration: agreements, UNKNOWN by reason, contradictions, exceptions. Any
  * contradiction, exception or crashed worker fails the command (exit 1) and prints
@@ -75,6 +76,9 @@ export async function differentialSuite(run: SuiteRun, io: SuiteIo): Promise<num
   const count = run.count ?? DEFAULT_COUNT;
   const timeoutMs = (run.timeoutS ?? DEFAULT_TIMEOUT_S) * 1000;
   const data = run.data === true;
+  const sync = run.sync === true;
+  const flags = `${data ? ' --data' : ''}${sync ? ' --sync' : ''}`;
+  const kinds = [data ? 'data' : '', sync ? 'sync' : ''].filter((k) => k).join(' and ');
   let configs;
   try {
     configs = diffConfigs(run.engines);
@@ -83,7 +87,7 @@ export async function differentialSuite(run: SuiteRun, io: SuiteIo): Promise<num
     return 2;
   }
   const keys = configs.map((c) => c.key);
-  io.out(`differential${data ? ' (data programs)' : ''}: seed ${seed}, programs ${from}..${from + count - 1}, ${configs.length} configurations (${keys.join(', ')}), ${timeoutMs / 1000} s per run, solver ${run.solver}, ${run.jobs} job${run.jobs === 1 ? '' : 's'}\n`);
+  io.out(`differential${kinds ? ` (${kinds} programs)` : ''}: seed ${seed}, programs ${from}..${from + count - 1}, ${configs.length} configurations (${keys.join(', ')}), ${timeoutMs / 1000} s per run, solver ${run.solver}, ${run.jobs} job${run.jobs === 1 ? '' : 's'}\n`);
   mkdirSync(run.out, { recursive: true });
   const summary = new DiffSummary();
   const crashes: string[] = [];
@@ -107,7 +111,7 @@ export async function differentialSuite(run: SuiteRun, io: SuiteIo): Promise<num
   /** results.md and results.json of the programs checked so far: a long run that is stopped keeps its record. */
   const record = (finished: boolean): void => {
     const md = [
-      `# rely bench --suite differential${data ? ' --data' : ''} --seed ${seed} --from ${from} --count ${count}`,
+      `# rely bench --suite differential${flags} --seed ${seed} --from ${from} --count ${count}`,
       '',
       `${new Date().toISOString().slice(0, 10)}; ${timeoutMs / 1000} s per run; solver ${run.solver}; ${run.jobs} job${run.jobs === 1 ? '' : 's'}.` +
         (finished ? '' : ` **Not finished: ${summary.programs} of ${count} programs checked.**`),
@@ -125,7 +129,7 @@ export async function differentialSuite(run: SuiteRun, io: SuiteIo): Promise<num
     ].join('\n');
     writeFileSync(join(run.out, 'results.md'), md);
     const perConfig = Object.fromEntries([...summary.perConfig].map(([k, v]) => [k, { ...v, unknown: Object.fromEntries(v.unknown) }]));
-    const json = { seed, data, from, count, checked: summary.programs, checkedRanges: indexRanges(checked), finished, timeoutS: timeoutMs / 1000, solver: run.solver, configs: keys, perConfig, crashes, contradictions: summary.contradictions.length, exceptions: summary.exceptions.length };
+    const json = { seed, data, sync, from, count, checked: summary.programs, checkedRanges: indexRanges(checked), finished, timeoutS: timeoutMs / 1000, solver: run.solver, configs: keys, perConfig, crashes, contradictions: summary.contradictions.length, exceptions: summary.exceptions.length };
     writeFileSync(join(run.out, 'results.json'), JSON.stringify(json, null, 2) + '\n');
   };
   const onCrash = (index: number, why: string): void => {
@@ -134,7 +138,7 @@ export async function differentialSuite(run: SuiteRun, io: SuiteIo): Promise<num
     io.out(`${line}\n`);
   };
   const batches: WorkerTask[] = [];
-  for (let i = from; i < from + count; i += BATCH) batches.push({ seed, from: i, count: Math.min(BATCH, from + count - i), configs, timeoutMs, solver: run.solver, data });
+  for (let i = from; i < from + count; i += BATCH) batches.push({ seed, from: i, count: Math.min(BATCH, from + count - i), configs, timeoutMs, solver: run.solver, data, sync });
   const lane = async (): Promise<void> => {
     for (let b = batches.shift(); b; b = batches.shift()) await runBatch(b, onCheck, onCrash);
   };

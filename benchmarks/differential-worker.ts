@@ -14,11 +14,13 @@ export interface WorkerTask {
   readonly solver: SolverChoice;
   /** The generator's data programs (`--data`). */
   readonly data: boolean;
+  /** The generator's sync programs (`--sync`). */
+  readonly sync: boolean;
 }
 
 process.once('message', async (t: WorkerTask) => {
   for (let i = t.from; i < t.from + t.count; i++) {
-    const c = await checkProgram(t.seed, i, { configs: t.configs, timeoutMs: t.timeoutMs, solver: t.solver, extended: true, data: t.data });
+    const c = await checkProgram(t.seed, i, { configs: t.configs, timeoutMs: t.timeoutMs, solver: t.solver, extended: true, data: t.data, sync: t.sync });
     await new Promise<void>((resolve) => process.send!(c, () => resolve()));
   }
   process.exit(0);

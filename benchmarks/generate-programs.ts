@@ -28,6 +28,19 @@
  * argument, or assigned; `p->f`), struct locals and struct copies (`ls = s`, `t.in = s`);
  * in half of them `da` is a heap object (`int *da`, calloc'd by main, freed at its end).
  *
+ * With `sync` (on top of `extended`: `rely bench --suite differential --sync`) a program
+ * also uses the POSIX synchronisation library and atomics as the frontend models them
+ * (frontend/lower/sync.ts, atomics.ts): `pthread_cond_wait` under the mutex in a `while`
+ * loop over a flag, sometimes in an `if` (a spurious wakeup passes it: a real bug
+ * source), with `pthread_cond_signal`/`broadcast` after a write of the flag under the
+ * mutex; `pthread_rwlock_rdlock/wrlock/tryrdlock/unlock`; a barrier that main sets up
+ * for the number of threads that wait on it, once each (sometimes one thread, count 1);
+ * a semaphore (`sem_wait/post/trywait`); `pthread_mutex_trylock`; a spinlock; counters
+ * incremented with `__sync_fetch_and_add`, `__sync_bool_compare_and_swap`,
+ * `atomic_fetch_add`, `atomic_compare_exchange_strong`, `++` on an `_Atomic int`,
+ * `atomic_load/atomic_store`, and racy read-then-write increments; asserts over the
+ * counters from what the threads certainly and possibly add, in threads and in main.
+ *
  * The SV-COMP `assert` macro puts an `ERROR:` label into the function, and a label may
  * appear once per function, so a function's first assert uses the macro and further
  * ones call `__VERIFIER_assert` (inlined, its label local to each inlining).
@@ -101,6 +114,35 @@ interface DataExtras {
   readonly ptrArg: boolean;
 }
 
+/** What a sync program has (generateProgram's `sync`). */
+interface SyncExtras {
+  /** `pthread_cond_t cv` over the mutex `m`, and the global whose value the waits wait for. */
+  readonly cond: boolean;
+  readonly flag: string;
+  readonly rwlock: boolean;
+  readonly sem: boolean;
+  readonly trylock: boolean;
+  readonly spin: boolean;
+  /** `int cnt` under GCC's `__sync_*` builtins (and racy plain increments). */
+  readonly gcc: boolean;
+  /** `ac`, an `_Atomic int` or `atomic_int`, under C11's functions and `++`. */
+  readonly c11: boolean;
+}
+
+/** What the code so far adds to an atomic counter (starting at 0), for the asserts over it. */
+interface Tally {
+  /** Added in every run that reaches the asserting point after the joins. */
+  sure: number;
+  /** Added at most. */
+  upto: number;
+  /** A racy increment (may lose others') or an `atomic_store` (of at most 3) makes `sure` no lower bound. */
+  exact: boolean;
+  stored: boolean;
+}
+
+/** The sync statements that are no counter operation: each at a function's top level only, so no lock nests in another. */
+const SYNC_REGIONS = ['wait', 'signal', 'rdlock', 'wrlock', 'tryrdlock', 'trylock', 'spin', 'semcs', 'sempost', 'semwait', 'semtry'] as const;
+
 /** A name that reaches memory through a pointer or an index known only at run time (may alias another name). */
 const indirect = (v: string): boolean => /->|\*|\[[^\]]*[a-z]/.test(v);
 
@@ -117,6 +159,13 @@ class Generator {
   inLoop = 0;
   extras: Extras | null = null;
   data: DataExtras | null = null;
+  sync: SyncExtras | null = null;
+  /** Sync programs: what every function adds to each counter, and the current function alone (certainly). */
+  readonly tally = new Map<string, Tally>();
+  own = new Map<string, number>();
+  /** How many times the current statement runs (bounded loops), and inside how many conditional bodies it is. */
+  times = 1;
+  maybe = 0;
   /** The other names of one object (a union's members). */
   readonly aliases = new Map<string, string[]>();
   constructor(private readonly r: () => number) {}
@@ -266,10 +315,13 @@ class Generator {
       }
       case 'loop': {
         s.counter = true;
-        this.emit(indent, `for (k = 0; k < ${this.int(1, 3)}; k++) {`);
+        const n = this.int(1, 3);
+        this.emit(indent, `for (k = 0; k < ${n}; k++) {`);
         const before = new Map(s.facts);
         this.inLoop++;
+        this.times *= n;
         this.block(s, 'loop', indent + 1, 1, 2);
+        this.times /= n;
         this.inLoop--;
         this.emit(indent, '}');
         // A fact the body changed may hold after one iteration and not after another.
@@ -360,6 +412,7 @@ class Generator {
       [this.extras?.loops && (ctx === 'top' || ctx === 'locked') && !this.inLoop ? 0.6 : 0, 'loop'],
       [this.data && (s.ls || this.data.structArray || (this.data.struct && this.data.nested)) ? 0.4 : 0, 'copy'],
       [this.data && (s.q || s.p) ? 0.5 : 0, 'repoint'],
+      ...this.syncKinds(s, ctx),
     ]);
     switch (kind) {
       case 'assign':
@@ -377,6 +430,7 @@ class Generator {
       case 'if': {
         this.emit(indent, `if (${this.cond(s)}) {`);
         const before = new Map(s.facts);
+        this.maybe++;
         this.block(s, 'branch', indent + 1, 1, 2);
         const afterThen = new Map(s.facts);
         s.facts.clear();
@@ -385,6 +439,7 @@ class Generator {
           this.emit(indent, '} else {');
           this.block(s, 'branch', indent + 1, 1, 2);
         }
+        this.maybe--;
         this.emit(indent, '}');
         // Keep only the facts both branches agree on.
         for (const [k, v] of [...s.facts]) {
@@ -404,8 +459,180 @@ class Generator {
         this.emit(indent, 'pthread_mutex_unlock(&m);');
         return;
       default:
-        return this.extendedStmt(s, kind, indent);
+        return (SYNC_REGIONS as readonly string[]).includes(kind) || kind === 'count' || kind === 'count-assert' ? this.syncStmt(s, kind, indent) : this.extendedStmt(s, kind, indent);
     }
+  }
+
+  /** The sync programs' statement kinds and weights in context `ctx` (none in other programs, so their random draws stay as they were). */
+  syncKinds(s: Scope, ctx: Ctx): (readonly [number, string])[] {
+    const y = this.sync;
+    if (!y) return [];
+    const top = ctx === 'top';
+    const counters = y.gcc || y.c11;
+    const weights: Record<(typeof SYNC_REGIONS)[number], number> = {
+      wait: y.cond && s.mutex ? 2 : 0,
+      signal: y.cond && s.mutex ? 2 : 0,
+      rdlock: y.rwlock ? 1.2 : 0,
+      wrlock: y.rwlock ? 1.2 : 0,
+      tryrdlock: y.rwlock ? 0.8 : 0,
+      trylock: y.trylock && s.mutex ? 1.2 : 0,
+      spin: y.spin ? 1.2 : 0,
+      semcs: y.sem ? 1 : 0,
+      sempost: y.sem ? 0.8 : 0,
+      semwait: y.sem ? 0.5 : 0,
+      semtry: y.sem ? 0.6 : 0,
+    };
+    return [
+      ...SYNC_REGIONS.map((k) => [top ? weights[k] : 0, k] as const),
+      [counters ? 2 : 0, 'count'],
+      [counters && this.asserts < 3 && this.inLoop === 0 ? 0.4 : 0, 'count-assert'],
+    ];
+  }
+
+  /** A block that runs only if an attempt succeeded: facts it makes hold only in some runs, counters it adds to maybe. */
+  conditionalBody(s: Scope, indent: number): void {
+    const before = new Map(s.facts);
+    this.maybe++;
+    this.block(s, 'branch', indent, 1, 2);
+    this.maybe--;
+    for (const [k, v] of [...s.facts]) if (JSON.stringify(before.get(k)) !== JSON.stringify(v)) s.facts.delete(k);
+  }
+
+  /** `open`, a locked block, `close`. */
+  region(s: Scope, open: string, close: string, indent: number): void {
+    this.emit(indent, open);
+    this.block(s, 'locked', indent, 1, 2);
+    this.emit(indent, close);
+  }
+
+  /** One sync statement (syncKinds). */
+  syncStmt(s: Scope, kind: string, indent: number): void {
+    const y = this.sync!;
+    switch (kind) {
+      case 'wait': {
+        // Wait until the flag (mostly) holds a value; `if` instead of `while` is the classic bug.
+        const v = this.chance(0.8) ? y.flag : this.pick(s.globals);
+        const c = this.int(0, 3);
+        const loop = this.chance(0.8) ? 'while' : 'if';
+        const [waitWhile, reached] = this.weighted<[string, Fact | undefined]>([
+          [3, [`${v} != ${c}`, { kind: 'const', value: c }]],
+          [1, [`${v} < ${c}`, undefined]],
+          [1, [`${v} == ${c}`, undefined]],
+        ]);
+        this.emit(indent, 'pthread_mutex_lock(&m);');
+        this.emit(indent, `${loop} (${waitWhile}) pthread_cond_wait(&cv, &m);`);
+        this.forget(s, v);
+        // What the code after a `while` may rely on (after an `if`, wrongly: asserts built on it are bugs to find).
+        if (reached) s.facts.set(v, reached);
+        if (this.chance(0.7)) this.block(s, 'locked', indent, 1, 2);
+        this.emit(indent, 'pthread_mutex_unlock(&m);');
+        return;
+      }
+      case 'signal': {
+        const c = this.int(0, 3);
+        const call = `pthread_cond_${this.chance(0.6) ? 'signal' : 'broadcast'}(&cv);`;
+        const after = this.chance(0.25); // POSIX lets a thread signal without the mutex
+        this.emit(indent, 'pthread_mutex_lock(&m);');
+        this.emit(indent, `${y.flag} = ${c};`);
+        this.forget(s, y.flag);
+        s.facts.set(y.flag, { kind: 'const', value: c });
+        this.wrote(y.flag, c);
+        if (!after) this.emit(indent, call);
+        this.emit(indent, 'pthread_mutex_unlock(&m);');
+        if (after) this.emit(indent, call);
+        return;
+      }
+      case 'rdlock':
+        return this.region(s, 'pthread_rwlock_rdlock(&rw);', 'pthread_rwlock_unlock(&rw);', indent);
+      case 'wrlock':
+        return this.region(s, 'pthread_rwlock_wrlock(&rw);', 'pthread_rwlock_unlock(&rw);', indent);
+      case 'spin':
+        return this.region(s, 'pthread_spin_lock(&sp);', 'pthread_spin_unlock(&sp);', indent);
+      case 'semcs':
+        return this.region(s, 'sem_wait(&sem);', 'sem_post(&sem);', indent);
+      case 'sempost':
+      case 'semwait':
+        this.emit(indent, `sem_${kind.slice(3)}(&sem);`);
+        return;
+      case 'tryrdlock':
+      case 'trylock':
+      case 'semtry': {
+        const [attempt, release] = {
+          tryrdlock: ['pthread_rwlock_tryrdlock(&rw)', 'pthread_rwlock_unlock(&rw);'],
+          trylock: ['pthread_mutex_trylock(&m)', 'pthread_mutex_unlock(&m);'],
+          semtry: ['sem_trywait(&sem)', this.chance(0.6) ? 'sem_post(&sem);' : ''],
+        }[kind];
+        this.emit(indent, `if (${attempt} == 0) {`);
+        this.conditionalBody(s, indent + 1);
+        if (release) this.emit(indent + 1, release);
+        this.emit(indent, '}');
+        return;
+      }
+      case 'count':
+        return this.countOp(s, indent);
+      case 'count-assert': {
+        // Counters only grow unless a racy increment or a store intervenes: what this function certainly added is a lower bound then.
+        const c = this.pick(this.counters());
+        this.assertThat(s, `${c} >= ${this.own.get(c) ?? 0}`, indent);
+        return;
+      }
+    }
+  }
+
+  /** The program's atomic counters. */
+  counters(): string[] {
+    return [...(this.sync!.gcc ? ['cnt'] : []), ...(this.sync!.c11 ? ['ac'] : [])];
+  }
+
+  /** One operation on a counter, tallied: `add` is 1 when it certainly adds one, 0.5 when it may. */
+  countOp(s: Scope, indent: number): void {
+    const c = this.pick(this.counters());
+    const l = s.locals.length ? this.pick(s.locals) : undefined;
+    const k = this.int(0, 2);
+    type Op = [line: string, add: 0 | 0.5 | 1, effect?: 'racy' | 'store'];
+    const op = this.weighted<() => Op>(
+      c === 'cnt'
+        ? [
+            [3, () => ['__sync_fetch_and_add(&cnt, 1);', 1]],
+            [l ? 2 : 0, () => [`${l} = __sync_fetch_and_add(&cnt, 1);`, 1]],
+            [2, () => [`__sync_bool_compare_and_swap(&cnt, ${k}, ${k + 1});`, 0.5]],
+            [l ? 1.5 : 0, () => [`${l} = cnt; cnt = ${l} + 1;`, 1, 'racy']],
+          ]
+        : [
+            [2, () => ['atomic_fetch_add(&ac, 1);', 1]],
+            [2, () => ['ac++;', 1]],
+            [2, () => [`{ int e = ${k}; atomic_compare_exchange_strong(&ac, &e, ${k + 1}); }`, 0.5]],
+            [l ? 1 : 0, () => [`${l} = atomic_load(&ac);`, 0]],
+            [0.7, () => [`atomic_store(&ac, ${this.int(0, 3)});`, 0, 'store']],
+          ],
+    )();
+    const [line, add, effect] = op;
+    this.emit(indent, line);
+    if (l && line.startsWith(`${l} =`)) this.forget(s, l);
+    const t = this.tally.get(c) ?? { sure: 0, upto: 0, exact: true, stored: false };
+    if (add > 0) t.upto += this.times;
+    if (add === 1 && this.maybe === 0) {
+      t.sure += this.times;
+      this.own.set(c, (this.own.get(c) ?? 0) + this.times);
+    }
+    if (effect) t.exact = false;
+    if (effect === 'store') t.stored = true;
+    this.tally.set(c, t);
+  }
+
+  /** Main's assert over a counter at its end (after the joins when `joined`): some hold in every run, some only in some. */
+  counterAssert(s: Scope, joined: boolean): void {
+    const c = this.pick(this.counters());
+    const t = this.tally.get(c) ?? { sure: 0, upto: 0, exact: true, stored: false };
+    const bound = t.upto + (t.stored ? 3 : 0);
+    const cond = this.weighted([
+      [t.exact && joined && t.sure === t.upto ? 3 : 0, `${c} == ${t.sure}`],
+      [1, `${c} <= ${bound}`],
+      [1.5, `${c} == ${t.upto}`],
+      [1.5, `${c} >= ${t.sure}`],
+      [t.upto > 0 ? 1 : 0, `${c} < ${t.upto}`],
+    ]);
+    this.assertThat(s, cond, 1);
   }
 }
 
@@ -414,13 +641,14 @@ class Generator {
  * thread repeats its body forever, and `y + c` wraps modulo 4 so the program stays
  * finite-state. `instances`: the threads are instances of one function (identical up
  * to their id, for symmetry). `data`: structs, unions, run-time indices and pointers
- * to cells and structs (see the top of this file).
+ * to cells and structs. `sync`: condition variables, rwlocks, a barrier, a semaphore,
+ * trylock, a spinlock and atomic counters (see the top of this file).
  */
-export function generateProgram(seed: number, index: number, opts: { looping?: boolean; instances?: boolean; extended?: boolean; data?: boolean } = {}): string {
+export function generateProgram(seed: number, index: number, opts: { looping?: boolean; instances?: boolean; extended?: boolean; data?: boolean; sync?: boolean } = {}): string {
   const g = new Generator(programRng(seed, index));
   g.looping = opts.looping === true;
   const scalars = GLOBALS.slice(0, g.weighted([[2, 1], [3, 2], [2, 3]]));
-  const mutex = g.chance(0.35);
+  let mutex = g.chance(0.35);
   const threads = g.chance(0.75) ? 2 : 3;
   const join = g.chance(0.6);
   if (opts.extended) g.extras = { array: g.chance(0.3), calls: g.chance(0.3), putTarget: g.pick(scalars), nondet: g.chance(0.35), loops: g.chance(0.35), arith: g.chance(0.3) };
@@ -430,9 +658,19 @@ export function generateProgram(seed: number, index: number, opts: { looping?: b
     // Nondet locals are the run-time indices.
     if (g.extras) g.extras = { ...g.extras, nondet: g.extras.nondet || g.chance(0.5) };
   }
-  const modes = [opts.extended ? 'extended' : '', opts.data ? 'data' : ''].filter((m) => m);
+  // Which waiting threads the barrier has (count: how many; none without a barrier).
+  let barrier = 0;
+  if (opts.sync) {
+    const y = { cond: g.chance(0.5), flag: g.pick(scalars), rwlock: g.chance(0.35), sem: g.chance(0.35), trylock: g.chance(0.3), spin: g.chance(0.25), gcc: g.chance(0.5), c11: g.chance(0.45) };
+    g.sync = y.cond || y.rwlock || y.sem || y.trylock || y.spin || y.gcc || y.c11 ? y : { ...y, c11: true };
+    mutex ||= y.cond || y.trylock;
+    if (g.chance(0.35)) barrier = g.chance(0.25) ? 1 : g.int(2, threads);
+  }
+  const modes = [opts.extended ? 'extended' : '', opts.data ? 'data' : '', opts.sync ? 'sync' : ''].filter((m) => m);
   g.emit(0, `/* generated: seed ${seed}, program ${index}${modes.length ? ` (${modes.join(', ')})` : ''} */`);
   g.lines.push(...PRELUDE.trimEnd().split('\n'));
+  if (g.sync?.sem) g.emit(0, '#include <semaphore.h>');
+  if (g.sync?.c11) g.emit(0, '#include <stdatomic.h>');
   g.emit(0, '');
   for (const v of scalars) {
     g.initial.set(v, g.chance(0.6) ? 0 : g.int(1, 3));
@@ -447,6 +685,7 @@ export function generateProgram(seed: number, index: number, opts: { looping?: b
   }
   const globals = g.data ? [...arrayGlobals, ...declareData(g)] : arrayGlobals;
   if (mutex) g.emit(0, 'pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;');
+  if (g.sync) declareSync(g, barrier > 0);
   if (g.extras?.calls) {
     g.emit(0, '');
     g.emit(0, 'int add(int v, int c) { return v + c; }');
@@ -473,7 +712,16 @@ export function generateProgram(seed: number, index: number, opts: { looping?: b
     if (d) declarePointers(g, s, k === 1 && d.ptrArg);
     const bodyAt = g.lines.length;
     if (g.looping) g.emit(1, 'while (1) {');
-    g.block(s, 'top', g.looping ? 2 : 1, 1, 3);
+    g.own = new Map();
+    // The first `barrier` threads wait on the barrier once, between two top-level statements.
+    if (k <= barrier) {
+      const n = g.int(1, 3);
+      const at = g.int(0, n);
+      for (let i = 0; i <= n; i++) {
+        if (i === at) g.emit(1, 'pthread_barrier_wait(&bar);');
+        if (i < n) g.stmt(s, 'top', 1);
+      }
+    } else g.block(s, 'top', g.looping ? 2 : 1, 1, 3);
     if (g.looping) g.emit(1, '}');
     if (s.counter) g.lines.splice(bodyAt, 0, '  int k = 0;');
     // A thread without an assert sometimes gets one at its end (main asserts when no thread does).
@@ -488,6 +736,10 @@ export function generateProgram(seed: number, index: number, opts: { looping?: b
   g.emit(1, `pthread_t ${ids.map((i) => `t${i}`).join(', ')};`);
   const mainAt = g.lines.length;
   const ms: Scope = { vars: globals, locals: [], globals, facts: new Map(), asserts: 0, mutex };
+  g.own = new Map();
+  if (barrier) g.emit(1, `pthread_barrier_init(&bar, 0, ${barrier});`);
+  if (g.sync?.spin) g.emit(1, 'pthread_spin_init(&sp, 0);');
+  if (g.sync?.sem) g.emit(1, `sem_init(&sem, 0, ${g.int(0, 1)});`);
   const argTarget = scopes[0].p && g.data?.ptrArg ? `&${g.pick(g.structS(ms))}` : '0';
   for (const i of ids) {
     g.emit(1, `pthread_create(&t${i}, 0, thr${opts.instances ? 1 : i}, ${i === 1 || opts.instances ? argTarget : '0'});`);
@@ -511,6 +763,7 @@ export function generateProgram(seed: number, index: number, opts: { looping?: b
       g.assert(ms, 1);
     }
   }
+  if (g.sync && g.counters().length && g.chance(0.75)) g.counterAssert(ms, join);
   if (ms.counter) g.lines.splice(mainAt, 0, '  int k = 0;');
   // Half of the data programs with `da` allocate it on the heap, decided by a stream of its own so that the others stay as they were.
   const heap = g.data?.cells ? programRng(seed ^ 0x68656170, index) : undefined;
@@ -536,6 +789,18 @@ function heapArray(g: Generator, mainAt: number, r: () => number): void {
   const alloc = r() < 0.5 ? 'calloc(3, sizeof(int))' : '(int *)calloc(1, 3 * sizeof(*da))';
   g.lines.splice(mainAt + 1, 0, `  da = ${alloc};${stores.length ? ` ${stores.join(' ')}` : ''}`);
   g.emit(1, 'free(da);');
+}
+
+/** The sync program's objects (main initialises the barrier, the spinlock and the semaphore). */
+function declareSync(g: Generator, barrier: boolean): void {
+  const y = g.sync!;
+  if (y.cond) g.emit(0, 'pthread_cond_t cv = PTHREAD_COND_INITIALIZER;');
+  if (y.rwlock) g.emit(0, 'pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;');
+  if (barrier) g.emit(0, 'pthread_barrier_t bar;');
+  if (y.spin) g.emit(0, 'pthread_spinlock_t sp;');
+  if (y.sem) g.emit(0, 'sem_t sem;');
+  if (y.gcc) g.emit(0, 'int cnt = 0;');
+  if (y.c11) g.emit(0, `${g.pick(['_Atomic int', 'atomic_int'])} ac = 0;`);
 }
 
 /** The data program's types and globals; returns the names threads share like the scalars (some members of each object). */

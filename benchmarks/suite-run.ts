@@ -14,6 +14,8 @@ export interface SuiteRun {
   readonly solver: SolverChoice;
   /** differential: the generator's data programs (structs, unions, run-time indices, pointers). */
   readonly data?: boolean;
+  /** differential: the generator's sync programs (condition variables, rwlocks, barriers, semaphores, trylock, spinlocks, atomics). */
+  readonly sync?: boolean;
   /** Where results.md / results.json and failing inputs go. */
   readonly out: string;
 }

@@ -26,6 +26,7 @@ interface BenchCli {
   seed?: number;
   from?: number;
   data?: boolean;
+  sync?: boolean;
   bias: 'modular' | 'none' | 'both';
   engine: string[];
   hornSolver: string[];
@@ -99,6 +100,7 @@ export function benchCommand(program: Command, session: Session): void {
     .option('--count <N>', 'differential and fuzz: how many programs or inputs (differential: default 100; fuzz: default 1000)', cliParser(parseCount))
     .option('--seed <S>', 'differential and fuzz: the seed (default 1; program or case i is a function of the seed and i alone)', cliParser(parseSeed))
     .option('--data', 'differential: generated programs with C data too (structs, nested ones, an array of structs, a union, array cells indexed at run time, out of bounds included, pointers to cells and to structs; another set of programs than without it)')
+    .option('--sync', 'differential: generated programs with the synchronisation library and atomics too (pthread_cond_wait in while loops and sometimes an if, signal and broadcast, rwlocks with tryrdlock, a barrier, a semaphore with trywait, pthread_mutex_trylock, a spinlock, counters under __sync_fetch_and_add, __sync_bool_compare_and_swap, atomic_fetch_add, atomic_compare_exchange_strong, atomic_load/atomic_store and ++ on an _Atomic int; another set of programs than without it)')
     .option('--from <K>', 'differential and fuzz: start at program or case K of the seed (to reproduce one: --from K --count 1)', cliParser(parseSeed))
     .addOption(new Option('--bias <bias>', 'bias settings of the ARET engine (both: one column each)').choices(['modular', 'none', 'both']).default('both'))
     .option('--engine <list>', `comma-separated engines, one column each (aret: one per bias and Horn solver); the first column's speed-ups are shown; with --suite differential also a configuration (${ALL_CONFIGS.filter((k) => k.key !== k.engine).map((k) => k.key).join(', ')}), and every configuration by default: ${ENGINES.map((e) => `${e.name}: ${e.description}`).join('; ')}`, parseList([...new Set([...engines, ...ALL_CONFIGS.map((k) => k.key)])]), ['auto', 'aret', 'monolithic'])
@@ -109,11 +111,11 @@ export function benchCommand(program: Command, session: Session): void {
     .option('--out <DIR>', 'where results.json, results.csv, results.md, the plots (.svg) and index.html (all of it as one page) go', 'bench-results')
     .addHelpText('after', '\nPrints the Markdown table (laid out like Table 1) on stdout. With Simple(n) programs in the run, results.md also gets a Scaling section (states and time per n, fitted growth) and scaling.svg plots states and time against n. Exit codes: 0 every verdict agrees with the manifest (UNKNOWN allowed), 1 a wrong verdict or a run that failed, 2 usage.')
     .action(async (o: BenchCli, c: Command) => {
-      if (o.data && o.suite !== 'differential') c.error('error: --data is an option of --suite differential', { exitCode: EXIT.badInput });
+      for (const flag of ['data', 'sync'] as const) if (o[flag] && o.suite !== 'differential') c.error(`error: --${flag} is an option of --suite differential`, { exitCode: EXIT.badInput });
       if (o.suite === 'differential' || o.suite === 'fuzz') {
         const run = o.suite === 'differential' ? differentialSuite : fuzzSuite;
         const engineList = c.getOptionValueSource('engine') === 'default' ? undefined : o.engine;
-        session.code = await run({ count: o.count, seed: o.seed, from: o.from, engines: engineList, timeoutS: c.getOptionValueSource('timeout') === 'default' ? undefined : o.timeout, jobs: o.jobs, solver: o.solver, data: o.data === true, out: o.out }, io);
+        session.code = await run({ count: o.count, seed: o.seed, from: o.from, engines: engineList, timeoutS: c.getOptionValueSource('timeout') === 'default' ? undefined : o.timeout, jobs: o.jobs, solver: o.solver, data: o.data === true, sync: o.sync === true, out: o.out }, io);
         return;
       }
       const notEngine = o.engine.find((e) => !engines.includes(e));

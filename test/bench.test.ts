@@ -103,6 +103,19 @@ describe('rely bench --suite differential', () => {
     expect(other.stderr).toContain('--data is an option of --suite differential');
   }, 120_000);
 
+  it('--sync: the sync programs (condition variables, rwlocks, barriers, semaphores, atomics), recorded in results.json; another suite refuses it', () => {
+    const out = mkdtempSync(join(tmpdir(), 'rely-diff-sync-'));
+    const r = bench('--sync', '--seed', '20261201', '--count', '3', '--engine', 'explicit-global', '--out', out);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('differential (sync programs): seed 20261201');
+    const json = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { data: boolean; sync: boolean; checked: number };
+    expect(json).toMatchObject({ data: false, sync: true, checked: 3 });
+    expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain('# rely bench --suite differential --sync --seed 20261201');
+    const other = spawnSync(process.execPath, ['bin/rely.js', 'bench', '--suite', 'ci', '--sync'], { encoding: 'utf8', timeout: 60_000 });
+    expect(other.status).toBe(2);
+    expect(other.stderr).toContain('--sync is an option of --suite differential');
+  }, 120_000);
+
   it('an engine it does not know: exit 2 with the configurations it has', () => {
     const r = bench('--count', '1', '--engine', 'aret-sideways');
     expect(r.status).toBe(2);

@@ -10,7 +10,8 @@
  * is verified by the ARET engine with bias 'modular', every 4th also with 'none', every 2nd
  * also by the default portfolio (`--engine auto`); then a few of the extended programs
  * (arrays, calls, nondet values, loops, `%`) and of the data programs (structs, a union,
- * run-time indices, pointers to cells and structs) by every configuration. RELY_DIFF_BLOCK_BUDGET_MS
+ * run-time indices, pointers to cells and structs) and of the sync programs (condition
+ * variables, rwlocks, a barrier, a semaphore, trylock, a spinlock, atomic counters) by every configuration. RELY_DIFF_BLOCK_BUDGET_MS
  * (default 0 = no limit) stops a block of 50 programs from starting verify runs after
  * that long, for quick local runs: the programs it leaves are still explored, and counted
  * as "not verified" in the summary.
@@ -35,6 +36,7 @@ const BLOCK = 50;
 
 const EXTENDED = envInt('RELY_DIFF_EXTENDED_COUNT', 2);
 const DATA = envInt('RELY_DIFF_DATA_COUNT', 1);
+const SYNC = envInt('RELY_DIFF_SYNC_COUNT', 1);
 const summary = new DiffSummary();
 const [modular, none, auto] = diffConfigs(['aret-modular-spacer', 'aret-none-spacer', 'auto']);
 
@@ -77,9 +79,10 @@ describe(`verify never contradicts exhaustive exploration (seed ${SEED})`, () =>
 });
 
 /** The generator's richer programs, each decided by every configuration. */
-const RICH: [what: string, count: number, opts: { extended: boolean; data?: boolean }][] = [
+const RICH: [what: string, count: number, opts: { extended: boolean; data?: boolean; sync?: boolean }][] = [
   ['extended programs (arrays, calls, nondet values, loops, %', EXTENDED, { extended: true }],
   ['data programs (structs, a union, run-time indices, pointers to cells and structs', DATA, { extended: true, data: true }],
+  ['sync programs (condition variables, rwlocks, a barrier, a semaphore, trylock, a spinlock, atomic counters', SYNC, { extended: true, sync: true }],
 ];
 
 for (const [what, count, mode] of RICH)
