@@ -17,7 +17,7 @@ import { buildThread, threadCondition } from './lower/thread.js';
 import { calleeName, collectNodes, isNullish, someNode, writtenNames } from './lower/ast-queries.js';
 import { and, eq, isArrayName, mkVar, num, type Term } from '../solver/formula.js';
 import { checkAttributes, isThreadLocal } from './specifiers.js';
-import { applyDeclarator, baseType, structMembers, convertConstant, longBits, showType, sizeType, type CType, type DataModel, type IntType, type TypeEnv, INT, unmodelledPointer } from './types.js';
+import { applyDeclarator, baseType, structMembers, convertConstant, longBits, showType, sizeType, type CType, type DataModel, type IntType, type TypeEnv, INT, maxCells, unmodelledPointer } from './types.js';
 
 export interface LowerOptions extends DeadlineOption {
   /** Fold thread-local steps into large blocks (default true); false gives one transition per statement. */
@@ -482,7 +482,7 @@ export class Lowering implements FileScope {
         return { k: 'handle', slot: {} };
       case 'array': {
         if (type.size === undefined) return unsupported(declPos, `array '${cname}' without a constant size`);
-        if (type.size > 4096 && type.of.k !== 'thread') return unsupported(declPos, `array '${cname}' with ${type.size} elements (at most 4096)`);
+        if (type.size > maxCells(type)) return unsupported(declPos, `array '${cname}' with ${type.size} elements (at most ${maxCells(type)})`);
         const items = aggregateItems(init, type.size, cname);
         const elems = Array.from({ length: type.size }, (_, i) =>
           this.globalVar(`${irName}[${i}]`, `${cname}[${i}]`, type.of, items[i], declPos, usePos),

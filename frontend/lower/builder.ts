@@ -9,7 +9,7 @@ import type { Expr, Stmt } from '../ast.js';
 import { Cfg, actionVars, type Action } from '../cfg.js';
 import { fail, unsupported, type SourcePos } from '../diagnostics.js';
 import { FALSE, TRUE, add, eq, ge, gt, ite, le, lt, mkVar, not, num, select, show, store, type Term } from '../../solver/formula.js';
-import { convertConstant, INT, showType, structMembers, unmodelledPointer, type CType, type IntType } from '../types.js';
+import { convertConstant, INT, maxCells, showType, structMembers, unmodelledPointer, type CType, type IntType } from '../types.js';
 import { conversion, conversionRange } from './conversion.js';
 import type { CallExpr } from './ast-queries.js';
 import type { Binding, FileScope, Instance } from './file-scope.js';
@@ -379,7 +379,7 @@ export class ThreadBuilder {
         return { k: 'handle', slot: {} };
       case 'array': {
         if (type.size === undefined) return unsupported(pos, `array '${cname}' without a constant size`);
-        if (type.size > 4096 && type.of.k !== 'thread') return unsupported(pos, `array '${cname}' with ${type.size} elements (at most 4096)`);
+        if (type.size > maxCells(type)) return unsupported(pos, `array '${cname}' with ${type.size} elements (at most ${maxCells(type)})`);
         const elems = Array.from({ length: type.size }, (_, i) => this.declareLocal(`${cname}[${i}]`, type.of, pos));
         return this.L.registerArray({ k: 'array', elems, type });
       }
