@@ -39,7 +39,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         'condition variables, read-write locks, barriers, semaphores, pthread_once, keys), GCC and C11\n' +
         'atomics and _Atomic (every memory order read as sequentially consistent), __thread, structs,\n' +
         'unions of one integer type, arrays, pointers, the heap. Refused with file:line:col: unsupported:\n' +
-        'floating point, bit operations, pointers to pointers, key destructors, pthread_self/detach/cancel\n' +
+        'floating point, bit operations, pointers to pointers, pthread_self/detach/cancel\n' +
         'and any other library function without a body (README, The input language, lists every construct).\n' +
         '\nExit codes: 0 no error found / SAFE, 1 error reachable / UNSAFE, 2 bad input or usage,\n3 UNKNOWN (verify), 4 internal error.',
     );

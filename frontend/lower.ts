@@ -206,6 +206,9 @@ export class Lowering implements FileScope {
     this.keyUsers.set(id, inst.name);
     return id;
   }
+  keyDestructors(): { key: number; fn: Expr }[] {
+    return [...this.keyIds()].flatMap(([e, key]) => (e.k === 'call' && e.args[1] && !isNullish(e.args[1]) ? [{ key, fn: e.args[1] }] : []));
+  }
   get keyCount(): number {
     return this.keyIds().size;
   }

@@ -168,6 +168,16 @@ const CASES: MutationCase[] = [
     'if (before != 0)|if (before == 0)',
   ],
   [
+    'key-destructor',
+    "a thread's end runs the key's destructor on its non-NULL value (UNSAFE: the destructor's check expects another value)",
+    `pthread_key_t key; int seen;
+     void dtor(void *v) { seen = (int)(long)v; }
+     void *w(void *a) { pthread_setspecific(key, (void *)42); return 0; }
+     int main() { pthread_key_create(&key, dtor); pthread_setspecific(key, (void *)16); pthread_t t; pthread_create(&t, 0, w, 0); pthread_join(t, 0);
+       if (seen != 42) reach_error(); return 0; }`,
+    'if (seen != 42)|if (seen != 16)',
+  ],
+  [
     'join-result',
     'pthread_join passes the value the thread returned or gave pthread_exit (UNSAFE: the other thread\'s value expected)',
     `void finish(int v) { pthread_exit((void *)(long)v); }
@@ -212,7 +222,7 @@ describe('the pthread library and atomics: SAFE and UNSAFE agree', () => {
 
 describe('the pthread library and atomics: what stays unsupported', () => {
   refusedCases('parse', 'rely-pthreads-refused-', [
-    ['key-destructor', 'pthread_key_t k;\nvoid d(void *v) {}\nint main() { pthread_key_create(&k, d); return 0; }', 3, /a key destructor/],
+    ['key-destructor-sets', 'pthread_key_t k; int x;\nvoid d(void *v) { pthread_setspecific(k, &x); }\nint main() { pthread_key_create(&k, d); return 0; }', 3, /key destructor 'd' sets a key's value/],
     ['atomic-pointer', 'int x;\nint * _Atomic p;\nint main() { p = &x; return 0; }', 2, /'_Atomic' on a pointer/],
     ['atomic-on-pointer', 'int *p;\nint main() { __sync_lock_test_and_set(&p, 0); return 0; }', 2, /atomic operations are modelled on integers only/],
     ['static-thread-local', 'void *f(void *a) {\n  static __thread int n; n++; return 0; }\nint main() { pthread_t t; pthread_create(&t, 0, f, 0); return 0; }', 2, /thread-local variable declared in a function/],

@@ -21,10 +21,10 @@ import { nondetType } from './integers.js';
 import type { IntType } from '../types.js';
 import { arity, type Builtin, type BuiltinCall } from './library.js';
 import { ATOMIC_BUILTINS } from './atomics.js';
-import { attrKind, kindedInit, kindedLock, kindedTryLock, kindedUnlock } from './mutex-kinds.js';
+import { attrKind, kindedInit, kindedLock, kindedTimedLock, kindedTryLock, kindedUnlock } from './mutex-kinds.js';
 import { keyCreate, keyGet, keySet } from './keys.js';
 import {
-  barrierInit, barrierWait, condNoState, condWait, mutexLock, mutexRelease, mutexTimedLock, mutexTryLock, once, rwlockInit, rwlockRead,
+  barrierInit, barrierWait, condNoState, condWait, mutexLock, mutexRelease, mutexTryLock, once, rwlockInit, rwlockRead,
   rwlockTimedRead, rwlockTimedWrite, rwlockTry, rwlockUnlock, rwlockWrite, semGetValue, semInit, semPost, semTimedWait, semTryWait, semWait, syncDestroy,
 } from './sync.js';
 
@@ -61,7 +61,7 @@ const BUILTINS: Builtin[] = [
   { name: 'pthread_mutex_init', doc: 'frees the mutex, of the attribute object kind (returns 0)', lower: kindedInit },
   { name: 'pthread_mutex_trylock', doc: 'takes the mutex if it is free (returns 0), else returns EBUSY', lower: kindedTryLock },
   { name: /^pthread_mutexattr_(init|settype)$/, doc: "the attribute object's kind: normal, or the one set", unlessDefined: true, lower: attrKind },
-  { name: 'pthread_mutex_timedlock', doc: 'as pthread_mutex_lock, or times out (ETIMEDOUT) at any time', lower: mutexTimedLock },
+  { name: 'pthread_mutex_timedlock', doc: 'as pthread_mutex_lock, or times out (ETIMEDOUT) at any time', lower: kindedTimedLock },
   { name: 'pthread_spin_lock', doc: 'as pthread_mutex_lock', lower: mutexLock },
   { name: 'pthread_spin_unlock', doc: 'as pthread_mutex_unlock', lower: mutexRelease },
   { name: 'pthread_spin_init', doc: 'frees the spinlock (returns 0)', lower: mutexRelease },
@@ -423,6 +423,8 @@ function joinOneOf(b: ThreadBuilder, alternatives: readonly Instance[], pos: Sou
 /** `pthread_exit(v)`: returns v from the thread function (kept where a join reads it: threadResult). */
 function threadExit(b: ThreadBuilder, { e }: BuiltinCall): undefined {
   arity(e, 1);
+  // main's pthread_exit would run the key destructors on main's values: not modelled (main's end runs none).
+  if (b.inst.index === 0 && b.L.keyDestructors().length) unsupported(e.pos, 'pthread_exit in main of a file whose keys have destructors');
   const result = b.frames[0].retVar;
   if (result) storePointer(b, b.lookupVar(result), pointerValue(b, e.args[0]), e.pos);
   b.goto(b.frames[0].retLoc, e.pos, 'pthread_exit');

@@ -111,6 +111,8 @@ export interface FileScope {
   keySite(e: Expr, inst: Instance, pos: SourcePos): number;
   /** Whether the file sets a mutex kind (`pthread_mutexattr_settype`): its mutexes then have kinds (mutex-kinds.ts). */
   readonly mutexKinds: boolean;
+  /** The keys made with a destructor, and the destructor (a function's name). */
+  keyDestructors(): { key: number; fn: Expr }[];
   /** How many `pthread_key_create` calls the file has. */
   readonly keyCount: number;
   /** LowerOptions.templates. */

@@ -18,7 +18,7 @@ import { add, eq, gt, le, lt, mkVar, num, sub, type Term } from '../../solver/fo
 import { INT } from '../types.js';
 import type { ThreadBuilder } from './builder.js';
 import { arity, arms, atomically, result, snapshot, type BuiltinCall } from './library.js';
-import { atMutex, atSync, mutexLock, mutexRelease, mutexTryLock, type Var } from './sync.js';
+import { atMutex, atSync, mutexLock, mutexRelease, mutexTimedLock, mutexTryLock, type Var } from './sync.js';
 import { isNullish } from './ast-queries.js';
 
 const EBUSY = 16n;
@@ -124,6 +124,12 @@ export function kindedUnlock(b: ThreadBuilder, call: BuiltinCall): Term | undefi
       ]),
     ];
   });
+}
+
+/** `pthread_mutex_timedlock` in a file that sets mutex kinds is refused: its wait is modelled for normal mutexes only. */
+export function kindedTimedLock(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
+  if (b.L.mutexKinds) unsupported(call.e.pos, 'pthread_mutex_timedlock in a file that sets mutex kinds (only normal mutexes are modelled for it)');
+  return mutexTimedLock(b, call);
 }
 
 /** `pthread_mutex_init(&m, attr)`: free, of the attribute object's kind (normal for NULL). */

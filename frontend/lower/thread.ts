@@ -15,6 +15,7 @@ import { threadResult } from './builtins.js';
 import { conditionFormula } from './conditions.js';
 import { hoistDecl } from './declarations.js';
 import { atLvalue } from './places.js';
+import { runDestructors } from './keys.js';
 import { paramsOf } from './declared-types.js';
 import { someNode } from './ast-queries.js';
 import { effect, rvalue } from './expressions.js';
@@ -32,7 +33,10 @@ export function buildThread(L: FileScope, inst: Instance): ThreadBuilder {
     const flag = L.ghost(`__started.${inst.name}`);
     b.emit({ kind: 'assume', cond: eq(mkVar(flag), num(1)), blocking: true }, pos, `start ${inst.name}`);
   }
-  const frame: Frame = { fn: fn.decl.name!, prefix: inst.name, retLoc: b.preExit, labels: new Map(), retVar: inst.index > 0 ? threadResult(L, inst) : undefined };
+  // A thread's end runs its key destructors first (keys.ts); main's return ends the process, which runs none.
+  const destructors = inst.index > 0 ? L.keyDestructors() : [];
+  const end = destructors.length ? b.cfg.newLoc(pos) : b.preExit;
+  const frame: Frame = { fn: fn.decl.name!, prefix: inst.name, retLoc: end, labels: new Map(), retVar: inst.index > 0 ? threadResult(L, inst) : undefined };
   b.frames.push(frame);
   b.scopes.push(new Map());
   const params = paramsOf(L.typeEnv, fn);
@@ -56,7 +60,12 @@ export function buildThread(L: FileScope, inst: Instance): ThreadBuilder {
     hoisting = false;
     b.stmt(s);
   }
-  b.goto(b.preExit, fn.pos);
+  b.goto(end, fn.pos);
+  if (destructors.length) {
+    b.cur = end;
+    runDestructors(b, destructors, pos);
+    b.goto(b.preExit, pos, '');
+  }
   b.checkLabels(frame);
   b.checkOnce();
   for (const [name, l] of frame.labels) if (name !== 'ERROR') b.labelLocs.set(name, l.loc);
