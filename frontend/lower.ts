@@ -14,7 +14,7 @@ import { sizeOf } from './sizes.js';
 import { commonType, literalType, promote } from './lower/integers.js';
 import { aggregateItems, leaves, type Binding, type FileScope, type Instance } from './lower/file-scope.js';
 import { buildThread, threadCondition } from './lower/thread.js';
-import { calleeName, collectNodes, isNullish, someNode, writtenNames } from './lower/ast-queries.js';
+import { calleeName, collectNodes, isNullish, writtenNames } from './lower/ast-queries.js';
 import { and, eq, isArrayName, mkVar, num, type Term } from '../solver/formula.js';
 import { checkAttributes, isThreadLocal } from './specifiers.js';
 import { applyDeclarator, baseType, structMembers, convertConstant, longBits, showType, sizeType, type CType, type DataModel, type IntType, type TypeEnv, INT, maxCells, unmodelledPointer } from './types.js';
@@ -190,39 +190,33 @@ export class Lowering implements FileScope {
   }
   /** Set when some loop was cut at maxInstances iterations. */
   boundedLoops = false;
-  private keys?: Map<Expr, number>;
-  private readonly keyUsers = new Map<number, string>();
-  /** The `pthread_key_create` calls of the file, numbered 1, 2, … in the order of the file. */
-  private keyIds(): Map<Expr, number> {
-    this.keys ??= new Map(
-      [...this.functions.values()].flatMap((f) => collectNodes(f.body, (x) => x.k === 'call' && calleeName(x) === 'pthread_key_create')).map((x, i) => [x, i + 1]),
-    );
-    return this.keys;
+  private readonly calls = new Map<string, Extract<Expr, { k: 'call' }>[]>();
+  /** The calls of the library function `name` in the file's bodies, in the order of the file (the models that depend on the whole file ask). */
+  private callsOf(name: string): Extract<Expr, { k: 'call' }>[] {
+    let c = this.calls.get(name);
+    if (!c) this.calls.set(name, (c = [...this.functions.values()].flatMap((f) => collectNodes(f.body, (x) => x.k === 'call' && calleeName(x) === name)) as Extract<Expr, { k: 'call' }>[]));
+    return c;
   }
+  private readonly keyUsers = new Map<number, string>();
   keySite(e: Expr, inst: Instance, pos: SourcePos): number {
-    const id = this.keyIds().get(e) ?? fail(pos, 'pthread_key_create outside the file');
-    const user = this.keyUsers.get(id);
+    const i = this.callsOf('pthread_key_create').indexOf(e as Extract<Expr, { k: 'call' }>);
+    if (i < 0) fail(pos, 'pthread_key_create outside the file');
+    const user = this.keyUsers.get(i + 1);
     if (user !== undefined && user !== inst.name) unsupported(pos, `pthread_key_create at one place run by two threads (${user}, ${inst.name}): each would make a key of its own`);
-    this.keyUsers.set(id, inst.name);
-    return id;
+    this.keyUsers.set(i + 1, inst.name);
+    return i + 1;
   }
   keyDestructors(): { key: number; fn: Expr }[] {
-    return [...this.keyIds()].flatMap(([e, key]) => (e.k === 'call' && e.args[1] && !isNullish(e.args[1]) ? [{ key, fn: e.args[1] }] : []));
+    return this.callsOf('pthread_key_create').flatMap((e, i) => (e.args[1] && !isNullish(e.args[1]) ? [{ key: i + 1, fn: e.args[1] }] : []));
   }
   get keyCount(): number {
-    return this.keyIds().size;
+    return this.callsOf('pthread_key_create').length;
   }
-  private kinds?: boolean;
   get mutexKinds(): boolean {
-    this.kinds ??= [...this.functions.values()].some((f) => someNode(f.body, (e) => e.k === 'call' && calleeName(e) === 'pthread_mutexattr_settype'));
-    return this.kinds;
+    return this.callsOf('pthread_mutexattr_settype').length > 0;
   }
-  private joinsResults?: boolean;
   get joinResults(): boolean {
-    this.joinsResults ??= [...this.functions.values()].some((f) =>
-      someNode(f.body, (e) => e.k === 'call' && calleeName(e) === 'pthread_join' && e.args.length === 2 && !isNullish(e.args[1])),
-    );
-    return this.joinsResults;
+    return this.callsOf('pthread_join').some((e) => e.args.length === 2 && !isNullish(e.args[1]));
   }
   hasBody(name: string): boolean {
     return this.functions.has(name);

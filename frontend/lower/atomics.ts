@@ -64,9 +64,9 @@ const c11 = (name: string): number => orderArgs(name, 0, 1);
 function load(orders: (name: string) => number) {
   return (b: ThreadBuilder, call: BuiltinCall): Term | undefined => {
     operands(b, call, 1, orders(call.name));
-    const r = result(b, true, call.e.pos);
+    const r = result(b, call.wantValue, call.e.pos);
     atCell(b, call.e.args[0], (cell) => r.set(b.read(cell, call.e.pos)));
-    return call.wantValue ? r.value() : undefined;
+    return r.value();
   };
 }
 
