@@ -7,7 +7,7 @@
 import { and, eq, isArrayName, isPrimed, mkVar, num, primed, unprimed, varsOf } from '../solver/formula.js';
 import { unsupported } from '../frontend/diagnostics.js';
 import type { Program, Thread, Transition } from '../frontend/program.js';
-import { deadAtEntry, liveLocals, withDeadChoicesFixed } from '../frontend/dead-locals.js';
+import { deadAtEntry, withDeadChoicesFixed } from '../frontend/dead-locals.js';
 import { plan, run, type Plan } from './execute.js';
 
 /** Slots of an environment `[V | V' | aux…]` over the variables `names`. */
@@ -52,9 +52,8 @@ export function compileSteps(p: Program, th: Thread, layout: Layout, range: read
   // own locals); a pop only tests its guard (the frame gives the values).
   const scope = [...p.globals, ...th.locals];
   const byPc = new Map<number, Step[]>();
-  const live = liveLocals(p, th);
   for (const t of th.transitions) {
-    const formula = withDeadChoicesFixed(th, t, live.get(t.to) ?? new Set()) ?? t.formula;
+    const formula = withDeadChoicesFixed(p, th, t) ?? t.formula;
     const s: Step = {
       t,
       plan: plan(formula, layout.known, layout.slot, range, t.stack?.kind === 'pop' ? [] : scope.map(primed)),

@@ -6,8 +6,13 @@
  * locations. The explicit engines then start it at one value instead of enumerating
  * a range of them (which would make their answer hold only for that range). The same
  * holds for a value a transition draws for a local that is dead after it.
+ *
+ * Globals too, while the thread runs alone: when it is the only thread running at
+ * init, no other thread takes a step before it starts one, so until then a global is
+ * as private as a local (an uninitialised struct of main's whose address escapes is a
+ * global, ../points-to.ts). From a start on, a global another thread mentions is live.
  */
-import { and, eq, isPrimed, mkVar, num, primed, unprimed, varsOf, type Term } from '../solver/formula.js';
+import { and, eq, isArrayName, isPrimed, mkVar, num, primed, unprimed, varsOf, type Term } from '../solver/formula.js';
 import { boundsOf, witness } from '../solver/bounds.js';
 import { effectAtoms, isFrameAtom, type Program, type Thread, type Transition } from './program.js';
 
@@ -15,10 +20,17 @@ import { effectAtoms, isFrameAtom, type Program, type Thread, type Transition } 
 export function deadAtEntry(p: Program): Set<string> {
   const dead = new Set<string>();
   for (const th of p.threads) {
-    const live = liveLocals(p, th);
+    const { live } = liveVariables(p, th);
     for (const v of th.locals) if (v !== th.pc && !live.get(th.entryPc)?.has(v)) dead.add(v);
   }
   return dead;
+}
+
+export interface Liveness {
+  /** Per location, the live variables among `tracked`. */
+  readonly live: ReadonlyMap<number, ReadonlySet<string>>;
+  /** The variables the analysis follows: the thread's locals, and the globals while it runs alone. Any other variable is live everywhere. */
+  readonly tracked: ReadonlySet<string>;
 }
 
 /**
@@ -28,16 +40,20 @@ export function deadAtEntry(p: Program): Set<string> {
  * the return site, so what is live there is live before the push; a pop passes on the
  * callee's results.
  */
-export function liveLocals(p: Program, th: Thread): ReadonlyMap<number, ReadonlySet<string>> {
-  let c = liveness.get(p);
-  if (!c) liveness.set(p, (c = { shared: readByOthers(p), live: new Map() }));
-  let live = c.live.get(th.index);
-  if (!live) c.live.set(th.index, (live = computeLive(th, c.shared.get(th.index) ?? new Set())));
-  return live;
+export function liveVariables(p: Program, th: Thread): Liveness {
+  let c = cache.get(p);
+  if (!c) cache.set(p, (c = { shared: readByOthers(p), byThread: new Map() }));
+  let l = c.byThread.get(th.index);
+  if (!l) {
+    const alone = aloneAtStart(p, th);
+    const tracked = new Set([...th.locals, ...(alone?.globals ?? [])]);
+    c.byThread.set(th.index, (l = { live: computeLive(th, c.shared.get(th.index) ?? new Set(), alone), tracked }));
+  }
+  return l;
 }
 
-/** Per program, liveLocals' answers by thread: the explorer and the initial states both ask. */
-const liveness = new WeakMap<Program, { shared: Map<number, Set<string>>; live: Map<number, Map<number, Set<string>>> }>();
+/** Per program, liveVariables' answers by thread: the explorer and the initial states both ask. */
+const cache = new WeakMap<Program, { shared: Map<number, Set<string>>; byThread: Map<number, Liveness> }>();
 
 /** Per thread, its locals that another thread's transitions mention. */
 function readByOthers(p: Program): Map<number, Set<string>> {
@@ -52,20 +68,80 @@ function readByOthers(p: Program): Map<number, Set<string>> {
   return out;
 }
 
-function computeLive(th: Thread, shared: ReadonlySet<string>): Map<number, Set<string>> {
-  const own = new Set(th.locals);
+/** What a thread that runs alone at its start (the only one running at init) may treat as its own: every scalar global until it starts a thread. */
+interface Alone {
+  readonly globals: ReadonlySet<string>;
+  /** Per other thread's start flag (ghost `__started.<name>`, ../lower/thread.ts): the globals that thread, or one it starts, mentions: live once the flag is set. */
+  readonly seenAfter: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+function aloneAtStart(p: Program, th: Thread): Alone | undefined {
+  if (!th.startedAtInit || p.threads.some((o) => o !== th && o.startedAtInit)) return undefined;
+  const others = p.threads.filter((o) => o !== th);
+  const flagOf = new Map(others.map((o) => [`__started.${o.name}`, o.index]));
+  if ([...flagOf.keys()].some((f) => !p.vars.has(f))) return undefined;
+  const mentions = new Map<number, Set<string>>();
+  const starts = new Map<number, Set<number>>();
+  for (const o of others) {
+    const seen = new Set<string>();
+    const started = new Set<number>();
+    for (const t of o.transitions) {
+      for (const a of effectAtoms(t)) for (const v of varsOf(a)) if (p.vars.get(unprimed(v))?.owner === null) seen.add(unprimed(v));
+      for (const v of t.writes) if (flagOf.has(v)) started.add(flagOf.get(v)!);
+    }
+    mentions.set(o.index, seen);
+    starts.set(o.index, started);
+  }
+  const seenAfter = new Map<string, Set<string>>();
+  for (const [flag, i] of flagOf) {
+    const reach = new Set([i]);
+    for (const j of reach) for (const k of starts.get(j) ?? []) reach.add(k);
+    seenAfter.set(flag, new Set([...reach].flatMap((j) => [...mentions.get(j)!])));
+  }
+  return { globals: new Set(p.globals.filter((g) => !isArrayName(g))), seenAfter };
+}
+
+/** Per location of the thread, the start flags a run may have set on its way there (kept calls: what a callee sets reaches every return site). */
+function flagsSet(th: Thread, flags: ReadonlySet<string>): Map<number, Set<string>> {
+  const at = new Map<number, Set<string>>(th.locations.map((l) => [l.pc, new Set()]));
+  const returns = th.transitions.flatMap((t) => (t.stack?.kind === 'push' ? [t.stack.returnPc] : []));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const t of th.transitions) {
+      const out = [...at.get(t.from)!, ...t.writes.filter((v) => flags.has(v))];
+      const targets = t.stack?.kind === 'pop' ? returns : t.stack?.kind === 'push' ? [t.to, t.stack.returnPc] : [t.to];
+      for (const pc of targets) {
+        const set = at.get(pc)!;
+        const size = set.size;
+        for (const f of out) set.add(f);
+        if (set.size !== size) changed = true;
+      }
+    }
+  }
+  return at;
+}
+
+function computeLive(th: Thread, shared: ReadonlySet<string>, alone: Alone | undefined): Map<number, Set<string>> {
+  const locals = new Set(th.locals);
+  const own = alone ? new Set([...locals, ...alone.globals]) : locals;
   const flow = th.transitions.flatMap((t) => {
     const uses = new Set<string>();
     for (const a of effectAtoms(t)) for (const v of varsOf(a)) if (!isPrimed(v) && own.has(v)) uses.add(v);
     if (t.stack?.kind === 'pop') for (const v of t.stack.keep) uses.add(v);
-    // Without a frame atom x' = x a local is assigned or havocked: its old value ends here.
+    if (alone) {
+      // A start lets the thread started read what it mentions; a return passes every global back to the caller (the frame restores locals only).
+      for (const v of t.writes) for (const g of alone.seenAfter.get(v) ?? []) uses.add(g);
+      if (t.stack?.kind === 'pop') for (const v of alone.globals) uses.add(v);
+    }
+    // Without a frame atom x' = x a variable is assigned or havocked: its old value ends here.
     const kept = new Set(t.atoms.filter(isFrameAtom).flatMap((a) => [...varsOf(a)].filter((v) => !isPrimed(v))));
     const step = { from: t.from, to: t.stack?.kind === 'pop' ? undefined : t.to, uses, kept };
     if (t.stack?.kind !== 'push') return [step];
     const results = calleeResults(th, t.to);
-    return [step, { from: t.from, to: t.stack.returnPc, uses, kept: new Set([...own].filter((v) => !results.has(v))) }];
+    return [step, { from: t.from, to: t.stack.returnPc, uses, kept: new Set([...locals].filter((v) => !results.has(v))) }];
   });
-  const live = new Map<number, Set<string>>(th.locations.map((l) => [l.pc, new Set(shared)]));
+  const set = alone && flagsSet(th, new Set(alone.seenAfter.keys()));
+  const live = new Map<number, Set<string>>(th.locations.map((l) => [l.pc, new Set([...shared, ...[...(set?.get(l.pc) ?? [])].flatMap((f) => [...alone!.seenAfter.get(f)!])])]));
   for (let changed = true; changed; ) {
     changed = false;
     for (const f of flow) {
@@ -98,11 +174,12 @@ function calleeResults(th: Thread, entry: number): Set<string> {
  * gives the same runs from there, and the one drawn satisfies the original formula (a
  * replayed step is checked against that). Null when nothing changes.
  */
-export function withDeadChoicesFixed(th: Thread, t: Transition, liveAfter: ReadonlySet<string>): Term | null {
+export function withDeadChoicesFixed(p: Program, th: Thread, t: Transition): Term | null {
   if (t.stack?.kind === 'pop') return null; // its successor's locals come from the frame
-  // Only a local the step writes (assigns or havocs: no frame atom) can be drawn.
-  const own = new Set(th.locals);
-  const candidates = t.writes.filter((v) => own.has(v) && v !== th.pc && !liveAfter.has(v));
+  const { live, tracked } = liveVariables(p, th);
+  const liveAfter = live.get(t.to) ?? new Set();
+  // Only a variable the step writes (assigns or havocs: no frame atom) can be drawn.
+  const candidates = t.writes.filter((v) => tracked.has(v) && v !== th.pc && !liveAfter.has(v));
   if (!candidates.length) return null;
   const atoms = [...t.atoms];
   const byPrimed = new Map<string, Term[]>();

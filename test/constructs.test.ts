@@ -193,6 +193,20 @@ describe('statements and expressions', () => {
     expect(run(uninit, { nondetRange: [0n, 7n] }).errorReachable).toBe(true);
   });
 
+  it('while main runs alone, a global (an escaping local) written before it is read starts at one value; once a thread is started, one the thread reads is live', () => {
+    // s escapes (&s), so it is a global; main fills it in (through a call) before the thread starts.
+    const filled = (fill: string) =>
+      `struct S { int a, b; }; void set(struct S *p) { p->a = 3; } void *w(void *arg) { struct S *p = arg; if (p->a != 3) reach_error(); return 0; }
+       int main() { struct S s; ${fill} pthread_t t; pthread_create(&t, 0, w, &s); pthread_join(t, 0); return 0; }`;
+    // s.b is never read and s.a is written before the start: nothing is drawn.
+    expect(run(filled('set(&s);'))).toMatchObject({ errorReachable: false, complete: true, usedNondetRange: false });
+    // Written after the start, the thread may read the indeterminate value: drawn, and 7 reaches the error.
+    const late = `struct S { int a; }; void *w(void *arg) { struct S *p = arg; if (p->a == 7) reach_error(); return 0; }
+       int main() { struct S s; pthread_t t; pthread_create(&t, 0, w, &s); s.a = 3; pthread_join(t, 0); return 0; }`;
+    expect(run(late)).toMatchObject({ errorReachable: false, usedNondetRange: true });
+    expect(run(late, { nondetRange: [0n, 7n] }).errorReachable).toBe(true);
+  });
+
   it('a choice the program bounds is enumerated in full, also beyond the nondet range (up to 256 values)', () => {
     // Through a copy in the same step (a = n), as in gcd-sub-rem.c's main.
     const bounded = (lo: number, hi: number, bad: number) =>

@@ -26,7 +26,7 @@ import type { SmtSolver } from '../solver/smt.js';
 import { InputError } from '../frontend/diagnostics.js';
 import type { ReadableProgram } from '../frontend/index.js';
 import { fullFormula, type Program } from '../frontend/program.js';
-import { liveLocals } from '../frontend/dead-locals.js';
+import { liveVariables } from '../frontend/dead-locals.js';
 import type { Obligation } from '../core/certificate.js';
 import type { ThreadViews } from '../explicit/api.js';
 import type { LocationInvariant, ReadInvariant } from './format.js';
@@ -49,9 +49,10 @@ export function invariantsFromViews(p: Program, functions: Functions, views: rea
   for (const place of placesOf(p, functions)) {
     const k = `${place.pos.line}:${place.pos.col}`;
     if (!byPos.has(k)) byPos.set(k, []);
-    // A local dead at the place has a value the explicit engines fix (frontend/dead-locals.ts), not one C gives it: left out.
-    const live = liveLocals(p, p.threads[place.thread]).get(place.pc) ?? new Set<string>();
-    const names = new Map([...scopeAt(p, place.thread, place.fn).names].filter(([, v]) => p.vars.get(v)!.owner === null || live.has(v)));
+    // A variable dead at the place has a value the explicit engines fix (frontend/dead-locals.ts), not one C gives it: left out.
+    const { live, tracked } = liveVariables(p, p.threads[place.thread]);
+    const here = live.get(place.pc) ?? new Set<string>();
+    const names = new Map([...scopeAt(p, place.thread, place.fn).names].filter(([, v]) => !tracked.has(v) || here.has(v)));
     byPos.get(k)!.push({ place, names });
   }
   const out: LocationInvariant[] = [];
