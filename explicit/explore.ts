@@ -33,6 +33,12 @@ export interface ExploreOptions extends SearchOptions {
   symmetry?: Symmetry | null;
   /** Search for a state this accepts (values in the layout of all variables) instead of an error location; its run is reported as the error's. */
   target?: (vals: readonly bigint[]) => boolean;
+  /**
+   * Only runs with at most this many preemptions (a step of another thread while the
+   * one that moved last could still move): a bug search, never complete (CHESS's
+   * context bounding, Musuvathi–Qadeer PLDI'07). States are not taken up to symmetry.
+   */
+  preemptions?: number;
 }
 
 /** What every explicit search reports. */
@@ -90,13 +96,19 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   const bounded = opts.intRange ? boundedSlots(p, names) : [];
   const [lo, hi] = opts.intRange ?? [0n, 0n];
 
-  const canon = canonicalizer(opts.symmetry ?? null, index);
+  const bound = opts.preemptions;
+  const canon = canonicalizer(bound === undefined ? (opts.symmetry ?? null) : null, index);
 
   // State store.
   const values: bigint[][] = [];
   /** Per state, the permutation that made its successor canonical (null: none was needed). */
   const perms: (Perm | null)[] = [];
   const stacks: Stacks[] = [];
+  /** With a preemption bound: per state, the thread that moved last (-1: none yet) and the preemptions so far. */
+  const last: number[] = [];
+  /** With a preemption bound: the states still to expand, the newest last. */
+  const pending: number[] = [];
+  const preempted: number[] = [];
   const parent: number[] = [];
   const via: (CompiledStep | undefined)[] = [];
   const viaAux: bigint[][] = [];
@@ -106,19 +118,21 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   let stoppedBy: ExploreResult['stoppedBy'];
   let memory: string | undefined;
   let errorState = -1;
+  /** A successor beyond the preemption bound was left out. */
+  let pruned = false;
   const noStacks: Stacks = p.threads.map(() => []);
   const inBounds = (vals: readonly bigint[]): boolean => !bounded.some((i) => vals[i] < lo || vals[i] > hi);
   const stateKey = (vals: readonly bigint[], st: Stacks): string =>
     hasStack ? `${vals.join(',')}|${st.map((s) => s.map((f) => f.join(',')).join(';')).join('/')}` : vals.join(',');
 
-  const add = (raw: bigint[], rawSt: Stacks, from: number, c: CompiledStep | undefined, aux: bigint[]): void => {
+  const add = (raw: bigint[], rawSt: Stacks, from: number, c: CompiledStep | undefined, aux: bigint[], by = -1, preemptions = 0): void => {
     if (errorState >= 0 || stoppedBy) return;
     if (!inBounds(raw)) {
       cut++;
       return;
     }
     const { vals, stacks: st, perm } = canon(raw, rawSt);
-    const key = stateKey(vals, st);
+    const key = bound === undefined ? stateKey(vals, st) : `${stateKey(vals, st)}|${by}|${preemptions}`;
     if (seen.has(key)) return;
     if (values.length >= maxStates) {
       stoppedBy = 'state limit';
@@ -128,6 +142,9 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
     seen.set(key, id);
     values.push(vals);
     perms.push(perm);
+    if (bound !== undefined) pending.push(id);
+    last.push(by);
+    preempted.push(preemptions);
     stacks.push(st);
     parent.push(from);
     via.push(c);
@@ -170,13 +187,34 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
     }
   };
 
-  for (let s = 0; s < values.length && errorState < 0 && !stoppedBy; s++) {
-    if ((s & 1023) === 0 && opts.deadline !== undefined && performance.now() > opts.deadline) stoppedBy = 'timeout';
-    else if ((s & 1023) === 0 && (memory = opts.memory?.())) stoppedBy = 'out of memory';
-    successors(s, (next, nst, c, aux) => {
+  // Breadth-first (shortest traces, and the re-check's closed set); a bug search goes depth-first, the newest state next, to reach deep states soon.
+  const next = bound === undefined ? (s: number) => s + 1 : () => (pending.length ? pending.pop()! : values.length);
+  for (let s = bound === undefined ? 0 : next(0), n = 0; s < values.length && errorState < 0 && !stoppedBy; s = next(s), n++) {
+    if ((n & 1023) === 0 && opts.deadline !== undefined && performance.now() > opts.deadline) stoppedBy = 'timeout';
+    else if ((n & 1023) === 0 && (memory = opts.memory?.())) stoppedBy = 'out of memory';
+    if (bound === undefined)
+      successors(s, (next, nst, c, aux) => {
+        fired++;
+        add(next, nst, s, c, aux);
+      });
+    else boundedSuccessors(s);
+  }
+
+  /** The successors of s within the preemption bound. */
+  function boundedSuccessors(s: number): void {
+    const found: [bigint[], Stacks, CompiledStep, bigint[]][] = [];
+    successors(s, (...succ) => {
       fired++;
-      add(next, nst, s, c, aux);
+      found.push(succ);
     });
+    const moved = last[s];
+    const canContinue = found.some(([, , c]) => c.t.thread === moved);
+    for (const [next, nst, c, aux] of found) {
+      const k = c.t.thread;
+      const n = preempted[s] + (k !== moved && canContinue ? 1 : 0);
+      if (n > bound!) pruned = true;
+      else add(next, nst, s, c, aux, k, n);
+    }
   }
 
   // The re-check: the explored set is closed under the rules (every successor of every
@@ -219,7 +257,7 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   };
   return {
     errorReachable: errorState >= 0,
-    complete: !stoppedBy,
+    complete: !stoppedBy && !pruned,
     stoppedBy,
     memory,
     usedNondetRange: usedRange,

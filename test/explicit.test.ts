@@ -12,6 +12,7 @@ import { checkModular, checkModularProof } from '../explicit/modular.js';
 import { replay } from '../core/replay.js';
 import { verifyExplicit, type ExplicitEngine } from '../explicit/verify.js';
 import { generateProgram } from '../benchmarks/generate-programs.js';
+import { lower } from './helpers.js';
 
 const prog = (name: string) => `benchmarks/programs/${name}.c`;
 const keep = (name: string) => loadProgram(prog(name), { calls: 'keep' });
@@ -201,4 +202,27 @@ describe('agreement with the concrete explorer on the differential corpus (seed 
 
 it('the bundled recursive programs say what they are for', () => {
   for (const f of ['recursive-sum', 'recursive-sum-broken', 'recursive-unbounded']) expect(readFileSync(prog(f), 'utf8')).toMatch(/Expected verdict: (SAFE|UNSAFE)/);
+});
+
+describe('the bug hunt in runs with few preemptions (explicit-global)', () => {
+  // Eight racing increments: the error needs every update, so a run without a lost one.
+  const racing = lower(`int x = 0; void *w(void *a) { int t = x; x = t + 1; return 0; }
+    int main() { pthread_t t[8]; int i; for (i = 0; i < 8; i++) pthread_create(&t[i], 0, w, 0); for (i = 0; i < 8; i++) pthread_join(t[i], 0); if (x == 8) reach_error(); return 0; }`);
+
+  it('depth-first without preemptions, reaches a deep error that breadth-first search does not within the same states; its trace replays', () => {
+    expect(explore(racing, { maxStates: 3000 })).toMatchObject({ errorReachable: false, stoppedBy: 'state limit' });
+    const hunt = explore(racing, { maxStates: 3000, preemptions: 0 });
+    expect(hunt.errorReachable).toBe(true);
+    expect(replay(racing, hunt.run!)).not.toHaveProperty('failure');
+    expect(verifyExplicit(racing, 'explicit-global', { maxStates: 3000 })).toMatchObject({ verdict: 'unsafe', traceReplayed: true });
+  });
+
+  it('a bug that needs a preemption is outside bound 0 (the search says it left runs out) and inside bound 1', () => {
+    // b sees x = 1 only between a's two writes: a must be preempted.
+    const p = lower(`int x = 0; void *a(void *p) { x = 1; x = 0; return 0; } void *b(void *p) { if (x == 1) reach_error(); return 0; }
+      int main() { pthread_t s, t; pthread_create(&s, 0, a, 0); pthread_create(&t, 0, b, 0); return 0; }`);
+    expect(explore(p, { preemptions: 0 })).toMatchObject({ errorReachable: false, complete: false });
+    expect(explore(p, { preemptions: 1 }).errorReachable).toBe(true);
+    expect(explore(p).errorReachable).toBe(true);
+  });
 });
