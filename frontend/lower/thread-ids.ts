@@ -6,9 +6,11 @@
  * names (never read as a C integer, so its type is free). pthread_create stores the
  * new thread's id after starting it, so the thread may run before its creator's store,
  * as POSIX allows (its rationale: the id need not be available before the thread
- * starts). An id is read only where it is compared (`pthread_equal`) or stored into
- * another pthread_t; anything else it could be used for (arithmetic, `==`, printing
- * its value) would see numbers that are not the implementation's, and is refused. The
+ * starts). An id is read only where it is compared (`pthread_equal`, or `==` and `!=`
+ * of two pthread_t, which glibc's `unsigned long` ids make the same) or stored into
+ * another pthread_t; anything else it could be used for (arithmetic, a comparison
+ * with a number, printing its value) would see numbers that are not the
+ * implementation's, and is refused. The
  * instances of a thread created in a loop without constant bounds share one lowering,
  * hence one id: `pthread_self` there is refused, as is creating such threads in a
  * file that reads ids.
@@ -29,7 +31,7 @@ type Handle = Extract<Binding, { k: 'handle' }>;
 export const idOf = (inst: Instance): Term => num(inst.index + 1);
 
 /** The message for a pthread_t value read where this model has none. */
-export const HANDLE_VALUES = 'pthread_t values other than in pthread_create, pthread_join, pthread_detach, pthread_equal and stores into a pthread_t';
+export const HANDLE_VALUES = 'pthread_t values other than in pthread_create, pthread_join, pthread_detach, pthread_equal, == and != of two pthread_t, and stores into a pthread_t';
 
 /** The calling thread's id. */
 function selfId(b: ThreadBuilder, e: Expr): Term {
@@ -43,6 +45,9 @@ export const isSelf = (e: Expr): boolean => {
   return s.k === 'call' && calleeName(s) === 'pthread_self';
 };
 
+/** Whether e is a pthread_t value: `pthread_self()` or a pthread_t object. */
+export const isThreadValue = (b: ThreadBuilder, e: Expr): boolean => isSelf(e) || exprCType(b, stripCasts(e))?.k === 'thread';
+
 /** The value of a pthread_t expression: `pthread_self()`, or a pthread_t (a cell chosen at run time is a case split). */
 export function threadValue(b: ThreadBuilder, e: Expr): Term {
   const s = stripCasts(e);
@@ -50,7 +55,7 @@ export function threadValue(b: ThreadBuilder, e: Expr): Term {
     arity(s as Extract<Expr, { k: 'call' }>, 0);
     return selfId(b, s);
   }
-  if (exprCType(b, s)?.k !== 'thread') return unsupported(e.pos, 'a pthread_t value other than pthread_self() or a pthread_t object');
+  if (!isThreadValue(b, s)) return unsupported(e.pos, 'a pthread_t value other than pthread_self() or a pthread_t object');
   return readPlace(b, place(b, s), e.pos, (cell) => mkVar(handleId(cell, e.pos).name));
 }
 
@@ -58,7 +63,7 @@ export function threadValue(b: ThreadBuilder, e: Expr): Term {
 function handleId(cell: Binding, pos: SourcePos): Extract<Binding, { k: 'var' }> {
   const h = cell.k === 'alias' ? cell.target : cell;
   if (h.k !== 'handle') return unsupported(pos, 'a pthread_t value other than pthread_self() or a pthread_t object');
-  return h.id ?? unsupported(pos, 'a pthread_t value stored into a pthread_t in a file that calls neither pthread_self nor pthread_equal (only there a pthread_t holds a thread id)');
+  return h.id ?? unsupported(pos, 'a pthread_t value in a file that calls neither pthread_self nor pthread_equal (only there does a pthread_t hold a thread id)');
 }
 
 /**
