@@ -430,17 +430,20 @@ function detachedJoin(inst: Instance, pos: SourcePos): never {
 /**
  * `pthread_detach(t)`: the thread runs to its end as before, so the call changes
  * nothing a safety property reads; only a later join of the thread is undefined
- * behaviour. A detached thread known statically (a handle pthread_create writes,
- * `pthread_self()`) is marked, and a join of it refused; a thread known only at run
- * time (a pthread_t an assignment writes, a cell chosen at run time) is detached only
- * in a file without `pthread_join`.
+ * behaviour, as is detaching it again. A detached thread known statically (a handle
+ * pthread_create writes, `pthread_self()`) is marked, and a join or a second detach
+ * of it refused (on whatever paths they lie); a thread known only at run time (a
+ * pthread_t an assignment writes, a cell chosen at run time) is detached only in a
+ * file without `pthread_join`.
  */
 function threadDetach(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined {
   arity(e, 1);
   const arg = e.args[0];
   const mark = (inst: Instance): void => {
     if (inst.joined) unsupported(e.pos, `pthread_detach of ${inst.name}, which a pthread_join also waits for (joining a detached thread is undefined behaviour)`);
-    inst.detached ??= e.pos;
+    const d = inst.detached;
+    if (d) unsupported(e.pos, `pthread_detach of ${inst.name}, which pthread_detach at ${d.line}:${d.col} detaches too (detaching a detached thread is undefined behaviour)`);
+    inst.detached = e.pos;
   };
   const unknown = (): void => {
     if (b.L.calls('pthread_join')) unsupported(arg.pos, 'pthread_detach of a thread known only at run time in a file that joins threads (a join of it would be undefined behaviour)');

@@ -12,8 +12,7 @@
  * with a number, printing its value) would see numbers that are not the
  * implementation's, and is refused. The
  * instances of a thread created in a loop without constant bounds share one lowering,
- * hence one id: `pthread_self` there is refused, as is creating such threads in a
- * file that reads ids.
+ * hence would share one id: a file that reads ids creates no such threads.
  */
 import type { Expr } from '../ast.js';
 import { unsupported, type SourcePos } from '../diagnostics.js';
@@ -33,27 +32,25 @@ export const idOf = (inst: Instance): Term => num(inst.index + 1);
 /** The message for a pthread_t value read where this model has none. */
 export const HANDLE_VALUES = 'pthread_t values other than in pthread_create, pthread_join, pthread_detach, pthread_equal, == and != of two pthread_t, and stores into a pthread_t';
 
-/** The calling thread's id. */
-function selfId(b: ThreadBuilder, e: Expr): Term {
-  if (b.inst.replicated) return unsupported(e.pos, 'pthread_self in a thread created in a loop without constant bounds (its instances share one lowering, so they would share one id)');
-  return idOf(b.inst);
-}
-
 /** Whether e is a call of `pthread_self` (a builtin whatever the file defines). */
 export const isSelf = (e: Expr): boolean => {
   const s = stripCasts(e);
   return s.k === 'call' && calleeName(s) === 'pthread_self';
 };
 
-/** Whether e is a pthread_t value: `pthread_self()` or a pthread_t object. */
-export const isThreadValue = (b: ThreadBuilder, e: Expr): boolean => isSelf(e) || exprCType(b, stripCasts(e))?.k === 'thread';
+/** Whether e is a pthread_t value: `pthread_self()` or a pthread_t object (not another call's pthread_t result). */
+export function isThreadValue(b: ThreadBuilder, e: Expr): boolean {
+  const s = stripCasts(e);
+  return isSelf(s) || (['id', 'index', 'member', 'unary'].includes(s.k) && exprCType(b, s)?.k === 'thread');
+}
 
 /** The value of a pthread_t expression: `pthread_self()`, or a pthread_t (a cell chosen at run time is a case split). */
 export function threadValue(b: ThreadBuilder, e: Expr): Term {
   const s = stripCasts(e);
   if (isSelf(s)) {
     arity(s as Extract<Expr, { k: 'call' }>, 0);
-    return selfId(b, s);
+    // Not a template's: a file that reads ids creates none (builtins.ts threadCreate).
+    return idOf(b.inst);
   }
   if (!isThreadValue(b, s)) return unsupported(e.pos, 'a pthread_t value other than pthread_self() or a pthread_t object');
   return readPlace(b, place(b, s), e.pos, (cell) => mkVar(handleId(cell, e.pos).name));
