@@ -12,8 +12,7 @@ import { FALSE, TRUE, add, eq, ge, gt, ite, le, lt, mkVar, not, num, select, sho
 import { convertConstant, INT, maxCells, showType, structMembers, unmodelledPointer, type CType, type IntType } from '../types.js';
 import { conversion, conversionRange } from './conversion.js';
 import type { CallExpr } from './ast-queries.js';
-import type { Binding, FileScope, Instance } from './file-scope.js';
-import { HANDLE_VALUES, storeThreadId } from './thread-ids.js';
+import { HANDLE_VALUES, type Binding, type FileScope, type Instance } from './file-scope.js';
 
 /** A function lowered once per thread for kept calls: where it starts, its parameters and result. */
 export interface Proc {
@@ -235,7 +234,6 @@ export class ThreadBuilder {
       return;
     }
     if (target.k === 'null' || target.k === 'alias') unsupported(pos, 'assignment to a pointer parameter bound to its argument');
-    if (target.k === 'handle') return storeThreadId(this, target, value, pos);
     if (target.k === 'elem') {
       // Region elements have types without a range (pointers.ts, regionAllocation): no conversion.
       const label = text ?? `${this.L.cname(target.array)}[${show(target.index)}] = ${show(value)}`;

@@ -12,7 +12,7 @@ import { convertConstant, type CType } from '../types.js';
 import type { ThreadBuilder } from './builder.js';
 import { declaredType } from './declared-types.js';
 import { assignExpr } from './expressions.js';
-import { threadValue } from './thread-ids.js';
+import { storeThreadId, threadValue } from './thread-ids.js';
 import { variableLengthArray } from './pointers.js';
 import { aggregateItems, leaves, type Binding } from './file-scope.js';
 
@@ -92,7 +92,7 @@ function initialize(b: ThreadBuilder, x: Binding, init: Expr, pos: SourcePos, na
   }
   const e = init.k === 'init' ? (init.items[0] ?? { k: 'num' as const, value: 0n, pos }) : init;
   // A pthread_t's value is a thread id (thread-ids.ts).
-  if (x.k === 'handle') return b.assign(x, threadValue(b, e), pos);
+  if (x.k === 'handle') return storeThreadId(b, x, threadValue(b, e), pos);
   assignExpr(b, x, e, pos);
 }
 

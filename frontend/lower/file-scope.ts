@@ -30,6 +30,9 @@ export type Binding =
   | { k: 'elem'; array: string; index: Term; type: IntType }
   | { k: 'null' };
 
+/** The message for a pthread_t's value read where the model has none (thread-ids.ts reads the rest). */
+export const HANDLE_VALUES = 'pthread_t values other than in pthread_create, pthread_join, pthread_detach, pthread_equal, == and != of two pthread_t, and stores into a pthread_t';
+
 /** The variables of a binding, arrays and structs flattened in order (C's layout of their cells). */
 export function leaves(x: Binding): Binding[] {
   return x.k === 'array' ? x.elems.flatMap(leaves) : [x];

@@ -26,9 +26,8 @@ import { caseSplit, type Interval } from './case-split.js';
 import { castType, declaredType } from './declared-types.js';
 import { ALLOCATORS, calleeName, calleeOf, stripCasts } from './ast-queries.js';
 import { functionType, functionValue, isFunctionName, namesVariable } from './functions.js';
-import { leaves, type Binding } from './file-scope.js';
+import { HANDLE_VALUES, leaves, type Binding } from './file-scope.js';
 import { structsIn } from './structs.js';
-import { HANDLE_VALUES } from './thread-ids.js';
 
 /** A pointer's value: its term, and where it may come from (for the points-to analysis). */
 export interface PtrValue {

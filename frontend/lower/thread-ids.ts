@@ -24,13 +24,8 @@ import { arity, arms, result, type BuiltinCall } from './library.js';
 import { place, readPlace } from './places.js';
 import { exprCType } from './pointers.js';
 
-type Handle = Extract<Binding, { k: 'handle' }>;
-
 /** The id of a thread instance. */
 export const idOf = (inst: Instance): Term => num(inst.index + 1);
-
-/** The message for a pthread_t value read where this model has none. */
-export const HANDLE_VALUES = 'pthread_t values other than in pthread_create, pthread_join, pthread_detach, pthread_equal, == and != of two pthread_t, and stores into a pthread_t';
 
 /** Whether e is a call of `pthread_self` (a builtin whatever the file defines). */
 export const isSelf = (e: Expr): boolean => {
@@ -64,11 +59,14 @@ function handleId(cell: Binding, pos: SourcePos): Extract<Binding, { k: 'var' }>
 }
 
 /**
- * `h = v` for a pthread_t h. A handle is either written by pthread_create (then joined
- * by the instance it names, known statically) or by assignments (then only compared):
- * one written both ways would be joined by a name the lowering cannot know.
+ * `h = v` for a pthread_t h (a cell an assignment writes). A handle is either written
+ * by pthread_create (then joined by the instance it names, known statically) or by
+ * assignments (then only compared): one written both ways would be joined by a name
+ * the lowering cannot know.
  */
-export function storeThreadId(b: ThreadBuilder, h: Handle, value: Term, pos: SourcePos): void {
+export function storeThreadId(b: ThreadBuilder, cell: Binding, value: Term, pos: SourcePos): void {
+  const h = cell.k === 'alias' ? cell.target : cell;
+  if (h.k !== 'handle') return unsupported(pos, 'a pthread_t value stored into something other than a pthread_t');
   if (h.slot.inst || h.slot.alternatives) unsupported(pos, 'assignment to a pthread_t that pthread_create also writes');
   h.slot.stored ??= pos;
   b.assign(handleId(h, pos), value, pos);
