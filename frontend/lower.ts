@@ -220,9 +220,12 @@ export class Lowering implements FileScope {
   }
   private ids?: boolean;
   get threadIds(): boolean {
-    // `pthread_detach(pthread_self())` names the thread statically: no id needed.
-    const detached = new Set(this.callsOf('pthread_detach').map((e) => e.args[0] && stripCasts(e.args[0])));
-    return (this.ids ??= this.calls('pthread_equal') || this.callsOf('pthread_self').some((e) => !detached.has(e)));
+    if (this.ids === undefined) {
+      // `pthread_detach(pthread_self())` names the thread statically: no id needed.
+      const detached = new Set(this.callsOf('pthread_detach').map((e) => e.args[0] && stripCasts(e.args[0])));
+      this.ids = this.calls('pthread_equal') || this.callsOf('pthread_self').some((e) => !detached.has(e));
+    }
+    return this.ids;
   }
   get joinResults(): boolean {
     return this.callsOf('pthread_join').some((e) => e.args.length === 2 && !isNullish(e.args[1]));

@@ -266,7 +266,7 @@ function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
     if (b.L.maxInstances === undefined)
       return unsupported(h.pos, 'pthread_create into a pthread_t chosen at run time (only a loop counting through the cells of an array, each iteration creating into t[i], is modelled)');
     const inst = startThread(b, fnName, threadArg(b, argExpr, false), e, false);
-    atPlace(b, cell, (c) => storeCreatedId(b, c, inst, e.pos));
+    if (b.L.threadIds) atPlace(b, cell, (c) => storeCreatedId(b, c, inst, e.pos));
     return num(0);
   }
   const arg = threadArg(b, argExpr, replicated);

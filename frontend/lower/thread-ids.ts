@@ -10,9 +10,9 @@
  * of two pthread_t, which glibc's `unsigned long` ids make the same) or stored into
  * another pthread_t; anything else it could be used for (arithmetic, a comparison
  * with a number, printing its value) would see numbers that are not the
- * implementation's, and is refused. The
- * instances of a thread created in a loop without constant bounds share one lowering,
- * hence would share one id: a file that reads ids creates no such threads.
+ * implementation's, and is refused. The instances of a thread created in a loop
+ * without constant bounds share one lowering, hence would share one id: a file that
+ * reads ids creates no such threads.
  */
 import type { Expr } from '../ast.js';
 import { unsupported, type SourcePos } from '../diagnostics.js';
