@@ -35,11 +35,12 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     .showHelpAfterError('(run rely --help for usage)')
     .addHelpText(
       'after',
-      '\nInput: C with pthreads (threads, joins with results, mutexes of every kind, spinlocks,\n' +
-        'condition variables, read-write locks, barriers, semaphores, pthread_once, keys), GCC and C11\n' +
-        'atomics and _Atomic (every memory order read as sequentially consistent), __thread, structs,\n' +
-        'unions of one integer type, arrays, pointers, the heap. Refused with file:line:col: unsupported:\n' +
-        'floating point, bit operations, pointers to pointers, pthread_self/detach/cancel\n' +
+      '\nInput: C with pthreads (threads, joins with results, pthread_self/equal/detach, mutexes of\n' +
+        'every kind, spinlocks, condition variables, read-write locks, barriers, semaphores,\n' +
+        'pthread_once, keys), GCC and C11 atomics and _Atomic (every memory order read as sequentially\n' +
+        'consistent), __thread, structs, unions of one integer type, arrays, pointers, the heap.\n' +
+        'Refused with file:line:col: unsupported:\n' +
+        'floating point, bit operations, pointers to pointers, pthread_cancel\n' +
         'and any other library function without a body (README, The input language, lists every construct).\n' +
         '\nExit codes: 0 no error found / SAFE, 1 error reachable / UNSAFE, 2 bad input or usage,\n3 UNKNOWN (verify), 4 internal error.',
     );

@@ -14,7 +14,7 @@ import { sizeOf } from './sizes.js';
 import { commonType, literalType, promote } from './lower/integers.js';
 import { aggregateItems, leaves, type Binding, type FileScope, type Instance } from './lower/file-scope.js';
 import { buildThread, threadCondition } from './lower/thread.js';
-import { calleeName, collectNodes, isNullish, writtenNames } from './lower/ast-queries.js';
+import { calleeName, collectNodes, isNullish, stripCasts, writtenNames } from './lower/ast-queries.js';
 import { and, eq, isArrayName, mkVar, num, type Term } from '../solver/formula.js';
 import { checkAttributes, isThreadLocal } from './specifiers.js';
 import { applyDeclarator, baseType, structMembers, convertConstant, longBits, showType, sizeType, type CType, type DataModel, type IntType, type TypeEnv, INT, maxCells, unmodelledPointer } from './types.js';
@@ -190,11 +190,11 @@ export class Lowering implements FileScope {
   }
   /** Set when some loop was cut at maxInstances iterations. */
   boundedLoops = false;
-  private readonly calls = new Map<string, Extract<Expr, { k: 'call' }>[]>();
+  private readonly callSites = new Map<string, Extract<Expr, { k: 'call' }>[]>();
   /** The calls of the library function `name` in the file's bodies, in the order of the file (the models that depend on the whole file ask). */
   private callsOf(name: string): Extract<Expr, { k: 'call' }>[] {
-    let c = this.calls.get(name);
-    if (!c) this.calls.set(name, (c = [...this.functions.values()].flatMap((f) => collectNodes(f.body, (x) => x.k === 'call' && calleeName(x) === name)) as Extract<Expr, { k: 'call' }>[]));
+    let c = this.callSites.get(name);
+    if (!c) this.callSites.set(name, (c = [...this.functions.values()].flatMap((f) => collectNodes(f.body, (x) => x.k === 'call' && calleeName(x) === name)) as Extract<Expr, { k: 'call' }>[]));
     return c;
   }
   private readonly keyUsers = new Map<number, string>();
@@ -214,6 +214,18 @@ export class Lowering implements FileScope {
   }
   get mutexKinds(): boolean {
     return this.callsOf('pthread_mutexattr_settype').length > 0;
+  }
+  calls(name: string): boolean {
+    return this.callsOf(name).length > 0;
+  }
+  private ids?: boolean;
+  get threadIds(): boolean {
+    if (this.ids === undefined) {
+      // `pthread_detach(pthread_self())` names the thread statically: no id needed.
+      const detached = new Set(this.callsOf('pthread_detach').map((e) => e.args[0] && stripCasts(e.args[0])));
+      this.ids = this.calls('pthread_equal') || this.callsOf('pthread_self').some((e) => !detached.has(e));
+    }
+    return this.ids;
   }
   get joinResults(): boolean {
     return this.callsOf('pthread_join').some((e) => e.args.length === 2 && !isNullish(e.args[1]));
@@ -475,11 +487,15 @@ export class Lowering implements FileScope {
         this.globalInit.set(irName, v);
         return { k: 'var', name: irName, type };
       }
-      case 'thread':
-        return { k: 'handle', slot: {} };
+      case 'thread': {
+        if (!this.threadIds) return { k: 'handle', slot: {} };
+        // A thread id other than pthread_create's or pthread_self's would be an id no thread has (or one some thread has).
+        if (init) unsupported(init.pos, `an initializer of pthread_t '${cname}'`);
+        return { k: 'handle', slot: {}, id: this.globalVar(irName, cname, INT, undefined, declPos, usePos) as Extract<Binding, { k: 'var' }> };
+      }
       case 'array': {
         if (type.size === undefined) return unsupported(declPos, `array '${cname}' without a constant size`);
-        if (type.size > maxCells(type)) return unsupported(declPos, `array '${cname}' with ${type.size} elements (at most ${maxCells(type)})`);
+        if (type.size > maxCells(type, this.threadIds)) return unsupported(declPos, `array '${cname}' with ${type.size} elements (at most ${maxCells(type, this.threadIds)})`);
         const items = aggregateItems(init, type.size, cname);
         const elems = Array.from({ length: type.size }, (_, i) =>
           this.globalVar(`${irName}[${i}]`, `${cname}[${i}]`, type.of, items[i], declPos, usePos),

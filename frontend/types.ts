@@ -215,9 +215,10 @@ export function applyDeclarator(base: CType, decl: Declarator, env: TypeEnv): CT
 
 /**
  * The most cells an array may have: 4096 of variables, or 100,000 `pthread_t` (a handle has
- * no variable; goblint's tasks create 10,000 threads into one array).
+ * no variable unless the file reads thread ids, `handleVars`; goblint's tasks create 10,000
+ * threads into one array).
  */
-export const maxCells = (t: Extract<CType, { k: 'array' }>): number => (t.of.k === 'thread' ? 100_000 : 4096);
+export const maxCells = (t: Extract<CType, { k: 'array' }>, handleVars = false): number => (t.of.k === 'thread' && !handleVars ? 100_000 : 4096);
 
 /** What kind of pointer rely does not model, if t is one: a pointer is an address of a cell or a function's number (points-to.ts). */
 export function unmodelledPointer(t: CType): string | undefined {

@@ -5,8 +5,8 @@
  * program and the mutation that makes it UNSAFE, agreed by the explorer (exhaustive)
  * and the engines; then the refusals that remain, each located.
  */
-import { describe } from 'vitest';
-import { agreeOnMutations, refusedCases, verdictsAgree, type MutationCase } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { agreeOnMutations, lower, refusedCases, verdictsAgree, type MutationCase } from './helpers.js';
 
 const agree = verdictsAgree('rely-pthreads-');
 
@@ -187,6 +187,34 @@ const CASES: MutationCase[] = [
        pthread_join(t1, &r1); pthread_join(t2, &r2); if ((long)r1 != 1 || (long)r2 != 2) reach_error(); return 0; }`,
     '(long)r2 != 2|(long)r2 != 1',
   ],
+  [
+    'self-equal',
+    'pthread_self is the calling thread\'s id, stored into pthread_t variables and compared by pthread_equal (UNSAFE: compared with the other thread)',
+    `pthread_t seen1, seen2;
+     void *one(void *a) { seen1 = pthread_self(); return 0; }
+     void *two(void *a) { pthread_t me = pthread_self(); seen2 = me; return 0; }
+     int main() { pthread_t t1, t2; pthread_create(&t1, 0, one, 0); pthread_create(&t2, 0, two, 0); pthread_join(t1, 0); pthread_join(t2, 0);
+       if (!pthread_equal(t1, seen1) || !pthread_equal(seen2, t2) || pthread_equal(seen1, seen2) || pthread_equal(pthread_self(), seen1)) reach_error(); return 0; }`,
+    '!pthread_equal(t1, seen1)|!pthread_equal(t2, seen1)',
+  ],
+  [
+    'self-handle-store',
+    'a thread compares its id with the pthread_t its creator stores, once the creator says it has (UNSAFE without waiting: POSIX lets the thread run before the store)',
+    `pthread_t w; int ready;
+     void *f(void *a) { __VERIFIER_assume(ready); if (pthread_self() != w || pthread_equal(w, w) == 0) reach_error(); return 0; }
+     int main() { pthread_create(&w, 0, f, 0); ready = 1; pthread_join(w, 0); return 0; }`,
+    '__VERIFIER_assume(ready);|',
+  ],
+  [
+    'detach',
+    'a detached thread still runs to its end, whether detached by its handle or by itself (UNSAFE: both increments seen)',
+    `int x; pthread_mutex_t m;
+     void *w(void *a) { pthread_detach(pthread_self()); pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }
+     void *v(void *a) { pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }
+     int main() { pthread_t t1, t2; pthread_create(&t1, 0, w, 0); pthread_create(&t2, 0, v, 0);
+       if (pthread_detach(t2) != 0) reach_error(); pthread_mutex_lock(&m); if (x > 2) reach_error(); pthread_mutex_unlock(&m); return 0; }`,
+    'if (x > 2)|if (x == 2)',
+  ],
 ];
 
 /** Monolithic Spacer times out on these SAFE ones and the ARET is slow on their bugs (pointers stored in structs): the ARET and the explicit engine prove them, bmc and the explicit engine find the bugs. */
@@ -229,5 +257,22 @@ describe('the pthread library and atomics: what stays unsupported', () => {
     ['rwlock-initializer', 'pthread_rwlock_t rw = { 1 };\nint main() { pthread_rwlock_rdlock(&rw); return 0; }', 1, /initialized other than by its static initializer/],
     ['weak-flag', 'int x, e;\nint main() { int w = __VERIFIER_nondet_int(); __atomic_compare_exchange_n(&x, &e, 1, w, 5, 5); return 0; }', 2, /weak flag .* not a constant/],
     ['bit-atomic', 'int x;\nint main() { __sync_fetch_and_or(&x, 1); return 0; }', 2, /unsupported: __sync_fetch_and_or/],
+    ['cancel', 'void *f(void *a) { return 0; }\nint main() { pthread_t t; pthread_create(&t, 0, f, 0);\n  pthread_cancel(t); return 0; }', 3, /unsupported: pthread_cancel/],
+    ['join-detached', 'void *f(void *a) { return 0; }\nint main() { pthread_t t; pthread_create(&t, 0, f, 0); pthread_detach(t);\n  pthread_join(t, 0); return 0; }', 3, /pthread_join of f, which pthread_detach at 2:\d+ detaches/],
+    ['detach-joined', 'pthread_t t;\nvoid *f(void *a) { pthread_detach(pthread_self()); return 0; }\nint main() { pthread_create(&t, 0, f, 0); pthread_join(t, 0); return 0; }', 2, /pthread_detach of f, which a pthread_join also waits for/],
+    ['detach-twice', 'void *f(void *a) { pthread_detach(pthread_self()); return 0; }\nint main() { pthread_t t; pthread_create(&t, 0, f, 0);\n  pthread_detach(t); return 0; }', 1, /pthread_detach of f, which pthread_detach at 3:\d+ detaches too/],
+    ['detach-by-value', 'void *f(void *a) { pthread_t me = pthread_self();\n  pthread_detach(me); return 0; }\nint main() { pthread_t t; pthread_create(&t, 0, f, 0); pthread_join(t, 0); return 0; }', 2, /pthread_detach of a thread known only at run time in a file that joins threads/],
+    ['self-as-number', 'int main() {\n  unsigned long id = pthread_self(); return 0; }', 2, /pthread_self\(\)'s value other than stored into a pthread_t/],
+    ['id-compared-with-number', 'int main() { pthread_t me = pthread_self();\n  if (me == 0) reach_error(); return 0; }', 2, /a pthread_t value other than pthread_self\(\) or a pthread_t object/],
+    ['created-and-assigned', 'pthread_t t;\nvoid *f(void *a) { return 0; }\nint main() { pthread_create(&t, 0, f, 0);\n  t = pthread_self(); return 0; }', 4, /assignment to a pthread_t that pthread_create also writes/],
   ]);
+});
+
+describe('thread ids and templates', () => {
+  it('a file that reads thread ids creates no template threads (their instances would share one id)', () => {
+    const src = 'void *f(void *a) { return 0; }\nint main() { pthread_t t; int n = __VERIFIER_nondet_int(); pthread_t me = pthread_self();\n  for (int i = 0; i < n; i++) pthread_create(&t, 0, f, 0); return 0; }';
+    expect(() => lower(src, { templates: true })).toThrow(/test.c:5:\d+: unsupported: thread creation in a loop without constant bounds in a file that calls pthread_self or pthread_equal/);
+    // pthread_detach(pthread_self()) reads no id: templates that detach themselves are fine.
+    expect(lower(src.replace('pthread_t me = pthread_self();', '').replace('return 0; }\nint', 'pthread_detach(pthread_self()); return 0; }\nint'), { templates: true }).threads.some((t) => t.replicated)).toBe(true);
+  });
 });

@@ -12,7 +12,7 @@ import { FALSE, TRUE, add, eq, ge, gt, ite, le, lt, mkVar, not, num, select, sho
 import { convertConstant, INT, maxCells, showType, structMembers, unmodelledPointer, type CType, type IntType } from '../types.js';
 import { conversion, conversionRange } from './conversion.js';
 import type { CallExpr } from './ast-queries.js';
-import type { Binding, FileScope, Instance } from './file-scope.js';
+import { HANDLE_VALUES, type Binding, type FileScope, type Instance } from './file-scope.js';
 
 /** A function lowered once per thread for kept calls: where it starts, its parameters and result. */
 export interface Proc {
@@ -318,7 +318,7 @@ export class ThreadBuilder {
       case 'array':
         return unsupported(pos, 'array values');
       case 'handle':
-        return unsupported(pos, 'pthread_t values other than in pthread_create/pthread_join');
+        return unsupported(pos, HANDLE_VALUES);
     }
   }
 
@@ -376,10 +376,10 @@ export class ThreadBuilder {
         return { k: 'var', name, type };
       }
       case 'thread':
-        return { k: 'handle', slot: {} };
+        return this.L.threadIds ? { k: 'handle', slot: {}, id: this.declareLocal(cname, INT, pos) as Extract<Binding, { k: 'var' }> } : { k: 'handle', slot: {} };
       case 'array': {
         if (type.size === undefined) return unsupported(pos, `array '${cname}' without a constant size`);
-        if (type.size > maxCells(type)) return unsupported(pos, `array '${cname}' with ${type.size} elements (at most ${maxCells(type)})`);
+        if (type.size > maxCells(type, this.L.threadIds)) return unsupported(pos, `array '${cname}' with ${type.size} elements (at most ${maxCells(type, this.L.threadIds)})`);
         const elems = Array.from({ length: type.size }, (_, i) => this.declareLocal(`${cname}[${i}]`, type.of, pos));
         return this.L.registerArray({ k: 'array', elems, type });
       }

@@ -21,6 +21,7 @@ import { nondetType } from './integers.js';
 import type { IntType } from '../types.js';
 import { arity, type Builtin, type BuiltinCall } from './library.js';
 import { ATOMIC_BUILTINS } from './atomics.js';
+import { isSelf, storeCreatedId, threadEqual, threadSelf } from './thread-ids.js';
 import { attrKind, kindedInit, kindedLock, kindedTimedLock, kindedTryLock, kindedUnlock } from './mutex-kinds.js';
 import { keyCreate, keyGet, keySet } from './keys.js';
 import {
@@ -56,6 +57,9 @@ const BUILTINS: Builtin[] = [
   { name: 'pthread_create', doc: 'starts a new static thread instance (returns 0)', lower: threadCreate },
   { name: 'pthread_join', doc: 'waits for the thread to finish (returns 0)', lower: threadJoin },
   { name: 'pthread_exit', doc: 'returns from the thread function', lower: threadExit },
+  { name: 'pthread_self', doc: "the calling thread's id, where a pthread_t is expected", lower: threadSelf },
+  { name: 'pthread_equal', doc: 'whether two pthread_t name the same thread (1, else 0)', lower: threadEqual },
+  { name: 'pthread_detach', doc: 'no effect: the thread runs to its end; a join of it is refused (returns 0)', lower: threadDetach },
   { name: 'pthread_mutex_lock', doc: 'waits until the mutex is free, then owns it (returns 0); recursive and error-checking kinds as POSIX says', lower: kindedLock },
   { name: 'pthread_mutex_unlock', doc: 'frees the mutex (returns 0); recursive and error-checking kinds as POSIX says', lower: kindedUnlock },
   { name: 'pthread_mutex_init', doc: 'frees the mutex, of the attribute object kind (returns 0)', lower: kindedInit },
@@ -244,6 +248,7 @@ function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
   if (!fnName) return unsupported(fnExpr.pos, 'thread function must be named directly or be a function-pointer variable');
   const replicated = b.realLoops > 0;
   if (replicated && !b.L.templates) unboundedThreads(e.pos, 'thread creation inside a loop without constant bounds (unbounded thread creation)');
+  if (replicated && b.L.threadIds) unsupported(e.pos, 'thread creation in a loop without constant bounds in a file that calls pthread_self or pthread_equal (the instances would share one id)');
   if (b.inst.replicated) unsupported(e.pos, 'thread creation in a thread that is itself created in a loop without constant bounds');
   // A template's handle (often t[i], i chosen at run time) names no one instance.
   const cell = replicated ? undefined : handlePlace(b, h);
@@ -260,12 +265,16 @@ function threadCreate(b: ThreadBuilder, { e }: BuiltinCall): Term {
     // which keeps only some of the program's runs, as the cut itself does.
     if (b.L.maxInstances === undefined)
       return unsupported(h.pos, 'pthread_create into a pthread_t chosen at run time (only a loop counting through the cells of an array, each iteration creating into t[i], is modelled)');
-    startThread(b, fnName, threadArg(b, argExpr, false), e, false);
+    const inst = startThread(b, fnName, threadArg(b, argExpr, false), e, false);
+    if (b.L.threadIds) atPlace(b, cell, (c) => storeCreatedId(b, c, inst, e.pos));
     return num(0);
   }
   const arg = threadArg(b, argExpr, replicated);
   const inst = startThread(b, fnName, arg, e, replicated);
-  if (cell) Object.assign(asHandle(cell.b, h.pos).slot, { inst, alternatives: undefined });
+  if (cell) {
+    storeCreatedId(b, cell.b, inst, e.pos);
+    Object.assign(asHandle(cell.b, h.pos).slot, { inst, alternatives: undefined });
+  }
   return num(0);
 }
 
@@ -283,7 +292,11 @@ function threadThroughPointer(b: ThreadBuilder, e: CallExpr): Term {
   const arg = threadArg(b, argExpr, false);
   const slot = asHandle(cell.b, h.pos).slot;
   const started: Instance[] = [];
-  dispatch(b, fnExpr, e.pos, 'pthread_create', (fn) => started.push(startThread(b, fn, arg, e, false)));
+  dispatch(b, fnExpr, e.pos, 'pthread_create', (fn) => {
+    const inst = startThread(b, fn, arg, e, false);
+    storeCreatedId(b, cell.b, inst, e.pos);
+    started.push(inst);
+  });
   Object.assign(slot, started.length === 1 ? { inst: started[0], alternatives: undefined } : { inst: undefined, alternatives: started });
   return num(0);
 }
@@ -381,13 +394,16 @@ function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | und
   // over-approximates its runs. A cell chosen at run time may be such a handle.
   const notAwaited = (): void => {
     if (result) unsupported(result.pos, "pthread_join's result of a thread created in a loop without constant bounds");
+    if (b.L.calls('pthread_detach')) unsupported(e.pos, 'pthread_join of a thread created in a loop without constant bounds in a file that detaches threads (joining a detached thread is undefined behaviour)');
     b.emit({ kind: 'skip' }, e.pos, 'pthread_join(template instance: not awaited)');
   };
   if (b.L.templates && !staticIndices(b, arg)) notAwaited();
   else {
     const p = handlePlace(b, arg);
     atPlace(b, p, (cell) => {
-      const { inst, alternatives } = asHandle(cell, arg.pos).slot;
+      const { inst, alternatives, stored } = asHandle(cell, arg.pos).slot;
+      if (stored) unsupported(arg.pos, 'pthread_join of a pthread_t an assignment writes (only a handle pthread_create writes is joined)');
+      for (const x of alternatives ?? (inst ? [inst] : [])) if (x.detached) detachedJoin(x, e.pos);
       if (alternatives) joinOneOf(b, alternatives, e.pos, result);
       else if (inst) {
         inst.joined = true;
@@ -401,6 +417,45 @@ function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | und
       // A cell's thread may be created by a thread lowered later; or the join never runs.
       else unsupported(arg.pos, 'pthread_join of a pthread_t array cell that no pthread_create before it in this thread writes');
     });
+  }
+  return wantValue ? num(0) : undefined;
+}
+
+/** A join of a detached thread (undefined behaviour) is refused where the join and the detach are both in the file. */
+function detachedJoin(inst: Instance, pos: SourcePos): never {
+  const d = inst.detached!;
+  return unsupported(pos, `pthread_join of ${inst.name}, which pthread_detach at ${d.line}:${d.col} detaches (joining a detached thread is undefined behaviour)`);
+}
+
+/**
+ * `pthread_detach(t)`: the thread runs to its end as before, so the call changes
+ * nothing a safety property reads; only a later join of the thread is undefined
+ * behaviour, as is detaching it again. A detached thread known statically (a handle
+ * pthread_create writes, `pthread_self()`) is marked, and a join or a second detach
+ * of it refused (on whatever paths they lie); a thread known only at run time (a
+ * pthread_t an assignment writes, a cell chosen at run time) is detached only in a
+ * file without `pthread_join`.
+ */
+function threadDetach(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined {
+  arity(e, 1);
+  const arg = e.args[0];
+  const mark = (inst: Instance): void => {
+    if (inst.joined) unsupported(e.pos, `pthread_detach of ${inst.name}, which a pthread_join also waits for (joining a detached thread is undefined behaviour)`);
+    const d = inst.detached;
+    if (d) unsupported(e.pos, `pthread_detach of ${inst.name}, which pthread_detach at ${d.line}:${d.col} detaches too (detaching a detached thread is undefined behaviour)`);
+    inst.detached = e.pos;
+  };
+  const unknown = (): void => {
+    if (b.L.calls('pthread_join')) unsupported(arg.pos, 'pthread_detach of a thread known only at run time in a file that joins threads (a join of it would be undefined behaviour)');
+  };
+  if (isSelf(arg)) mark(b.inst);
+  else if (b.L.templates && !staticIndices(b, arg)) unknown();
+  else {
+    const p = handlePlace(b, arg);
+    const slot = p.k === 'static' ? asHandle(p.b, arg.pos).slot : undefined;
+    const started = slot?.alternatives ?? (slot?.inst ? [slot.inst] : []);
+    if (started.length) started.forEach(mark);
+    else unknown();
   }
   return wantValue ? num(0) : undefined;
 }

@@ -11,6 +11,7 @@ import type { ThreadBuilder } from './builder.js';
 import { castType } from './declared-types.js';
 import { commonType, convertTo, exprType } from './integers.js';
 import { comparedPointers, pointee, pointerValue } from './pointers.js';
+import { isThreadValue, threadValue } from './thread-ids.js';
 import { BOOL, type IntType } from '../types.js';
 import { conversion, wraps } from './conversion.js';
 
@@ -47,6 +48,9 @@ export function branch(b: ThreadBuilder, e: Expr, t: number, f: number, blocking
   let no: Term[];
   if (e.k === 'binary' && rel && (pointee(b, e.left) || pointee(b, e.right))) {
     [yes, no] = rel(...comparedPointers(b, e.left, e.right, e.op, e.pos));
+  } else if (e.k === 'binary' && (e.op === '==' || e.op === '!=') && (isThreadValue(b, e.left) || isThreadValue(b, e.right))) {
+    // pthread_t values (an `unsigned long` in glibc) are equal as pthread_equal says.
+    [yes, no] = REL[e.op](threadValue(b, e.left), threadValue(b, e.right));
   } else if (e.k === 'binary' && rel) {
     // Both sides convert to their common type: `u > -1` compares u with UINT_MAX.
     const t = commonType(exprType(b, e.left), exprType(b, e.right));

@@ -12,6 +12,7 @@ import { convertConstant, type CType } from '../types.js';
 import type { ThreadBuilder } from './builder.js';
 import { declaredType } from './declared-types.js';
 import { assignExpr } from './expressions.js';
+import { storeThreadId, threadValue } from './thread-ids.js';
 import { variableLengthArray } from './pointers.js';
 import { aggregateItems, leaves, type Binding } from './file-scope.js';
 
@@ -89,9 +90,9 @@ function initialize(b: ThreadBuilder, x: Binding, init: Expr, pos: SourcePos, na
     b.assign(x, num(0), pos, `${name} = PTHREAD_MUTEX_INITIALIZER`);
     return;
   }
-  // A pthread_t gets its value from pthread_create only (a thread is known by its creation).
-  if (x.k === 'handle') return unsupported(init.pos, `an initializer of pthread_t '${name}'`);
   const e = init.k === 'init' ? (init.items[0] ?? { k: 'num' as const, value: 0n, pos }) : init;
+  // A pthread_t's value is a thread id (thread-ids.ts).
+  if (x.k === 'handle') return storeThreadId(b, x, threadValue(b, e), pos);
   assignExpr(b, x, e, pos);
 }
 

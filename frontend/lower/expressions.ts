@@ -17,10 +17,11 @@ import { castType } from './declared-types.js';
 import type { Binding } from './file-scope.js';
 import { atPlace, place, readPlace, type Place } from './places.js';
 import { copyStruct } from './structs.js';
-import { pointee, pointerAsInteger, pointerDifference, pointerUpdate, pointerValue, storePointer } from './pointers.js';
+import { exprCType, pointee, pointerAsInteger, pointerDifference, pointerUpdate, pointerValue, storePointer } from './pointers.js';
 import { commonType, convertTo, exprType, sizeofValue } from './integers.js';
 import { wraps } from './conversion.js';
 import { atomically } from './library.js';
+import { storeThreadId, threadValue } from './thread-ids.js';
 
 /** `/` and `%` take the builder and the operation's type: a divisor known only at run time is checked (divisor below). */
 const ARITH: Record<string, (a: Term, b: Term, pos: SourcePos, bl?: ThreadBuilder, t?: IntType) => Term> = {
@@ -249,8 +250,9 @@ function assignment(b: ThreadBuilder, e: Extract<Expr, { k: 'assign' }>): Place 
   if (e.op === '=') {
     if (pl.k === 'static') assignExpr(b, pl.b, e.value, e.pos);
     else {
-      const rhs = storedValue(b, e.value, exprType(b, e.target));
-      atPlace(b, pl, (lv) => b.assign(lv, rhs, e.pos));
+      const handles = exprCType(b, e.target)?.k === 'thread';
+      const rhs = handles ? threadValue(b, e.value) : storedValue(b, e.value, exprType(b, e.target));
+      atPlace(b, pl, (lv) => (handles ? storeThreadId(b, lv, rhs, e.pos) : b.assign(lv, rhs, e.pos)));
     }
     return pl;
   }
@@ -275,7 +277,7 @@ export function assignExpr(b: ThreadBuilder, target: Binding, e: Expr, pos: Sour
     b.emit({ kind: 'havoc', target: target.name, lo, hi }, pos, `${b.L.cname(target.name)} = ${calleeName(e)}()`);
     return;
   }
-  if (target.k === 'handle') unsupported(pos, 'assignment of pthread_t values');
+  if (target.k === 'handle') return storeThreadId(b, target, threadValue(b, e), pos);
   if (target.k === 'array' && target.type.k === 'struct') return copyStruct(b, target, e, (fn) => atPlace(b, place(b, e), fn), pos);
   b.assign(target, storedValue(b, e, target.k === 'var' && target.type.k === 'int' ? target.type : undefined), pos);
 }

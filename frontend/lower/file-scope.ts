@@ -15,14 +15,23 @@ export type Binding =
   | { k: 'var'; name: string; type: CType }
   /** An aggregate: an array's cells, or a struct's members (`type` says which), in order. */
   | { k: 'array'; elems: Binding[]; type: CType }
-  /** A pthread_t: the instance it names, or (started through a function pointer) the instances one of which it names. */
-  | { k: 'handle'; slot: { inst?: Instance; alternatives?: Instance[] } }
+  /**
+   * A pthread_t: the instance it names, or (started through a function pointer) the
+   * instances one of which it names; `stored` where an assignment gave it a value
+   * instead (then it names no instance known statically). In a file that reads thread
+   * ids (FileScope.threadIds) `id` is its value: the variable holding the id of the
+   * thread it names (thread-ids.ts).
+   */
+  | { k: 'handle'; slot: { inst?: Instance; alternatives?: Instance[]; stored?: SourcePos }; id?: Extract<Binding, { k: 'var' }> }
   | { k: 'alias'; target: Binding }
   /** A constant: an unrolled loop's variable, or a global nothing writes (with its C type). */
   | { k: 'const'; value: bigint; type?: IntType }
   /** A cell of a region (an object of a size known only at run time, ../points-to.ts): array variable `array` at `index`. */
   | { k: 'elem'; array: string; index: Term; type: IntType }
   | { k: 'null' };
+
+/** The message for a pthread_t's value read where the model has none (thread-ids.ts reads the rest). */
+export const HANDLE_VALUES = 'pthread_t values other than in pthread_create, pthread_join, pthread_detach, pthread_equal, == and != of two pthread_t, and stores into a pthread_t';
 
 /** The variables of a binding, arrays and structs flattened in order (C's layout of their cells). */
 export function leaves(x: Binding): Binding[] {
@@ -55,6 +64,8 @@ export interface Instance {
   /** Functions on the creation chain (to reject a thread that transitively creates itself). */
   chain: string[];
   pos: SourcePos;
+  /** Where a `pthread_detach` of it is: a join of it would be undefined behaviour. */
+  detached?: SourcePos;
 }
 
 /** File-scope symbols and variables, as a thread builder reads and extends them. */
@@ -117,6 +128,14 @@ export interface FileScope {
   readonly keyCount: number;
   /** LowerOptions.templates. */
   readonly templates: boolean;
+  /** Whether some body of the file calls the library function `name`. */
+  calls(name: string): boolean;
+  /**
+   * Whether the file reads thread ids (calls `pthread_equal`, or `pthread_self` other
+   * than as `pthread_detach(pthread_self())`): then every pthread_t holds the id of the
+   * thread it names in a variable (thread-ids.ts).
+   */
+  readonly threadIds: boolean;
   /** LowerOptions.mallocMayFail. */
   readonly mallocMayFail: boolean;
   /** LowerOptions.checkFree. */

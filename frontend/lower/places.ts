@@ -122,9 +122,10 @@ export function atLvalue(b: ThreadBuilder, e: Expr, fn: (cell: Binding) => void)
   atPlace(b, place(b, e), fn);
 }
 
-export function readPlace(b: ThreadBuilder, p: Place, pos: SourcePos): Term {
-  if (p.k === 'static') return b.read(p.b, pos);
+/** The value of the cell a place denotes, as `read` gives a cell's value (a temporary where the cell is chosen at run time). */
+export function readPlace(b: ThreadBuilder, p: Place, pos: SourcePos, read = (cell: Binding): Term => b.read(cell, pos)): Term {
+  if (p.k === 'static') return read(p.b);
   const tmp = b.fresh('elem');
-  atPlace(b, p, (cell) => b.assign(tmp, b.read(cell, pos), pos, ''));
+  atPlace(b, p, (cell) => b.assign(tmp, read(cell), pos, ''));
   return b.read(tmp, pos);
 }

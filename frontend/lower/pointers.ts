@@ -26,7 +26,7 @@ import { caseSplit, type Interval } from './case-split.js';
 import { castType, declaredType } from './declared-types.js';
 import { ALLOCATORS, calleeName, calleeOf, stripCasts } from './ast-queries.js';
 import { functionType, functionValue, isFunctionName, namesVariable } from './functions.js';
-import { leaves, type Binding } from './file-scope.js';
+import { HANDLE_VALUES, leaves, type Binding } from './file-scope.js';
 import { structsIn } from './structs.js';
 
 /** A pointer's value: its term, and where it may come from (for the points-to analysis). */
@@ -310,7 +310,9 @@ function scaled(b: ThreadBuilder, p: Expr, k: Term): Term {
 
 /** Locals of a thread that other threads reach through a thread argument `&x` become globals (lower.ts). */
 export function shareWithThread(b: ThreadBuilder, target: Binding): void {
-  const names = leaves(target).flatMap((c) => (c.k === 'var' && !b.L.isGlobal(c.name) ? [c.name] : []));
+  // A pthread_t's variable is its id (thread-ids.ts).
+  const vars = leaves(target).map((c) => (c.k === 'handle' ? c.id : c));
+  const names = vars.flatMap((c) => (c?.k === 'var' && !b.L.isGlobal(c.name) ? [c.name] : []));
   if (names.length) b.L.pointers.promote(names);
 }
 
@@ -333,7 +335,7 @@ function bindingValue(b: ThreadBuilder, x: Binding, pos: SourcePos): PtrValue {
     case 'elem':
       return { term: b.read(x, pos), from: INT_SOURCES };
     case 'handle':
-      return unsupported(pos, 'pthread_t values other than in pthread_create/pthread_join');
+      return unsupported(pos, HANDLE_VALUES);
   }
 }
 
