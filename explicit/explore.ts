@@ -9,6 +9,7 @@ import { traceStep, type TraceStep } from '../core/trace.js';
 import type { Run } from '../core/replay.js';
 import { Layout, compileSteps, fire, initialStates, type Step as CompiledStep } from './steps.js';
 import type { Symmetry } from './symmetry.js';
+import { liveVariables } from '../frontend/dead-locals.js';
 
 /** The bounds of an explicit search (the explorer and the thread-modular engine). */
 export interface SearchOptions {
@@ -122,8 +123,18 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   let pruned = false;
   const noStacks: Stacks = p.threads.map(() => []);
   const inBounds = (vals: readonly bigint[]): boolean => !bounded.some((i) => vals[i] < lo || vals[i] > hi);
-  const stateKey = (vals: readonly bigint[], st: Stacks): string =>
-    hasStack ? `${vals.join(',')}|${st.map((s) => s.map((f) => f.join(',')).join(';')).join('/')}` : vals.join(',');
+  const dead = deadSlots(p, index);
+  /** States that differ only in variables dead at their threads' locations have the same key: the one stored stands for both (dead-locals.ts). */
+  const stateKey = (raw: readonly bigint[], st: Stacks): string => {
+    let vals = raw;
+    for (let k = 0; k < dead.length; k++) {
+      const slots = dead[k].get(raw[pcSlot[k]]);
+      if (!slots) continue;
+      if (vals === raw) vals = raw.slice();
+      for (const i of slots) (vals as bigint[])[i] = 0n;
+    }
+    return hasStack ? `${vals.join(',')}|${st.map((s) => s.map((f) => f.join(',')).join(';')).join('/')}` : vals.join(',');
+  };
 
   const add = (raw: bigint[], rawSt: Stacks, from: number, c: CompiledStep | undefined, aux: bigint[], by = -1, preemptions = 0): void => {
     if (errorState >= 0 || stoppedBy) return;
@@ -270,6 +281,20 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
     run: errorState >= 0 ? runTo(errorState) : undefined,
     timeMs: performance.now() - t0,
   };
+}
+
+/** Per thread, by pc value: the slots of the variables dead there (among those its liveness follows), if any. */
+function deadSlots(p: Program, index: ReadonlyMap<string, number>): Map<bigint, number[]>[] {
+  return p.threads.map((th) => {
+    const { live, tracked } = liveVariables(p, th);
+    const byPc = new Map<bigint, number[]>();
+    for (const l of th.locations) {
+      const here = live.get(l.pc);
+      const slots = [...tracked].filter((v) => v !== th.pc && !here?.has(v) && index.has(v)).map((v) => index.get(v)!);
+      if (slots.length) byPc.set(BigInt(l.pc), slots);
+    }
+    return byPc;
+  });
 }
 
 /** Variables an --int-range bounds: ints of the program (not pcs, flags or _Bool). */

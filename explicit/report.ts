@@ -8,7 +8,7 @@ const LISTED_THREADS = 8;
 function proofText(proof: ExplicitProof, s: ExplicitStats): string {
   if (proof.kind === 'global') {
     const upTo = proof.symmetry ? ` up to permutations of identical threads (${proof.symmetry}; each permutation checked to map the program onto itself)` : '';
-    return `proof: all ${proof.states} reachable states of the product program explored${upTo}, the set re-checked closed under every transition`;
+    return `proof: all ${proof.states} reachable states of the product program explored${upTo} (states that differ only in dead variables taken as one), the set re-checked closed under every transition`;
   }
   const shown = proof.threads.slice(0, LISTED_THREADS).map((t) => {
     const sums = t.summaries ? `, ${t.summaries} summaries across a call` : '';
