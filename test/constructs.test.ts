@@ -193,6 +193,17 @@ describe('statements and expressions', () => {
     expect(run(uninit, { nondetRange: [0n, 7n] }).errorReachable).toBe(true);
   });
 
+  it('states that differ only in a dead variable are one state of the search (the stored one stands for both)', () => {
+    // v is dead after its test in `dead`; in `live` it is read again at the end, so its values stay apart.
+    const src = (end: string) => `int x = 0; void *w(void *a) { int v = x; x = 200; if (v > 100) reach_error(); x = 201; x = 202; ${end} return 0; }
+      int main() { int n = __VERIFIER_nondet_int(); x = n; pthread_t t; pthread_create(&t, 0, w, 0); return 0; }`;
+    const dead = run(src(''));
+    const live = run(src('if (v == 7) x = 203;'));
+    expect([dead.errorReachable, live.errorReachable, dead.complete, live.complete]).toEqual([false, false, true, true]);
+    // From the test on, the values of v give one state per location where v is dead.
+    expect(dead.states).toBeLessThan(live.states);
+  });
+
   it('while main runs alone, a global (an escaping local) written before it is read starts at one value; once a thread is started, one the thread reads is live', () => {
     // s escapes (&s), so it is a global; main fills it in (through a call) before the thread starts.
     const filled = (fill: string) =>
