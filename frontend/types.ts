@@ -160,13 +160,15 @@ function namedType(spec: Specifiers, env: TypeEnv, depth: number): CType {
     const name = `${spec.tag.kind} ${spec.tag.name ?? '(anonymous)'}`;
     const fields = spec.fields ?? (spec.tag.name === undefined ? undefined : env.tag(spec.tag.kind, spec.tag.name));
     if (!fields || depth >= 64) return { k: 'other', what: name };
-    const members = fields.map((f) => structField(f, env, depth));
-    if (spec.tag.kind === 'struct') return { k: 'struct', name, def: fields, fields: members };
-    // A union is modelled only where its members share one representation.
-    const [first] = members.map((m) => m.type);
-    const same = (t: CType): boolean => t.k === 'int' && first?.k === 'int' && t.bits === first.bits && t.unsigned === first.unsigned && t.bool === first.bool;
-    if (!members.every((m) => same(m.type))) return { k: 'other', what: `${name} (a union whose members are not all of one integer type)` };
-    return { k: 'struct', name, def: fields, fields: members, union: true };
+    // One type per definition and depth: structs that point to each other (glibc's FILE) would otherwise expand as a tree, doubling at each level.
+    let byDepth = expanded.get(env)?.get(fields);
+    if (!byDepth) {
+      if (!expanded.has(env)) expanded.set(env, new WeakMap());
+      expanded.get(env)!.set(fields, (byDepth = new Map()));
+    }
+    let t = byDepth.get(depth);
+    if (!t) byDepth.set(depth, (t = structType(spec.tag.kind, name, fields, env, depth)));
+    return t;
   }
   const w = spec.words;
   if (w.includes('void')) return { k: 'void' };
@@ -180,6 +182,19 @@ function namedType(spec: Specifiers, env: TypeEnv, depth: number): CType {
   const longs = w.filter((x) => x === 'long').length;
   const bits = w.includes('char') ? 8 : w.includes('short') ? 16 : longs >= 2 ? 64 : longs === 1 ? env.longBits : 32;
   return intType(unsigned, bits);
+}
+
+/** Per type environment and struct definition: its type at each depth of expansion. */
+const expanded = new WeakMap<TypeEnv, WeakMap<readonly Field[], Map<number, CType>>>();
+
+function structType(kind: 'struct' | 'union', name: string, fields: Field[], env: TypeEnv, depth: number): CType {
+  const members = fields.map((f) => structField(f, env, depth));
+  if (kind === 'struct') return { k: 'struct', name, def: fields, fields: members };
+  // A union is modelled only where its members share one representation.
+  const [first] = members.map((m) => m.type);
+  const same = (t: CType): boolean => t.k === 'int' && first?.k === 'int' && t.bits === first.bits && t.unsigned === first.unsigned && t.bool === first.bool;
+  if (!members.every((m) => same(m.type))) return { k: 'other', what: `${name} (a union whose members are not all of one integer type)` };
+  return { k: 'struct', name, def: fields, fields: members, union: true };
 }
 
 /** The members that have variables of their own: a union's members share its first one's. */

@@ -77,6 +77,12 @@ describe('structs: verdicts agree with the explorer', () => {
     const p = lower('struct in { int a[2]; }; struct S { int x; struct in i; } s; int main() { s.i.a[1] = s.x; return 0; }');
     expect(p.globals).toEqual(expect.arrayContaining(['s.x', 's.i.a[0]', 's.i.a[1]']));
   });
+
+  it('structs that point to each other through two members each (glibc FILE\'s shape) are read at once, not expanded as a tree', () => {
+    const p = lower('struct b; struct a { struct b *m; struct a *n; int w; }; struct b { struct a *x; struct b *y; int v; }; struct a g; int main() { g.w = 1; if (g.w != 1) reach_error(); return 0; }');
+    expect(p.globals).toContain('g.w');
+    expect(run('struct b; struct a { struct b *m; struct a *n; int w; }; struct b { struct a *x; struct b *y; int v; }; struct a g; int main() { g.w = 1; if (g.w == 1) reach_error(); return 0; }').errorReachable).toBe(true);
+  });
 });
 
 describe('globals nothing writes are constants', () => {
