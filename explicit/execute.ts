@@ -5,7 +5,7 @@
  * soon as its variables are known. This executes exactly the formulas the
  * symbolic engines see, which is what makes the explorer an oracle for them.
  */
-import { conjuncts, isPrimed, linearOf, varsOf, type Term } from '../solver/formula.js';
+import { conjuncts, isPrimed, linearOf, unprimed, varsOf, type Term } from '../solver/formula.js';
 import { compile, type Compiled, type Env } from '../core/compile.js';
 import { boundOf, interval } from '../solver/bounds.js';
 
@@ -30,6 +30,8 @@ export function plan(
   slot: (name: string) => number,
   range: readonly [bigint, bigint],
   alsoUnknown: readonly string[] = [],
+  /** Variables only compared with constants (value-classes.ts): the interval around their thresholds, which decides for every value. */
+  classes: ReadonlyMap<string, readonly [bigint, bigint]> = new Map(),
 ): Plan {
   const atoms = conjuncts(formula);
   const pending = atoms.map((a) => ({ a, vars: [...varsOf(a)], done: false }));
@@ -69,6 +71,16 @@ export function plan(
       // Exact when the formula bounds the unknown to at most EXACT_SPAN values (or the
       // range's width, if wider); else clipped to the range.
       const exact = lo !== undefined && hi !== undefined && hi - lo < maxB(EXACT_SPAN, range[1] - range[0] + 1n);
+      const around = exact ? undefined : classes.get(unprimed(v));
+      if (around && around[1] - around[0] < EXACT_SPAN) {
+        // Beyond the interval a value is in the class of its nearer end, so the interval cut to the formula's bounds stands for them all (or the one bound, where the cut is empty).
+        const from = lo !== undefined && lo > around[1] ? lo : maxB(lo ?? around[0], around[0]);
+        const to = hi !== undefined && hi < around[0] ? hi : minB(hi ?? around[1], around[1]);
+        ops.push({ k: 'enum', slot: slot(v), lo: from, hi: to, clipped: false });
+        unknown.delete(v);
+        flushChecks();
+        continue;
+      }
       usesRange ||= !exact;
       ops.push({
         k: 'enum',

@@ -9,6 +9,7 @@ import { unsupported } from '../frontend/diagnostics.js';
 import type { Program, Thread, Transition } from '../frontend/program.js';
 import { deadAtEntry, withDeadChoicesFixed } from '../frontend/dead-locals.js';
 import { plan, run, type Plan } from './execute.js';
+import { comparedWithConstants } from './value-classes.js';
 
 /** Slots of an environment `[V | V' | aux…]` over the variables `names`. */
 export class Layout {
@@ -52,11 +53,12 @@ export function compileSteps(p: Program, th: Thread, layout: Layout, range: read
   // own locals); a pop only tests its guard (the frame gives the values).
   const scope = [...p.globals, ...th.locals];
   const byPc = new Map<number, Step[]>();
+  const classes = comparedWithConstants(p);
   for (const t of th.transitions) {
     const formula = withDeadChoicesFixed(p, th, t) ?? t.formula;
     const s: Step = {
       t,
-      plan: plan(formula, layout.known, layout.slot, range, t.stack?.kind === 'pop' ? [] : scope.map(primed)),
+      plan: plan(formula, layout.known, layout.slot, range, t.stack?.kind === 'pop' ? [] : scope.map(primed), classes),
       copy: scope.map((v) => [layout.slot(primed(v)), layout.index.get(v)!] as const),
       auxSlots: t.aux.map(layout.slot),
     };
@@ -91,7 +93,7 @@ export function initialStates(p: Program, layout: Layout, range: readonly [bigin
   const constrained = varsOf(p.init);
   const start = num(range[0] <= 0n && 0n <= range[1] ? 0n : range[0]);
   const fixed = [...deadAtEntry(p)].filter((v) => !constrained.has(v)).map((v) => eq(mkVar(v), start));
-  const init = plan(and(p.init, ...fixed), () => false, (v) => layout.index.get(v) ?? layout.slot(v), range, layout.names);
+  const init = plan(and(p.init, ...fixed), () => false, (v) => layout.index.get(v) ?? layout.slot(v), range, layout.names, comparedWithConstants(p));
   const clipped = run(init, new Array(2 * n).fill(0n), (env) => states.push(env.slice(0, n) as bigint[]));
   return { states, clipped };
 }

@@ -163,8 +163,8 @@ describe('statements and expressions', () => {
   });
 
   it('a nondeterministic choice is drawn from the range, and reported as such', () => {
-    // A global stays live, so its values are drawn.
-    const src = `int n; ${check('n = __VERIFIER_nondet_int();', 'n <= 4')}`;
+    // A global stays live, so its values are drawn (computed on, not only compared with constants: explicit/value-classes.ts).
+    const src = `int n, m; ${check('n = __VERIFIER_nondet_int(); m = n;', 'm <= 4')}`;
     const r = run(src);
     expect(r.errorReachable).toBe(false);
     expect(r.usedNondetRange).toBe(true);
@@ -188,9 +188,23 @@ describe('statements and expressions', () => {
     const t = run('int g; void *w(void *a) { int x, y; x = 3; y = x + g; if (y != 3) reach_error(); return 0; } int main() { pthread_t t; pthread_create(&t, 0, w, 0); return 0; }');
     expect([t.errorReachable, t.complete, t.usedNondetRange]).toEqual([false, true, false]);
     // Read before it is written, its indeterminate initial value is drawn from the range.
-    const uninit = 'void *w(void *a) { int x; if (x == 7) reach_error(); return 0; } int main() { pthread_t t; pthread_create(&t, 0, w, 0); return 0; }';
+    const uninit = 'int g; void *w(void *a) { int x; g = x; if (g == 7) reach_error(); return 0; } int main() { pthread_t t; pthread_create(&t, 0, w, 0); return 0; }';
     expect([run(uninit).errorReachable, run(uninit).usedNondetRange]).toEqual([false, true]);
     expect(run(uninit, { nondetRange: [0n, 7n] }).errorReachable).toBe(true);
+  });
+
+  it('a value only ever compared with constants is drawn around its thresholds: exact, beyond the nondet range (explicit/value-classes.ts)', () => {
+    const src = (test: string) => `int g = 0; void *w(void *a) { g = 1; return 0; }
+      int main() { int i = __VERIFIER_nondet_int(); pthread_t t; pthread_create(&t, 0, w, 0); if (${test}) reach_error(); return 0; }`;
+    // i == 40 is outside -2..2, yet found; i > 1000 && i < 1002 too (the value 1001).
+    expect(run(src('i == 40'))).toMatchObject({ errorReachable: true });
+    expect(run(src('i > 1000 && i < 1002'))).toMatchObject({ errorReachable: true });
+    // No value satisfies both: SAFE exactly, with no range used.
+    expect(run(src('i > 5 && i < 6'))).toMatchObject({ errorReachable: false, complete: true, usedNondetRange: false });
+    // Copied into arithmetic, its value matters beyond the comparisons: drawn from the range as before.
+    const copied = run(`int g = 0; void *w(void *a) { g = 1; return 0; }
+      int main() { int i = __VERIFIER_nondet_int(); pthread_t t; pthread_create(&t, 0, w, 0); g = i * 2; if (g == 80) reach_error(); return 0; }`);
+    expect(copied).toMatchObject({ errorReachable: false, usedNondetRange: true });
   });
 
   it('states that differ only in a dead variable are one state of the search (the stored one stands for both)', () => {
