@@ -37,7 +37,7 @@ export interface ExploreOptions extends SearchOptions {
   /**
    * Only runs with at most this many preemptions (a step of another thread while the
    * one that moved last could still move): a bug search, never complete (CHESS's
-   * context bounding, Musuvathi–Qadeer PLDI'07). States are not taken up to symmetry.
+   * context bounding, Musuvathi–Qadeer PLDI'07).
    */
   preemptions?: number;
 }
@@ -98,7 +98,7 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   const [lo, hi] = opts.intRange ?? [0n, 0n];
 
   const bound = opts.preemptions;
-  const canon = canonicalizer(bound === undefined ? (opts.symmetry ?? null) : null, index);
+  const canon = canonicalizer(opts.symmetry ?? null, index);
 
   // State store.
   const values: bigint[][] = [];
@@ -143,7 +143,9 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
       return;
     }
     const { vals, stacks: st, perm } = canon(raw, rawSt);
-    const key = bound === undefined ? stateKey(vals, st) : `${stateKey(vals, st)}|${by}|${preemptions}`;
+    // The thread that moved, where the permutation put it.
+    const mover = canon.thread(by, perm);
+    const key = bound === undefined ? stateKey(vals, st) : `${stateKey(vals, st)}|${mover}|${preemptions}`;
     if (seen.has(key)) return;
     if (values.length >= maxStates) {
       stoppedBy = 'state limit';
@@ -154,7 +156,7 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
     values.push(vals);
     perms.push(perm);
     if (bound !== undefined) pending.push(id);
-    last.push(by);
+    last.push(mover);
     preempted.push(preemptions);
     stacks.push(st);
     parent.push(from);
@@ -363,6 +365,11 @@ function canonicalizer(sym: Symmetry | null, index: ReadonlyMap<string, number>)
     compose: (sigma: Perm | null, P: Perm | null): Perm | null => (!sigma ? P : !P ? sigma : P.map((to, k) => to.map((n) => sigma[k][n]))),
     /** The actual state of canonical `vals` with canonical = P(actual). */
     undo: (vals: readonly bigint[], P: Perm | null): readonly bigint[] => (P ? apply(vals, inverse(P)) : vals),
+    /** Where the permutation P moves thread t (one outside every class, or none (-1), stays). */
+    thread: (t: number, P: Perm | null): number => {
+      const at = place.get(t);
+      return P && at ? classes[at[0]].threads[P[at[0]][at[1]]] : t;
+    },
     /** The transition really taken when `t` fires in the canonical state P(actual). */
     actualTransition: (t: Transition, P: Perm | null): Transition => {
       const k = classes.findIndex((c) => c.threads.includes(t.thread));

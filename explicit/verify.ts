@@ -91,7 +91,7 @@ function searchGlobal(p: Program, search: SearchOptions, sym: ExploreOptions['sy
   const hunt = (bounds: readonly number[], deadline: number | undefined, maxStates = search.maxStates): ExploreResult | undefined => {
     for (const preemptions of bounds) {
       if (deadline !== undefined && performance.now() >= deadline) return undefined;
-      const r = explore(p, { ...search, deadline, maxStates, preemptions });
+      const r = explore(p, { ...search, deadline, maxStates, preemptions, symmetry: sym });
       if (r.errorReachable) return r;
       // Nothing was left out for the bound, or the search stopped: a larger bound finds no more in time.
       if (r.complete || r.stoppedBy) return undefined;
