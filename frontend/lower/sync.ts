@@ -48,9 +48,12 @@ export const other = (x: Term, t: Term): Term[][] => [[lt(x, t)], [gt(x, t)]];
 
 // ---- misuse (LowerOptions.checkMisuse)
 
+/** How the step into the error location that a misuse takes begins (a trace that ends so ends in a misuse). */
+export const MISUSE = 'misuse: ';
+
 /** The error location, by a step that says which misuse it is. */
 export function misuse(b: ThreadBuilder, pos: SourcePos, what: string): void {
-  b.goto(b.err, pos, `misuse: ${what}`);
+  b.goto(b.err, pos, `${MISUSE}${what}`);
 }
 
 /** This thread's owner value, to tell it from every other thread: the instances of a thread created in a loop without constant bounds share one, so there the check is refused. */
