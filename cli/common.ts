@@ -131,7 +131,7 @@ export function addCommon(cmd: Command): Command {
     .addOption(
       new Option(
         '--check <what>',
-        "misuse: misuse of the pthread library the models can tell reaches the error location, a step 'misuse: …' in the trace: an unlock of a mutex, spinlock or rwlock by a thread that does not hold it (pthread_cond_wait's mutex too), a destroy of a held mutex, spinlock or rwlock or of a barrier threads wait on, a wait on a destroyed barrier (default: not checked; an unlock frees the lock whoever holds it)",
+        "misuse: misuse of the pthread library that the models can tell reaches the error location, the trace's last step naming it ('misuse: …'): an unlock of a normal mutex, a spinlock or an rwlock by a thread that does not hold it (pthread_cond_wait's mutex too), a destroy of a held mutex, spinlock or rwlock or of a barrier threads wait on, a wait on a destroyed barrier (default: not checked: an unlock frees a mutex whoever holds it, a destroy has no effect)",
       ).choices(['misuse']),
     )
     .addOption(

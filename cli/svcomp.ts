@@ -60,7 +60,7 @@ export function readTask(yml: string): Task {
 export function svcompCommand(program: Command, session: Session): void {
   const cmd = program
     .command('svcomp')
-    .description('answer an SV-COMP verification task: rely verify, then Result: TRUE | FALSE(unreach-call) | UNKNOWN as the last line (exit 0 for any answer)')
+    .description('answer an SV-COMP verification task: rely verify, then Result: TRUE | FALSE(unreach-call) | UNKNOWN as the last line (exit 0 for any answer; with --check misuse, TRUE also means no misuse, and an error trace that ends in a misuse is UNKNOWN)')
     .argument('<task>', 'a task definition (.yml, format 2.0), or a C file with --prop')
     .option('--prop <FILE.prp>', 'the property file when <task> is a C file (only unreach-call is checked)')
     .option('--witness <OUT.yml>', 'write an SV-COMP witness (YAML): for FALSE a violation witness (format 2.2: one waypoint per step of the trace, with its thread), for TRUE a correctness witness (format 2.0: location invariants from thread-modular model checking, none where it gives no exact fixpoint within --timeout); none for UNKNOWN. rely validate-witness reads it back', parseOutputPath);
