@@ -122,11 +122,10 @@ export function mutexRelease(b: ThreadBuilder, { e, name, wantValue }: BuiltinCa
   return wantValue ? num(0) : undefined;
 }
 
-/** Takes the mutex if it is free (0), else returns EBUSY at once. */
 /**
- * Frees m, which the thread must hold (`call` names the operation): with the misuse
- * check one step that tests the owner first, and a thread that does not hold m (free,
- * or another's) reaches the error location (`which` says what it did).
+ * Frees m, which the thread must hold; `text` labels the step. With the misuse check,
+ * one step that tests the owner first: a thread that does not hold m (free, or
+ * another's) reaches the error location instead (`which` names the operation on m).
  */
 function release(b: ThreadBuilder, m: Var, pos: SourcePos, text: string, which: string): void {
   if (!b.L.checkMisuse) return b.assign(m, num(0), pos, text);
@@ -162,6 +161,7 @@ export function mutexDestroy(b: ThreadBuilder, { e, name, wantValue }: BuiltinCa
   return wantValue ? num(0) : undefined;
 }
 
+/** Takes the mutex if it is free (0), else returns EBUSY at once. */
 export function mutexTryLock(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall): Term | undefined {
   arity(e, 1);
   const r = result(b, wantValue, e.pos);
