@@ -178,15 +178,6 @@ describe('--check misuse: where the model cannot tell, and the command line', ()
     expect(() => lower(src, { templates: true, checkMisuse: true })).toThrow(/:4:\d+: unsupported: pthread_mutex_unlock of 'm' checked by --check misuse in a thread created in a loop without constant bounds/);
   });
 
-  it("in a file that sets mutex kinds, pthread_cond_wait's mutex is not checked (an error-checking one answers EPERM, which the wait's model does not tell)", () => {
-    const src = `pthread_mutex_t m; pthread_mutexattr_t a; pthread_cond_t c;
-      int main() { pthread_mutexattr_init(&a); pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ERRORCHECK); pthread_mutex_init(&m, &a);
-        pthread_cond_wait(&c, &m); pthread_mutex_unlock(&m); return 0; }`;
-    expect(run(src, { checkMisuse: true }).errorReachable).toBe(false);
-    // The unlock is checked there: a normal mutex's, without the wait that retook it, is a misuse.
-    expect(run(src.replace('PTHREAD_MUTEX_ERRORCHECK', 'PTHREAD_MUTEX_NORMAL').replace('pthread_cond_wait(&c, &m); ', ''), { checkMisuse: true }).errorReachable).toBe(true);
-  });
-
   it('the bounded search for bugs (distinct instances) still finds a misuse in such a thread', async () => {
     const file = write('instances', `pthread_mutex_t m; int x;
       void *w(void *a) { if (__VERIFIER_nondet_int()) pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }

@@ -21,10 +21,10 @@ import { nondetType } from './integers.js';
 import type { IntType } from '../types.js';
 import { arity, type Builtin, type BuiltinCall } from './library.js';
 import { ATOMIC_BUILTINS } from './atomics.js';
-import { attrKind, kindedInit, kindedLock, kindedTimedLock, kindedTryLock, kindedUnlock } from './mutex-kinds.js';
+import { attrKind, kindedCondWait, kindedInit, kindedLock, kindedTimedLock, kindedTryLock, kindedUnlock } from './mutex-kinds.js';
 import { keyCreate, keyGet, keySet } from './keys.js';
 import {
-  barrierDestroy, barrierInit, barrierWait, condNoState, condWait, mutexDestroy, mutexLock, mutexRelease, mutexTryLock, mutexUnlock, once, rwlockDestroy,
+  barrierDestroy, barrierInit, barrierWait, condNoState, mutexDestroy, mutexLock, mutexRelease, mutexTryLock, mutexUnlock, once, rwlockDestroy,
   rwlockInit, rwlockRead, rwlockTimedRead, rwlockTimedWrite, rwlockTry, rwlockUnlock, rwlockWrite, semGetValue, semInit, semPost, semTimedWait, semTryWait,
   semWait, syncDestroy,
 } from './sync.js';
@@ -67,8 +67,8 @@ const BUILTINS: Builtin[] = [
   { name: 'pthread_spin_unlock', doc: 'as pthread_mutex_unlock', lower: mutexUnlock },
   { name: 'pthread_spin_init', doc: 'frees the spinlock (returns 0)', lower: mutexRelease },
   { name: 'pthread_spin_trylock', doc: 'as pthread_mutex_trylock', lower: mutexTryLock },
-  { name: 'pthread_cond_wait', doc: 'releases the mutex, then (signalled, or spuriously) retakes it (returns 0)', lower: condWait },
-  { name: 'pthread_cond_timedwait', doc: 'as pthread_cond_wait, returning 0 or ETIMEDOUT', lower: condWait },
+  { name: 'pthread_cond_wait', doc: 'releases the mutex, then (signalled, or spuriously) retakes it (returns 0); refused in a file that sets mutex kinds', lower: kindedCondWait },
+  { name: 'pthread_cond_timedwait', doc: 'as pthread_cond_wait, returning 0 or ETIMEDOUT', lower: kindedCondWait },
   { name: /^pthread_cond_(signal|broadcast|init|destroy)$/, doc: 'no effect: a wait may wake at any time anyway (returns 0)', lower: condNoState },
   { name: 'pthread_rwlock_rdlock', doc: 'waits until no writer holds the lock, then reads (returns 0)', lower: rwlockRead },
   { name: 'pthread_rwlock_wrlock', doc: 'waits until nobody holds the lock, then writes (returns 0)', lower: rwlockWrite },

@@ -18,7 +18,7 @@ import { add, eq, gt, le, lt, mkVar, num, sub, type Term } from '../../solver/fo
 import { INT } from '../types.js';
 import type { ThreadBuilder } from './builder.js';
 import { arity, arms, atomically, result, snapshot, type BuiltinCall } from './library.js';
-import { atMutex, atSync, mutexLock, mutexRelease, mutexTimedLock, mutexTryLock, misuse, mutexUnlock, other, type Var } from './sync.js';
+import { atMutex, atSync, condWait, mutexLock, mutexRelease, mutexTimedLock, mutexTryLock, misuse, mutexUnlock, other, type Var } from './sync.js';
 import { isNullish } from './ast-queries.js';
 
 const EBUSY = 16n;
@@ -130,6 +130,17 @@ export function kindedUnlock(b: ThreadBuilder, call: BuiltinCall): Term | undefi
 export function kindedTimedLock(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
   if (b.L.mutexKinds) unsupported(call.e.pos, 'pthread_mutex_timedlock in a file that sets mutex kinds (only normal mutexes are modelled for it)');
   return mutexTimedLock(b, call);
+}
+
+/**
+ * `pthread_cond_wait` and `_timedwait` in a file that sets mutex kinds are refused: the
+ * wait's model releases and retakes a normal mutex, while POSIX answers the wait on an
+ * error-checking mutex the thread does not hold with EPERM (a recursive one's owner
+ * may hold it several times).
+ */
+export function kindedCondWait(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
+  if (b.L.mutexKinds) unsupported(call.e.pos, `${call.name} in a file that sets mutex kinds (only normal mutexes are modelled for it)`);
+  return condWait(b, call);
 }
 
 /** `pthread_mutex_init(&m, attr)`: free, of the attribute object's kind (normal for NULL). */

@@ -126,12 +126,9 @@ export function mutexRelease(b: ThreadBuilder, { e, name, wantValue }: BuiltinCa
  * Frees m, which the thread must hold; `text` labels the step. With the misuse check,
  * one step that tests the owner first: a thread that does not hold m (free, or
  * another's) reaches the error location instead (`which` names the operation on m).
- * Not in a file that sets mutex kinds (mutex-kinds.ts unlocks those mutexes itself;
- * `pthread_cond_wait` comes here, and POSIX answers it for an error-checking mutex
- * with EPERM, no misuse, which this model does not tell).
  */
 function release(b: ThreadBuilder, m: Var, pos: SourcePos, text: string, which: string): void {
-  if (!b.L.checkMisuse || b.L.mutexKinds) return b.assign(m, num(0), pos, text);
+  if (!b.L.checkMisuse) return b.assign(m, num(0), pos, text);
   const me = self(b, pos, which);
   atomically(b, pos, () =>
     arms(b, pos, [
