@@ -300,7 +300,8 @@ export function rwlockUnlock(b: ThreadBuilder, { e, name, wantValue }: BuiltinCa
         [[eq(v(writer), me)], writerLeaves],
         [[eq(v(writer), num(0)), gt(v(mine), num(0))], () => (readerLeaves(), b.assign(mine, sub(v(mine), num(1)), e.pos, ''))],
         [[eq(v(writer), num(0)), le(v(mine), num(0))], wrong],
-        ...[[lt(v(writer), num(0))], [gt(v(writer), num(0)), lt(v(writer), me)], [gt(v(writer), me)]].map((c) => [c, wrong] as const),
+        // Another writer: below 0 (never), between 0 and this thread's value (none for thread 0), above it.
+        ...[[lt(v(writer), num(0))], ...(b.inst.index > 0 ? [[gt(v(writer), num(0)), lt(v(writer), me)]] : []), [gt(v(writer), me)]].map((c) => [c, wrong] as const),
       ]),
     );
   });
