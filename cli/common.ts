@@ -109,11 +109,12 @@ export interface Common {
   define?: Record<string, string>;
   mallocMayFail?: boolean;
   checkFree?: boolean;
+  check?: 'misuse';
   logLevel: string;
 }
 
 export function frontendOptions(o: Common): FrontendOptions {
-  return { largeBlocks: o.largeBlocks, defines: o.define, dataModel: o.dataModel, mallocMayFail: o.mallocMayFail, checkFree: o.checkFree };
+  return { largeBlocks: o.largeBlocks, defines: o.define, dataModel: o.dataModel, mallocMayFail: o.mallocMayFail, checkFree: o.checkFree, checkMisuse: o.check === 'misuse' || undefined };
 }
 
 export function addCommon(cmd: Command): Command {
@@ -127,6 +128,12 @@ export function addCommon(cmd: Command): Command {
     )
     .option('--malloc-may-fail', 'malloc and calloc may return NULL (default: they never fail, as SV-COMP assumes)')
     .option('--check-free', 'a use of freed memory, a double free and a free of a pointer malloc did not return reach the error location (default: free has no effect)')
+    .addOption(
+      new Option(
+        '--check <what>',
+        "misuse: misuse of the pthread library that the models can tell reaches the error location, the trace's last step naming it ('misuse: …'): an unlock of a normal mutex, a spinlock or an rwlock by a thread that does not hold it (pthread_cond_wait's mutex too), a destroy of a held mutex, spinlock or rwlock or of a barrier threads wait on, a wait on a destroyed barrier (default: not checked: an unlock frees a mutex whoever holds it, a destroy has no effect)",
+      ).choices(['misuse']),
+    )
     .addOption(
       new Option('--log-level <level>', 'diagnostic logging on stderr').choices(['silent', 'error', 'warn', 'info', 'debug', 'trace']).default('silent'),
     );

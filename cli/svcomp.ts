@@ -12,6 +12,7 @@ import { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { InputError } from '../frontend/diagnostics.js';
 import type { DataModel } from '../frontend/types.js';
+import { MISUSE } from '../frontend/lower/sync.js';
 import { EXIT, parseOutputPath, type Session } from './common.js';
 import { verifyFile, verifyOptions, type VerifyCli } from './verify.js';
 import { writeWitness } from './witness.js';
@@ -59,7 +60,7 @@ export function readTask(yml: string): Task {
 export function svcompCommand(program: Command, session: Session): void {
   const cmd = program
     .command('svcomp')
-    .description('answer an SV-COMP verification task: rely verify, then Result: TRUE | FALSE(unreach-call) | UNKNOWN as the last line (exit 0 for any answer)')
+    .description('answer an SV-COMP verification task: rely verify, then Result: TRUE | FALSE(unreach-call) | UNKNOWN as the last line (exit 0 for any answer; with --check misuse, TRUE also means no misuse, and an error trace that ends in a misuse is UNKNOWN)')
     .argument('<task>', 'a task definition (.yml, format 2.0), or a C file with --prop')
     .option('--prop <FILE.prp>', 'the property file when <task> is a C file (only unreach-call is checked)')
     .option('--witness <OUT.yml>', 'write an SV-COMP witness (YAML): for FALSE a violation witness (format 2.2: one waypoint per step of the trace, with its thread), for TRUE a correctness witness (format 2.0: location invariants from thread-modular model checking, none where it gives no exact fixpoint within --timeout); none for UNKNOWN. rely validate-witness reads it back', parseOutputPath);
@@ -88,8 +89,15 @@ export function svcompCommand(program: Command, session: Session): void {
       session.code = EXIT.ok;
       return;
     }
-    if (o.witness) writeWitness(o.witness, task.file, answer, { ...o, dataModel: model }, deadline, session);
     const v = answer.verdict;
+    // With --check misuse a trace may end in a misuse of the pthread library: no violation of unreach-call, so no answer.
+    if (v.verdict === 'unsafe' && v.trace.at(-1)?.steps.at(-1)?.text.startsWith(MISUSE)) {
+      session.io.err(`rely: the error trace ends in a misuse of the pthread library (--check misuse), which is not a violation of unreach-call${o.witness ? `; no witness written to ${o.witness}` : ''}\n`);
+      session.io.out('Result: UNKNOWN\n');
+      session.code = EXIT.ok;
+      return;
+    }
+    if (o.witness) writeWitness(o.witness, task.file, answer, { ...o, dataModel: model }, deadline, session);
     session.io.out(`Result: ${v.verdict === 'safe' ? 'TRUE' : v.verdict === 'unsafe' ? 'FALSE(unreach-call)' : 'UNKNOWN'}\n`);
     session.code = EXIT.ok;
   });

@@ -55,6 +55,12 @@ export interface LowerOptions extends DeadlineOption {
   mallocMayFail?: boolean;
   /** A use of a freed heap object, a second free and a free of anything else than an allocation's address reach the error location (default: free has no effect). */
   checkFree?: boolean;
+  /**
+   * Misuse of the synchronisation library that the models can see (an unlock by a
+   * thread that does not hold the lock, a destroy of a held object: lower/sync.ts)
+   * reaches the error location (default: unchecked, as before).
+   */
+  checkMisuse?: boolean;
 }
 
 const BINARY: Record<string, (a: bigint, b: bigint) => bigint | undefined> = {
@@ -187,6 +193,9 @@ export class Lowering implements FileScope {
   }
   get checkFree(): boolean {
     return this.opts.checkFree ?? false;
+  }
+  get checkMisuse(): boolean {
+    return this.opts.checkMisuse ?? false;
   }
   /** Set when some loop was cut at maxInstances iterations. */
   boundedLoops = false;

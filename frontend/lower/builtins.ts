@@ -22,11 +22,12 @@ import type { IntType } from '../types.js';
 import { arity, type Builtin, type BuiltinCall } from './library.js';
 import { ATOMIC_BUILTINS } from './atomics.js';
 import { isSelf, storeCreatedId, threadEqual, threadSelf } from './thread-ids.js';
-import { attrKind, kindedInit, kindedLock, kindedTimedLock, kindedTryLock, kindedUnlock } from './mutex-kinds.js';
+import { attrKind, kindedCondWait, kindedInit, kindedLock, kindedTimedLock, kindedTryLock, kindedUnlock } from './mutex-kinds.js';
 import { keyCreate, keyGet, keySet } from './keys.js';
 import {
-  barrierInit, barrierWait, condNoState, condWait, mutexLock, mutexRelease, mutexTryLock, once, rwlockInit, rwlockRead,
-  rwlockTimedRead, rwlockTimedWrite, rwlockTry, rwlockUnlock, rwlockWrite, semGetValue, semInit, semPost, semTimedWait, semTryWait, semWait, syncDestroy,
+  barrierDestroy, barrierInit, barrierWait, condNoState, mutexDestroy, mutexLock, mutexRelease, mutexTryLock, mutexUnlock, once, rwlockDestroy,
+  rwlockInit, rwlockRead, rwlockTimedRead, rwlockTimedWrite, rwlockTry, rwlockUnlock, rwlockWrite, semGetValue, semInit, semPost, semTimedWait, semTryWait,
+  semWait, syncDestroy,
 } from './sync.js';
 
 /** The SV-COMP nondeterministic value functions: `__VERIFIER_nondet_int`, `_uint`, `_bool`, … */
@@ -61,29 +62,29 @@ const BUILTINS: Builtin[] = [
   { name: 'pthread_equal', doc: 'whether two pthread_t name the same thread (1, else 0)', lower: threadEqual },
   { name: 'pthread_detach', doc: 'no effect: the thread runs to its end; a join of it is refused (returns 0)', lower: threadDetach },
   { name: 'pthread_mutex_lock', doc: 'waits until the mutex is free, then owns it (returns 0); recursive and error-checking kinds as POSIX says', lower: kindedLock },
-  { name: 'pthread_mutex_unlock', doc: 'frees the mutex (returns 0); recursive and error-checking kinds as POSIX says', lower: kindedUnlock },
+  { name: 'pthread_mutex_unlock', doc: 'frees the mutex (returns 0; with --check misuse, an unlock by a thread that does not hold it is an error); recursive and error-checking kinds as POSIX says', lower: kindedUnlock },
   { name: 'pthread_mutex_init', doc: 'frees the mutex, of the attribute object kind (returns 0)', lower: kindedInit },
   { name: 'pthread_mutex_trylock', doc: 'takes the mutex if it is free (returns 0), else returns EBUSY', lower: kindedTryLock },
   { name: /^pthread_mutexattr_(init|settype)$/, doc: "the attribute object's kind: normal, or the one set", unlessDefined: true, lower: attrKind },
   { name: 'pthread_mutex_timedlock', doc: 'as pthread_mutex_lock, or times out (ETIMEDOUT) at any time', lower: kindedTimedLock },
   { name: 'pthread_spin_lock', doc: 'as pthread_mutex_lock', lower: mutexLock },
-  { name: 'pthread_spin_unlock', doc: 'as pthread_mutex_unlock', lower: mutexRelease },
+  { name: 'pthread_spin_unlock', doc: 'as pthread_mutex_unlock', lower: mutexUnlock },
   { name: 'pthread_spin_init', doc: 'frees the spinlock (returns 0)', lower: mutexRelease },
   { name: 'pthread_spin_trylock', doc: 'as pthread_mutex_trylock', lower: mutexTryLock },
-  { name: 'pthread_cond_wait', doc: 'releases the mutex, then (signalled, or spuriously) retakes it (returns 0)', lower: condWait },
-  { name: 'pthread_cond_timedwait', doc: 'as pthread_cond_wait, returning 0 or ETIMEDOUT', lower: condWait },
+  { name: 'pthread_cond_wait', doc: 'releases the mutex, then (signalled, or spuriously) retakes it (returns 0); refused in a file that sets mutex kinds', lower: kindedCondWait },
+  { name: 'pthread_cond_timedwait', doc: 'as pthread_cond_wait, returning 0 or ETIMEDOUT', lower: kindedCondWait },
   { name: /^pthread_cond_(signal|broadcast|init|destroy)$/, doc: 'no effect: a wait may wake at any time anyway (returns 0)', lower: condNoState },
   { name: 'pthread_rwlock_rdlock', doc: 'waits until no writer holds the lock, then reads (returns 0)', lower: rwlockRead },
   { name: 'pthread_rwlock_wrlock', doc: 'waits until nobody holds the lock, then writes (returns 0)', lower: rwlockWrite },
   { name: /^pthread_rwlock_try(rd|wr)lock$/, doc: 'the lock if available now (returns 0), else EBUSY', lower: rwlockTry },
   { name: 'pthread_rwlock_timedrdlock', doc: 'the read lock, or a time-out (ETIMEDOUT) at any time', lower: rwlockTimedRead },
   { name: 'pthread_rwlock_timedwrlock', doc: 'the write lock, or a time-out (ETIMEDOUT) at any time', lower: rwlockTimedWrite },
-  { name: 'pthread_rwlock_unlock', doc: "ends the writer's hold, or one reader's; with neither, the error location (undefined behaviour)", lower: rwlockUnlock },
+  { name: 'pthread_rwlock_unlock', doc: "ends the writer's hold, or one reader's; with neither, the error location (undefined behaviour); with --check misuse, an unlock by a thread that does not hold it is an error", lower: rwlockUnlock },
   { name: 'pthread_rwlock_init', doc: 'an unheld lock (returns 0)', lower: rwlockInit },
-  { name: 'pthread_rwlock_destroy', doc: 'no effect (returns 0)', lower: syncDestroy('rwlock') },
+  { name: 'pthread_rwlock_destroy', doc: 'no effect (returns 0); with --check misuse, destroying a held lock is an error', lower: rwlockDestroy },
   { name: 'pthread_barrier_init', doc: 'count n (returns 0; EINVAL for n < 1)', lower: barrierInit },
   { name: 'pthread_barrier_wait', doc: 'waits until count threads have arrived; the last returns PTHREAD_BARRIER_SERIAL_THREAD, the others 0', lower: barrierWait },
-  { name: 'pthread_barrier_destroy', doc: 'no effect (returns 0)', lower: syncDestroy('barrier') },
+  { name: 'pthread_barrier_destroy', doc: 'no effect (returns 0); with --check misuse, destroying a barrier threads wait on is an error, and so is a later wait', lower: barrierDestroy },
   { name: 'sem_init', doc: 'the value (returns 0)', lower: semInit },
   { name: 'sem_wait', doc: 'waits until the value is positive, then decrements it (returns 0)', lower: semWait },
   { name: 'sem_timedwait', doc: 'as sem_wait, or a time-out (ETIMEDOUT) at any time', lower: semTimedWait },
@@ -108,8 +109,8 @@ const BUILTINS: Builtin[] = [
   { name: 'fflush', doc: 'output', unlessDefined: true, lower: noEffect },
   { name: 'sched_yield', doc: 'scheduling hint: every interleaving is explored anyway', unlessDefined: true, lower: noEffect },
   { name: 'pthread_yield', doc: 'scheduling hint', unlessDefined: true, lower: noEffect },
-  { name: 'pthread_mutex_destroy', doc: 'not modelled (a destroyed mutex must not be used again)', unlessDefined: true, lower: noEffect },
-  { name: 'pthread_spin_destroy', doc: 'not modelled (a destroyed spinlock must not be used again)', unlessDefined: true, lower: noEffect },
+  { name: 'pthread_mutex_destroy', doc: 'not modelled (a destroyed mutex must not be used again); with --check misuse, destroying a held mutex is an error', unlessDefined: true, lower: lockDestroy },
+  { name: 'pthread_spin_destroy', doc: 'not modelled (a destroyed spinlock must not be used again); with --check misuse, destroying a held one is an error', unlessDefined: true, lower: lockDestroy },
   { name: 'pthread_mutexattr_destroy', doc: 'no effect', unlessDefined: true, lower: noEffect },
   { name: 'pthread_attr_init', doc: 'thread attributes are not modelled', unlessDefined: true, lower: noEffect },
   { name: 'pthread_attr_destroy', doc: 'thread attributes are not modelled', unlessDefined: true, lower: noEffect },
@@ -195,6 +196,11 @@ function freeCall(b: ThreadBuilder, { e }: BuiltinCall): undefined {
 function noEffect(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined {
   for (const a of e.args) if (a.k !== 'str') b.effect(a);
   return wantValue ? num(0) : undefined;
+}
+
+/** `pthread_mutex_destroy`, `pthread_spin_destroy`: no effect, unless --check misuse asks whether the lock is held (sync.ts). */
+function lockDestroy(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
+  return b.L.checkMisuse ? mutexDestroy(b, call) : noEffect(b, call);
 }
 
 // ---- SV-COMP nondeterminism and atomic sections

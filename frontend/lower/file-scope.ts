@@ -140,6 +140,8 @@ export interface FileScope {
   readonly mallocMayFail: boolean;
   /** LowerOptions.checkFree. */
   readonly checkFree: boolean;
+  /** LowerOptions.checkMisuse. */
+  readonly checkMisuse: boolean;
   /** A global variable (scalar, array or struct, zero initially) the lowering introduces: a heap object, a thread's argument; the same binding for the same name in one lowering. */
   newGlobal(irName: string, cname: string, type: CType, pos: SourcePos): Binding;
   /** A global array variable (a region's cells: ../points-to.ts), of any contents initially; `irName` contains `[]` (formula.ts). */

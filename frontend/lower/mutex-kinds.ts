@@ -18,7 +18,7 @@ import { add, eq, gt, le, lt, mkVar, num, sub, type Term } from '../../solver/fo
 import { INT } from '../types.js';
 import type { ThreadBuilder } from './builder.js';
 import { arity, arms, atomically, result, snapshot, type BuiltinCall } from './library.js';
-import { atMutex, atSync, mutexLock, mutexRelease, mutexTimedLock, mutexTryLock, type Var } from './sync.js';
+import { atMutex, atSync, condWait, mutexLock, mutexRelease, mutexTimedLock, mutexTryLock, misuse, mutexUnlock, other, type Var } from './sync.js';
 import { isNullish } from './ast-queries.js';
 
 const EBUSY = 16n;
@@ -45,8 +45,6 @@ const v = (x: Var): Term => mkVar(x.name);
 const RECURSIVE_K = (k: Term): Term[][] => [[eq(k, num(RECURSIVE))]];
 const ERRORCHECK_K = (k: Term): Term[][] => [[eq(k, num(ERRORCHECK))]];
 const NORMAL_K = (k: Term): Term[][] => [[lt(k, num(RECURSIVE))], [gt(k, num(ERRORCHECK))]];
-/** m's value other than `t`: below or above it. */
-const other = (m: Term, t: Term): Term[][] => [[lt(m, t)], [gt(m, t)]];
 
 /** What a kinded operation's arms see: the mutex, its count, its kind, whether this thread holds it, this thread's owner value, the call's result. */
 interface Kinded {
@@ -104,7 +102,7 @@ export function kindedTryLock(b: ThreadBuilder, call: BuiltinCall): Term | undef
 }
 
 export function kindedUnlock(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
-  if (!b.L.mutexKinds) return mutexRelease(b, call);
+  if (!b.L.mutexKinds) return mutexUnlock(b, call);
   const { e, name } = call;
   return kinded(b, call, ({ m, count, k, mine, me, r }) => {
     const free = (): void => {
@@ -113,14 +111,16 @@ export function kindedUnlock(b: ThreadBuilder, call: BuiltinCall): Term | undefi
       r.set(num(0));
     };
     const refuse = (): void => r.set(num(EPERM));
+    // A normal mutex unlocked by a thread that does not hold it: undefined behaviour, the error with the misuse check.
+    const unheld = b.L.checkMisuse ? (): void => misuse(b, e.pos, `${name} of '${b.L.cname(m.name)}' by a thread that does not hold it`) : free;
     return [
       [[mine, eq(k, num(RECURSIVE)), gt(v(count), num(1))], () => (b.assign(count, sub(v(count), num(1)), e.pos, `${name}(${b.L.cname(m.name)}): one of its owner's locks`), r.set(num(0)))],
       [[mine, eq(k, num(RECURSIVE)), le(v(count), num(1))], free],
       ...[...ERRORCHECK_K(k), ...NORMAL_K(k)].map((c) => [[mine, ...c], free] as const),
-      // Not the owner: EPERM for the checking kinds; a normal mutex is freed (rely's mutexes do not check the owner).
+      // Not the owner: EPERM for the checking kinds; a normal mutex is freed (rely's mutexes do not check the owner without the misuse check).
       ...other(v(m), me).flatMap((o) => [
         ...[...RECURSIVE_K(k), ...ERRORCHECK_K(k)].map((c) => [[...o, ...c], refuse] as const),
-        ...NORMAL_K(k).map((c) => [[...o, ...c], free] as const),
+        ...NORMAL_K(k).map((c) => [[...o, ...c], unheld] as const),
       ]),
     ];
   });
@@ -130,6 +130,17 @@ export function kindedUnlock(b: ThreadBuilder, call: BuiltinCall): Term | undefi
 export function kindedTimedLock(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
   if (b.L.mutexKinds) unsupported(call.e.pos, 'pthread_mutex_timedlock in a file that sets mutex kinds (only normal mutexes are modelled for it)');
   return mutexTimedLock(b, call);
+}
+
+/**
+ * `pthread_cond_wait` and `_timedwait` in a file that sets mutex kinds are refused: the
+ * wait's model releases and retakes a normal mutex, while POSIX answers the wait on an
+ * error-checking mutex the thread does not hold with EPERM (a recursive one's owner
+ * may hold it several times).
+ */
+export function kindedCondWait(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
+  if (b.L.mutexKinds) unsupported(call.e.pos, `${call.name} in a file that sets mutex kinds (only normal mutexes are modelled for it)`);
+  return condWait(b, call);
 }
 
 /** `pthread_mutex_init(&m, attr)`: free, of the attribute object's kind (normal for NULL). */

@@ -9,12 +9,13 @@
  * broadcast constrains nothing a safety property can observe. Undefined behaviour the
  * models can see (unlocking a read-write lock nobody holds, waiting on a barrier
  * `pthread_barrier_init` did not set up) reaches the error location, as an invalid
- * dereference does.
+ * dereference does. With LowerOptions.checkMisuse, so does the misuse they can tell
+ * apart from correct use (see "misuse" below); without it those steps are as they were.
  */
 import type { Expr } from '../ast.js';
-import type { SourcePos } from '../diagnostics.js';
+import { unsupported, type SourcePos } from '../diagnostics.js';
 import { add, eq, ge, gt, le, lt, mkVar, num, sub, type Term } from '../../solver/formula.js';
-import { SYNC, type SyncKind } from '../types.js';
+import { INT, SYNC, type SyncKind } from '../types.js';
 import type { ThreadBuilder } from './builder.js';
 import type { Binding } from './file-scope.js';
 import { arity, arms, atObject, atomically, result, snapshot, unread, type BuiltinCall } from './library.js';
@@ -42,6 +43,24 @@ export function atSync(b: ThreadBuilder, arg: Expr, kind: SyncKind, fn: (m: Reco
 const owner = (b: ThreadBuilder): Term => num(b.inst.index + 1);
 const v = (x: Var): Term => mkVar(x.name);
 const cname = (b: ThreadBuilder, x: Var): string => b.L.cname(x.name).replace(/\.__\w+$/, '');
+/** A value other than `t`, as arms: below or above it. */
+export const other = (x: Term, t: Term): Term[][] => [[lt(x, t)], [gt(x, t)]];
+
+// ---- misuse (LowerOptions.checkMisuse)
+
+/** How the step into the error location that a misuse takes begins (a trace that ends so ends in a misuse). */
+export const MISUSE = 'misuse: ';
+
+/** The error location, by a step that says which misuse it is. */
+export function misuse(b: ThreadBuilder, pos: SourcePos, what: string): void {
+  b.goto(b.err, pos, `${MISUSE}${what}`);
+}
+
+/** This thread's owner value, to tell it from every other thread: the instances of a thread created in a loop without constant bounds share one, so there the check is refused. */
+function self(b: ThreadBuilder, pos: SourcePos, what: string): Term {
+  if (b.inst.replicated) unsupported(pos, `${what} checked by --check misuse in a thread created in a loop without constant bounds (its instances share one owner)`);
+  return owner(b);
+}
 
 /** An operation that may wait, on the object `arg` points to; `name` labels its step. */
 type Take = (b: ThreadBuilder, name: string, arg: Expr, pos: SourcePos) => void;
@@ -96,10 +115,49 @@ export function mutexLock(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall)
   return wantValue ? num(0) : undefined;
 }
 
-/** Frees the mutex (unlock does not check the owner); `pthread_mutex_init` and `pthread_spin_init` too, whose second argument is not read. */
+/** Frees the mutex whoever holds it: `pthread_mutex_init` and `pthread_spin_init`, whose second argument is not read, and an unlock without the misuse check. */
 export function mutexRelease(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall): Term | undefined {
   e.args.slice(1).forEach((a) => unread(b, a));
   atMutex(b, e.args[0], (m) => b.assign(m, num(0), e.pos, `${name}(${b.L.cname(m.name)})`));
+  return wantValue ? num(0) : undefined;
+}
+
+/**
+ * Frees m, which the thread must hold; `text` labels the step. With the misuse check,
+ * one step that tests the owner first: a thread that does not hold m (free, or
+ * another's) reaches the error location instead (`which` names the operation on m).
+ */
+function release(b: ThreadBuilder, m: Var, pos: SourcePos, text: string, which: string): void {
+  if (!b.L.checkMisuse) return b.assign(m, num(0), pos, text);
+  const me = self(b, pos, which);
+  atomically(b, pos, () =>
+    arms(b, pos, [
+      [[eq(v(m), me)], () => b.assign(m, num(0), pos, text)],
+      ...other(v(m), me).map((c) => [c, () => misuse(b, pos, `${which} by a thread that does not hold it`)] as const),
+    ]),
+  );
+}
+
+/** `pthread_mutex_unlock`, `pthread_spin_unlock`: frees the mutex; with the misuse check only the thread that holds it may. */
+export function mutexUnlock(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
+  if (!b.L.checkMisuse) return mutexRelease(b, call);
+  const { e, name, wantValue } = call;
+  arity(e, 1);
+  atMutex(b, e.args[0], (m) => release(b, m, e.pos, `${name}(${b.L.cname(m.name)})`, `${name} of '${b.L.cname(m.name)}'`));
+  return wantValue ? num(0) : undefined;
+}
+
+/** `pthread_mutex_destroy`, `pthread_spin_destroy` with the misuse check (without it they have no effect: builtins.ts): destroying a held lock is the error. */
+export function mutexDestroy(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall): Term | undefined {
+  arity(e, 1);
+  atMutex(b, e.args[0], (m) =>
+    atomically(b, e.pos, () =>
+      arms(b, e.pos, [
+        [[eq(v(m), num(0))], () => b.emit({ kind: 'skip' }, e.pos, `${name}(${b.L.cname(m.name)})`)],
+        ...other(v(m), num(0)).map((c) => [c, () => misuse(b, e.pos, `${name} of '${b.L.cname(m.name)}' while a thread holds it`)] as const),
+      ]),
+    ),
+  );
   return wantValue ? num(0) : undefined;
 }
 
@@ -134,7 +192,7 @@ export function condWait(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall):
   atSync(b, e.args[0], 'cond', ({ unused }) =>
     atMutex(b, e.args[1], (m) => {
       const c = `${name}(${cname(b, unused)}, ${b.L.cname(m.name)})`;
-      b.assign(m, num(0), e.pos, `${c}: releases ${b.L.cname(m.name)} and waits`);
+      release(b, m, e.pos, `${c}: releases ${b.L.cname(m.name)} and waits`, `${name} with '${b.L.cname(m.name)}'`);
       lock(b, `${c}: wakes (signalled, or spuriously as POSIX allows) and retakes ${b.L.cname(m.name)}`, m, e.pos);
     }),
   );
@@ -157,10 +215,26 @@ export function condNoState(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Te
 
 // ---- read-write locks: readers share, a writer excludes everyone
 
+/**
+ * With the misuse check, how many read holds this thread has on the lock: a ghost
+ * global per lock and thread (the reader count does not say which threads read), so
+ * that an unlock tells a reader from a thread that holds nothing.
+ */
+function myReads(b: ThreadBuilder, readers: Var, pos: SourcePos): Var | undefined {
+  if (!b.L.checkMisuse) return undefined;
+  self(b, pos, 'a read-write lock');
+  return b.L.newGlobal(`${readers.name}@${b.inst.name}`, `${b.L.cname(readers.name)}@${b.inst.name}`, INT, pos) as Var;
+}
+
+/** One more read hold: the reader count's and, with the misuse check, this thread's. */
+function addReader(b: ThreadBuilder, readers: Var, pos: SourcePos, text: string): void {
+  b.assign(readers, add(v(readers), num(1)), pos, text);
+  const mine = myReads(b, readers, pos);
+  if (mine) b.assign(mine, add(v(mine), num(1)), pos, '');
+}
+
 function readLock(b: ThreadBuilder, name: string, arg: Expr, pos: SourcePos): void {
-  atSync(b, arg, 'rwlock', ({ readers, writer }) =>
-    waitThen(b, pos, `${name}(${cname(b, writer)})`, [eq(v(writer), num(0))], () => b.assign(readers, add(v(readers), num(1)), pos, '')),
-  );
+  atSync(b, arg, 'rwlock', ({ readers, writer }) => waitThen(b, pos, `${name}(${cname(b, writer)})`, [eq(v(writer), num(0))], () => addReader(b, readers, pos, '')));
 }
 
 function writeLock(b: ThreadBuilder, name: string, arg: Expr, pos: SourcePos): void {
@@ -191,7 +265,7 @@ export function rwlockTry(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall)
         ]);
       else
         arms(b, e.pos, [
-          [[eq(v(writer), num(0))], () => (b.assign(readers, add(v(readers), num(1)), e.pos, taken), r.set(num(0)))],
+          [[eq(v(writer), num(0))], () => (addReader(b, readers, e.pos, taken), r.set(num(0)))],
           [[gt(v(writer), num(0))], busy],
         ]);
     }),
@@ -199,18 +273,56 @@ export function rwlockTry(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall)
   return r.value();
 }
 
-/** Releases the writer's hold if a writer holds the lock, else one reader's. */
+/**
+ * Releases the writer's hold if a writer holds the lock, else one reader's. With the
+ * misuse check, the writer's only if this thread is the writer, and a reader's only if
+ * this thread reads (myReads); any other unlock is the error.
+ */
 export function rwlockUnlock(b: ThreadBuilder, { e, name, wantValue }: BuiltinCall): Term | undefined {
   arity(e, 1);
-  atSync(b, e.args[0], 'rwlock', ({ readers, writer }) =>
+  atSync(b, e.args[0], 'rwlock', ({ readers, writer }) => {
+    const at = `${name}(${cname(b, writer)})`;
+    const writerLeaves = (): void => b.assign(writer, num(0), e.pos, `${at}: the writer leaves`);
+    const readerLeaves = (): void => b.assign(readers, sub(v(readers), num(1)), e.pos, `${at}: a reader leaves`);
+    const mine = myReads(b, readers, e.pos);
+    if (!mine)
+      return atomically(b, e.pos, () =>
+        arms(b, e.pos, [
+          [[gt(v(writer), num(0))], writerLeaves],
+          [[eq(v(writer), num(0)), gt(v(readers), num(0))], readerLeaves],
+          [[eq(v(writer), num(0)), le(v(readers), num(0))], () => b.goto(b.err, e.pos, `${at} of a lock no thread holds (undefined behaviour)`)],
+        ]),
+      );
+    const me = owner(b);
+    const wrong = (): void => misuse(b, e.pos, `${name} of '${cname(b, writer)}' by a thread that does not hold it`);
     atomically(b, e.pos, () =>
       arms(b, e.pos, [
-        [[gt(v(writer), num(0))], () => b.assign(writer, num(0), e.pos, `${name}(${cname(b, writer)}): the writer leaves`)],
-        [[eq(v(writer), num(0)), gt(v(readers), num(0))], () => b.assign(readers, sub(v(readers), num(1)), e.pos, `${name}(${cname(b, writer)}): a reader leaves`)],
-        [[eq(v(writer), num(0)), le(v(readers), num(0))], () => b.goto(b.err, e.pos, `${name}(${cname(b, writer)}) of a lock no thread holds (undefined behaviour)`)],
+        [[eq(v(writer), me)], writerLeaves],
+        [[eq(v(writer), num(0)), gt(v(mine), num(0))], () => (readerLeaves(), b.assign(mine, sub(v(mine), num(1)), e.pos, ''))],
+        [[eq(v(writer), num(0)), le(v(mine), num(0))], wrong],
+        // Another writer: below 0 (never), between 0 and this thread's value (none for thread 0), above it.
+        ...[[lt(v(writer), num(0))], ...(b.inst.index > 0 ? [[gt(v(writer), num(0)), lt(v(writer), me)]] : []), [gt(v(writer), me)]].map((c) => [c, wrong] as const),
       ]),
-    ),
-  );
+    );
+  });
+  return wantValue ? num(0) : undefined;
+}
+
+/** `pthread_rwlock_destroy`: no effect; with the misuse check, destroying a lock some thread holds is the error. */
+export function rwlockDestroy(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
+  if (!b.L.checkMisuse) return syncDestroy('rwlock')(b, call);
+  const { e, name, wantValue } = call;
+  arity(e, 1);
+  atSync(b, e.args[0], 'rwlock', ({ readers, writer }) => {
+    const held = (): void => misuse(b, e.pos, `${name} of '${cname(b, writer)}' while a thread holds it`);
+    atomically(b, e.pos, () =>
+      arms(b, e.pos, [
+        [[eq(v(writer), num(0)), le(v(readers), num(0))], () => b.emit({ kind: 'skip' }, e.pos, `${name}(${cname(b, writer)})`)],
+        [[eq(v(writer), num(0)), gt(v(readers), num(0))], held],
+        ...other(v(writer), num(0)).map((c) => [c, held] as const),
+      ]),
+    );
+  });
   return wantValue ? num(0) : undefined;
 }
 
@@ -260,7 +372,10 @@ export function barrierWait(b: ThreadBuilder, { e, name, wantValue }: BuiltinCal
     const at = `${name}(${cname(b, count)})`;
     atomically(b, e.pos, () =>
       arms(b, e.pos, [
-        [[le(v(count), num(0))], () => b.goto(b.err, e.pos, `${at} on a barrier pthread_barrier_init did not set up (undefined behaviour)`)],
+        [[le(v(count), num(0))], () =>
+          b.L.checkMisuse
+            ? misuse(b, e.pos, `${name} of '${cname(b, count)}', which pthread_barrier_init did not set up (or which is destroyed)`)
+            : b.goto(b.err, e.pos, `${at} on a barrier pthread_barrier_init did not set up (undefined behaviour)`)],
         [[gt(v(count), num(0))], () => {
           b.assign(mine, v(phase), e.pos, `${at}: arrives`);
           arms(b, e.pos, [
@@ -277,6 +392,26 @@ export function barrierWait(b: ThreadBuilder, { e, name, wantValue }: BuiltinCal
     b.emit({ kind: 'assume', cond: gt(v(phase), b.read(mine, e.pos)), blocking: true, stable: true }, e.pos, `${at}: leaves when the phase has ended`);
   });
   return r.value();
+}
+
+/**
+ * `pthread_barrier_destroy`: no effect; with the misuse check, destroying a barrier
+ * threads wait on (arrivals in the open phase) is the error, and a destroyed barrier
+ * has count 0, so that a wait on it is one too, until `pthread_barrier_init` again.
+ */
+export function barrierDestroy(b: ThreadBuilder, call: BuiltinCall): Term | undefined {
+  if (!b.L.checkMisuse) return syncDestroy('barrier')(b, call);
+  const { e, name, wantValue } = call;
+  arity(e, 1);
+  atSync(b, e.args[0], 'barrier', ({ count, arrived }) =>
+    atomically(b, e.pos, () =>
+      arms(b, e.pos, [
+        [[le(v(arrived), num(0))], () => b.assign(count, num(0), e.pos, `${name}(${cname(b, count)})`)],
+        [[gt(v(arrived), num(0))], () => misuse(b, e.pos, `${name} of '${cname(b, count)}' while threads wait on it`)],
+      ]),
+    ),
+  );
+  return wantValue ? num(0) : undefined;
 }
 
 // ---- semaphores
@@ -327,7 +462,7 @@ export function semGetValue(b: ThreadBuilder, { e, name, wantValue }: BuiltinCal
   return wantValue ? num(0) : undefined;
 }
 
-/** `sem_destroy`, `pthread_rwlock_destroy`, `pthread_barrier_destroy`: no effect (a destroyed object must not be used again; that is not checked). */
+/** `sem_destroy`, and `pthread_rwlock_destroy`, `pthread_barrier_destroy` without the misuse check: no effect (a destroyed object must not be used again; that is not checked). */
 export function syncDestroy(kind: SyncKind) {
   return (b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined => {
     arity(e, 1);
