@@ -33,7 +33,8 @@ export function comparedWithConstants(p: Program): ReadonlyMap<string, readonly 
   };
   for (const a of conjuncts(p.init)) read(a);
   for (const th of p.threads) for (const t of th.transitions) for (const a of t.atoms) if (!isFrameAtom(a)) read(a);
-  m = new Map([...hull].filter(([v]) => !other.has(v)));
+  // A property beside the program (an LTL atom) compares with constants of its own.
+  m = new Map([...hull].filter(([v]) => !other.has(v) && !p.vars.get(v)?.observed));
   cache.set(p, m);
   return m;
 }

@@ -10,7 +10,8 @@
  * Globals too, while the thread runs alone: when it is the only thread running at
  * init, no other thread takes a step before it starts one, so until then a global is
  * as private as a local (an uninitialised struct of main's whose address escapes is a
- * global, ../points-to.ts). From a start on, a global another thread mentions is live.
+ * global, ../points-to.ts). From a start on, a global another thread mentions is live;
+ * one a property reads (VarInfo.observed) is live everywhere.
  */
 import { and, eq, isArrayName, isPrimed, mkVar, num, primed, unprimed, varsOf, type Term } from '../solver/formula.js';
 import { boundsOf, witness } from '../solver/bounds.js';
@@ -98,7 +99,7 @@ function aloneAtStart(p: Program, th: Thread): Alone | undefined {
     for (const j of reach) for (const k of starts.get(j) ?? []) reach.add(k);
     seenAfter.set(flag, new Set([...reach].flatMap((j) => [...mentions.get(j)!])));
   }
-  return { globals: new Set(p.globals.filter((g) => !isArrayName(g))), seenAfter };
+  return { globals: new Set(p.globals.filter((g) => !isArrayName(g) && !p.vars.get(g)?.observed)), seenAfter };
 }
 
 /** Per location of the thread, the start flags a run may have set on its way there (kept calls: what a callee sets reaches every return site). */

@@ -341,6 +341,7 @@ export class Lowering implements FileScope {
   }
 
   private addVar(info: VarInfo): void {
+    if (info.owner === null && this.opts.observe?.includes(info.cname.replace(/[.[].*$/, ''))) info = { ...info, observed: true };
     this.vars.set(info.name, info);
     if (info.owner === null) this.globals.push(info.name);
   }

@@ -22,6 +22,8 @@ export interface VarInfo {
   readonly range?: readonly [bigint, bigint];
   /** The name in the C source (differs from `name` for locals). */
   readonly cname: string;
+  /** Read by a property beside the program (LowerOptions.observe, an LTL atom): its every value counts, wherever the program stands. */
+  readonly observed?: boolean;
   readonly pos?: SourcePos;
 }
 

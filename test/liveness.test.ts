@@ -110,6 +110,19 @@ describe('rely verify --ltl', () => {
     expect((await rely(['verify', mux, '--engine', 'split'])).code).toBe(2);
   });
 
+  it('a global the property reads counts with every value: not drawn around the program\'s own thresholds, nor fixed where the program no longer needs it', () => {
+    // The program compares x only with 0, and overwrites y before it starts the thread: the atoms x == 2 and y == 2 still see 2.
+    const f = file(`${HEAD}extern int __VERIFIER_nondet_int(void);
+int x = 0, y = 0;
+void *w(void *arg) { while (1) { if (x == 0) { } } return 0; }
+int main() { x = __VERIFIER_nondet_int(); y = __VERIFIER_nondet_int(); y = 0; pthread_t t; pthread_create(&t, 0, w, 0); return 0; }
+`);
+    for (const engine of ['split', 'explicit-global']) {
+      expect([engine, check(f, 'G x != 2', engine).verdict]).toEqual([engine, 'fails']);
+      expect([engine, check(f, 'G y != 2', engine).verdict]).toEqual([engine, 'fails']);
+    }
+  });
+
   it('fairness: a property that holds only if every thread keeps moving', async () => {
     const f = file(`${HEAD}int x = 0;
 void *setter(void *arg) { x = 1; return 0; }
