@@ -81,13 +81,13 @@ function globalOutcome(p: Program, r: ExploreResult, bound: string | null, symme
 /**
  * The global search, beside a hunt for bugs in the runs with few preemptions (0, 1,
  * 2, …, depth-first), which reaches the deep states of many threads that breadth-first
- * search does not get to. With more than three threads a short hunt (a tenth of the
- * time and states, at most one preemption) comes first; the rest of the hunt runs when the full
- * search stops short without an error, in the quarter of the time kept for it.
+ * search does not get to. With more than three threads a short hunt (a twentieth of
+ * the time, a hundredth of the states, no preemption: each thread runs until it blocks
+ * or ends) comes first; when the full search stops at
+ * its state or memory limit without an error, the hunt goes on in the time left.
  */
 function searchGlobal(p: Program, search: SearchOptions, sym: ExploreOptions['symmetry']): ExploreResult {
   const start = performance.now();
-  const until = (share: number): number | undefined => (search.deadline === undefined ? undefined : start + share * (search.deadline - start));
   const hunt = (bounds: readonly number[], deadline: number | undefined, maxStates = search.maxStates): ExploreResult | undefined => {
     for (const preemptions of bounds) {
       if (deadline !== undefined && performance.now() >= deadline) return undefined;
@@ -98,10 +98,11 @@ function searchGlobal(p: Program, search: SearchOptions, sym: ExploreOptions['sy
     }
     return undefined;
   };
-  const early = p.threads.length > 3 ? hunt([0, 1], until(0.1), Math.ceil((search.maxStates ?? DEFAULT_MAX_STATES) / 10)) : undefined;
+  const share = search.deadline === undefined ? undefined : start + 0.05 * (search.deadline - start);
+  const early = p.threads.length > 3 ? hunt([0], share, Math.ceil((search.maxStates ?? DEFAULT_MAX_STATES) / 100)) : undefined;
   if (early) return early;
-  const full = explore(p, { ...search, deadline: until(0.75), recheck: true, symmetry: sym });
-  if (full.errorReachable || !full.stoppedBy) return full;
+  const full = explore(p, { ...search, recheck: true, symmetry: sym });
+  if (full.errorReachable || (full.stoppedBy !== 'state limit' && full.stoppedBy !== 'out of memory')) return full;
   return hunt([0, 1, 2, 3, 4], search.deadline) ?? full;
 }
 
