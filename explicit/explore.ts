@@ -85,11 +85,10 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   const t0 = performance.now();
   const range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
   const maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;
-  const layout = new Layout([...p.vars.keys()]);
+  const { layout, byPc } = compiled(p, range);
   const { names, index } = layout;
   let usedRange = false;
 
-  const byPc = p.threads.map((th) => compileSteps(p, th, layout, range));
   const hasStack = p.threads.some((th) => th.transitions.some((t) => t.stack));
   const localSlots = p.threads.map((th) => th.locals.map((v) => index.get(v)!));
   const pcSlot = p.threads.map((th) => index.get(th.pc)!);
@@ -235,12 +234,16 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   let closed: boolean | undefined;
   if (opts.recheck && errorState < 0 && !stoppedBy) {
     closed = true;
-    for (let s = 0; s < values.length && closed; s++)
+    for (let s = 0; s < values.length && closed && !stoppedBy; s++) {
+      // The re-check is part of the search: it too ends at the deadline (then incomplete, no verdict).
+      if ((s & 1023) === 0 && opts.deadline !== undefined && performance.now() > opts.deadline) stoppedBy = 'timeout';
       successors(s, (next, nst) => {
         if (!inBounds(next)) return;
         const c = canon(next, nst);
         if (!seen.has(stateKey(c.vals, c.stacks))) closed = false;
       });
+    }
+    if (stoppedBy) closed = undefined;
   }
 
   /**
@@ -298,6 +301,20 @@ function deadSlots(p: Program, index: ReadonlyMap<string, number>): Map<bigint, 
     return byPc;
   });
 }
+
+/** The program's transitions compiled over the layout of all its variables, per nondet range: the bug hunt and the full search of one run share them. */
+function compiled(p: Program, range: readonly [bigint, bigint]): { layout: Layout; byPc: Map<number, CompiledStep[]>[] } {
+  let byRange = compiledSteps.get(p);
+  if (!byRange) compiledSteps.set(p, (byRange = new Map()));
+  const key = `${range[0]}..${range[1]}`;
+  let c = byRange.get(key);
+  if (!c) {
+    const layout = new Layout([...p.vars.keys()]);
+    byRange.set(key, (c = { layout, byPc: p.threads.map((th) => compileSteps(p, th, layout, range)) }));
+  }
+  return c;
+}
+const compiledSteps = new WeakMap<Program, Map<string, { layout: Layout; byPc: Map<number, CompiledStep[]>[] }>>();
 
 /** Variables an --int-range bounds: ints of the program (not pcs, flags or _Bool). */
 export function boundedSlots(p: Program, names: readonly string[]): number[] {
