@@ -85,7 +85,7 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   const t0 = performance.now();
   const range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
   const maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;
-  const { layout, byPc } = compiled(p, range);
+  const { layout, byPc, dead } = compiled(p, range);
   const { names, index } = layout;
   let usedRange = false;
 
@@ -106,9 +106,9 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   const stacks: Stacks[] = [];
   /** With a preemption bound: per state, the thread that moved last (-1: none yet) and the preemptions so far. */
   const last: number[] = [];
+  const preempted: number[] = [];
   /** With a preemption bound: the states still to expand, the newest last. */
   const pending: number[] = [];
-  const preempted: number[] = [];
   const parent: number[] = [];
   const via: (CompiledStep | undefined)[] = [];
   const viaAux: bigint[][] = [];
@@ -122,7 +122,6 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   let pruned = false;
   const noStacks: Stacks = p.threads.map(() => []);
   const inBounds = (vals: readonly bigint[]): boolean => !bounded.some((i) => vals[i] < lo || vals[i] > hi);
-  const dead = deadSlots(p, index);
   /** States that differ only in variables dead at their threads' locations have the same key: the one stored stands for both (dead-locals.ts). */
   const stateKey = (raw: readonly bigint[], st: Stacks): string => {
     let vals = raw;
@@ -201,7 +200,7 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
 
   // Breadth-first (shortest traces, and the re-check's closed set); a bug search goes depth-first, the newest state next, to reach deep states soon.
   const next = bound === undefined ? (s: number) => s + 1 : () => (pending.length ? pending.pop()! : values.length);
-  for (let s = bound === undefined ? 0 : next(0), n = 0; s < values.length && errorState < 0 && !stoppedBy; s = next(s), n++) {
+  for (let s = next(-1), n = 0; s < values.length && errorState < 0 && !stoppedBy; s = next(s), n++) {
     if ((n & 1023) === 0 && opts.deadline !== undefined && performance.now() > opts.deadline) stoppedBy = 'timeout';
     else if ((n & 1023) === 0 && (memory = opts.memory?.())) stoppedBy = 'out of memory';
     if (bound === undefined)
@@ -302,19 +301,25 @@ function deadSlots(p: Program, index: ReadonlyMap<string, number>): Map<bigint, 
   });
 }
 
-/** The program's transitions compiled over the layout of all its variables, per nondet range: the bug hunt and the full search of one run share them. */
-function compiled(p: Program, range: readonly [bigint, bigint]): { layout: Layout; byPc: Map<number, CompiledStep[]>[] } {
+/** What every search of the program needs, per nondet range: its transitions compiled over the layout of all its variables, and the dead slots; the bug hunt and the full search of one run share them. */
+interface Compiled {
+  readonly layout: Layout;
+  readonly byPc: Map<number, CompiledStep[]>[];
+  readonly dead: Map<bigint, number[]>[];
+}
+
+function compiled(p: Program, range: readonly [bigint, bigint]): Compiled {
   let byRange = compiledSteps.get(p);
   if (!byRange) compiledSteps.set(p, (byRange = new Map()));
   const key = `${range[0]}..${range[1]}`;
   let c = byRange.get(key);
   if (!c) {
     const layout = new Layout([...p.vars.keys()]);
-    byRange.set(key, (c = { layout, byPc: p.threads.map((th) => compileSteps(p, th, layout, range)) }));
+    byRange.set(key, (c = { layout, byPc: p.threads.map((th) => compileSteps(p, th, layout, range)), dead: deadSlots(p, layout.index) }));
   }
   return c;
 }
-const compiledSteps = new WeakMap<Program, Map<string, { layout: Layout; byPc: Map<number, CompiledStep[]>[] }>>();
+const compiledSteps = new WeakMap<Program, Map<string, Compiled>>();
 
 /** Variables an --int-range bounds: ints of the program (not pcs, flags or _Bool). */
 export function boundedSlots(p: Program, names: readonly string[]): number[] {

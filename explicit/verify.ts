@@ -83,8 +83,8 @@ function globalOutcome(p: Program, r: ExploreResult, bound: string | null, symme
  * 2, …, depth-first), which reaches the deep states of many threads that breadth-first
  * search does not get to. With more than three threads a short hunt (a twentieth of
  * the time, a hundredth of the states, no preemption: each thread runs until it blocks
- * or ends) comes first; when the full search stops at
- * its state or memory limit without an error, the hunt goes on in the time left.
+ * or ends) comes first; when the full search stops at its state or memory limit
+ * without an error, the hunt goes on in the time left.
  */
 function searchGlobal(p: Program, search: SearchOptions, sym: ExploreOptions['symmetry']): ExploreResult {
   const start = performance.now();
