@@ -54,7 +54,7 @@ export interface NativeLimits {
   readonly deadline?: number;
 }
 process.on('exit', () => {
-  for (const p of live) p.kill();
+  for (const p of live) void p.kill();
 });
 
 /** One z3 child process with a request/response protocol based on echo markers. */
@@ -147,7 +147,7 @@ class Z3Process {
           // Stop it; the next request restarts it.
           settle();
           this.waiting = undefined;
-          this.kill();
+          void this.kill();
           reject(e);
         };
         timer =
@@ -190,22 +190,27 @@ class Z3Process {
     return this.child?.pid;
   }
 
-  /** Stops the process; the next request starts a new one. */
-  kill(): void {
+  /**
+   * Stops the process; the next request starts a new one. Resolves once it has exited:
+   * a signal is delivered asynchronously, and a run that ends must leave no z3 behind.
+   */
+  kill(): Promise<void> {
     const c = this.child;
     this.child = undefined;
     live.delete(this);
     if (c?.pid !== undefined) solverPids.delete(c.pid);
+    const exited = c?.pid !== undefined && c.exitCode === null && c.signalCode === null ? new Promise<void>((resolve) => c.once('exit', () => resolve())) : Promise.resolve();
     c?.kill('SIGKILL');
     // kill() does not reach 'exit' (the child is already forgotten): fail the request under way here.
     this.waiting?.reject(new CrashError('z3 closed'));
     this.waiting = undefined;
+    return exited;
   }
 
-  /** Stops the process for good. */
-  close(): void {
+  /** Stops the process for good; resolves once it has exited. */
+  close(): Promise<void> {
     this.closed = true;
-    this.kill();
+    return this.kill();
   }
 }
 
@@ -312,7 +317,7 @@ export class NativeBackend implements Backend {
    * stack is as rely thinks it is.
    */
   private stackChanged(out: string): void {
-    if (cancelled(out)) this.smt.kill();
+    if (cancelled(out)) void this.smt.kill();
     else checkErrors(out);
   }
 
@@ -337,7 +342,7 @@ export class NativeBackend implements Backend {
 
   /** A check whose commands z3 cancelled (a late timer): a fresh process restores the stack, and the answer is a timeout. */
   private cancelledCheck(): { status: 'unknown'; reason: string } {
-    this.smt.kill();
+    void this.smt.kill();
     return { status: 'unknown', reason: 'timeout' };
   }
 
@@ -458,8 +463,7 @@ export class NativeBackend implements Backend {
   }
 
   async close(): Promise<void> {
-    this.smt.close();
-    this.oneShot.close();
+    await Promise.all([this.smt.close(), this.oneShot.close()]);
   }
 }
 
