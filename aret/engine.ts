@@ -83,7 +83,16 @@ export const aretEngine: Engine<AretOptions, Proof, VerifyStats> = {
         onRefined:
           log.isLevelEnabled('debug') || ctx.record
             ? (r) => {
-                const round = { iteration: r.iteration, level: r.level, by: r.by, learned: r.learned.map((l) => `${l.where}: ${show(l.predicate)}`) };
+                const round = {
+                  iteration: r.iteration,
+                  aretStates: r.aretStates,
+                  envTransitions: r.envTransitions,
+                  queries: r.queries,
+                  timeMs: Math.round(r.timeMs),
+                  level: r.level,
+                  by: r.by,
+                  learned: r.learned.map((l) => `${l.where}: ${show(l.predicate)}`),
+                };
                 log.debug(round, 'refined');
                 if (ctx.record) rounds.push({ ...round, clauses: hornGraph(`horn-round-${r.iteration}`, r.system) });
               }

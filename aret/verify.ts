@@ -50,9 +50,24 @@ export interface VerifyOptions {
   /** Called after each ARET computation. */
   onProgress?: (p: Progress) => void;
   /** Called after each refinement with the predicates it added (for diagnostics). */
-  onRefined?: (r: { iteration: number; level: Level['name']; by: 'linear' | 'spacer'; learned: readonly Learned[]; system: HornSystem }) => void;
+  onRefined?: (r: Round) => void;
   /** Keep the last ARET, drawn, in the statistics (for --report and --dot, whatever the verdict). */
   keepGraphs?: boolean;
+}
+
+/** One refinement round, for diagnostics: the ARET it refined, who solved which clauses, and what they taught. */
+export interface Round {
+  readonly iteration: number;
+  /** The ARET of this iteration: its states and environment transitions. */
+  readonly aretStates: number;
+  readonly envTransitions: number;
+  /** Solver queries and time since the run started (cumulative). */
+  readonly queries: number;
+  readonly timeMs: number;
+  readonly level: Level['name'];
+  readonly by: 'linear' | 'spacer';
+  readonly learned: readonly Learned[];
+  readonly system: HornSystem;
 }
 
 export interface VerifyStats {
@@ -216,7 +231,10 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
         return done({ verdict: 'unknown', reason: 'internal: the refinement clauses have no solution but the error path is infeasible' });
       }
       run.refinements[r.level]++;
-      opts.onRefined?.({ iteration: run.iteration, level: r.level, by: r.by, learned: r.learned, system: r.system });
+      if (opts.onRefined) {
+        const { aretStates, envTransitions, solver: q, timeMs } = statsOf(whole, slice, run, solver);
+        opts.onRefined({ iteration: run.iteration, aretStates, envTransitions, queries: q.queries, timeMs, level: r.level, by: r.by, learned: r.learned, system: r.system });
+      }
     }
     run.iteration = opts.maxIterations;
     return done({ verdict: 'unknown', reason: `no verdict after ${opts.maxIterations} refinement iterations` });
