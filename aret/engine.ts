@@ -18,6 +18,7 @@ export interface AretOptions {
   bias: Bias;
   hornSolver: HornSolverChoice;
   shareInstances: boolean;
+  allValues: boolean;
   modularPrecheck: boolean;
   maxIterations: number;
   solver: SolverChoice;
@@ -53,6 +54,12 @@ export const aretEngine: Engine<AretOptions, Proof, VerifyStats> = {
         "each predicate set keeps only what its own refinements teach (by default a state predicate of thread i also goes to the other threads running i's function, and a transition predicate of i▷j to i▷j' for the other threads j' running j's function, their locals renamed)",
       default: true,
     },
+    allValues: {
+      flags: '--no-all-values',
+      description:
+        "learn only the values the Horn solutions name (by default, when refinement learns v = k for a variable v whose initial value and every write is a constant or a copy of such a variable, at most 8 values in all, v's other values are learned with it, in the same set; not by the grouped clauses)",
+      default: true,
+    },
     modularPrecheck: {
       flags: '--no-modular-precheck',
       description:
@@ -72,6 +79,7 @@ export const aretEngine: Engine<AretOptions, Proof, VerifyStats> = {
         bias: o.bias,
         hornSolver: o.hornSolver,
         shareInstances: o.shareInstances,
+        allValues: o.allValues,
         modularPrecheck: o.modularPrecheck,
         maxIterations: o.maxIterations,
         keepGraphs: ctx.record,

@@ -14,6 +14,7 @@ import { isEnv, type Abstraction, type AbsState, type EnvTransition } from './ar
 import type { PredicateSet } from './abstraction.js';
 import { envRel, groupOf, mkHornClauses, stateRel, type Level } from './horn-clauses.js';
 import { stateImages, targetImages } from './symmetry.js';
+import { otherValues } from './value-sets.js';
 
 export type Bias = 'modular' | 'none';
 
@@ -113,6 +114,8 @@ export interface RefineOptions {
   stats: HornStats;
   /** Give learned predicates to the other instances of the same functions too (symmetry.ts). */
   shareInstances: boolean;
+  /** Learn every value of a variable that only holds constants when one is learned (value-sets.ts). */
+  allValues: boolean;
 }
 
 /** The unknowns of the tuple's clauses, by relation name: the states and environment transitions on the way to it. */
@@ -144,6 +147,7 @@ class Learner {
     private readonly p: Program,
     private readonly abs: Abstraction,
     private readonly shareInstances: boolean,
+    private readonly allValues: boolean,
   ) {}
 
   setOf(of: Owner): PredicateSet {
@@ -175,13 +179,21 @@ class Learner {
   /**
    * Adds the candidates, and what follows from each that was new: with
    * `shareInstances` its images, at the grouped level its mates' locations and its
-   * other targets.
+   * other targets, and with `allValues`, for `v = k` where v only ever holds
+   * constants, v's other values (value-sets.ts). Not at the grouped level: it learns
+   * the mates' locations at once already, and the values with them made the
+   * readers-writer lock's ARETs 2.5 times as costly to build, for one round fewer.
    */
   learn(cs: readonly Candidate[], level: Level): Learned[] {
     return cs.flatMap((c) => {
       const added = this.setOf(c.of).add([c.predicate]).map((q) => ({ where: this.nameOf(c.of), predicate: q }));
       if (added.length === 0) return [];
-      const follows = [...(this.shareInstances ? images(this.p, c) : []), ...mateLocations(this.p, level, c.of, c.predicate), ...everyTarget(this.p, level, c.of, c.predicate)];
+      const follows = [
+        ...(this.shareInstances ? images(this.p, c) : []),
+        ...mateLocations(this.p, level, c.of, c.predicate),
+        ...everyTarget(this.p, level, c.of, c.predicate),
+        ...(this.allValues && level.name !== 'grouped' ? otherValues(this.p, c.predicate).map((predicate) => ({ of: c.of, predicate })) : []),
+      ];
       return [...added, ...this.learn(follows, level)];
     });
   }
@@ -205,7 +217,7 @@ function nonlinearIn(p: Program, sys: HornSystem): Transition | undefined {
 
 export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstraction, solver: SmtSolver, o: RefineOptions): Promise<RefineOutcome> {
   const unknowns = unknownsOf(tuple);
-  const learner = new Learner(p, abs, o.shareInstances);
+  const learner = new Learner(p, abs, o.shareInstances, o.allValues);
   const solve = (sys: HornSystem, biased: boolean, hornSolver: HornSolverChoice): Promise<Answer> =>
     solveClauses(sys, biased, solver, { hornSolver, timeoutMs: o.timeoutMs, fallbacks: o.stats.fallbacks });
   let reason = 'the clauses taught no new predicate';

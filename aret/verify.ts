@@ -38,6 +38,8 @@ export interface VerifyOptions {
   modularPrecheck?: boolean;
   /** Give learned predicates to the other instances of the same thread functions (default: true; symmetry.ts). */
   shareInstances?: boolean;
+  /** Learn all values of a variable that only holds constants when one is learned (default: true; value-sets.ts). */
+  allValues?: boolean;
   /** Who solves the refinement clauses (default: spacer). */
   hornSolver?: HornSolverChoice;
   maxIterations: number;
@@ -220,6 +222,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
         timeoutMs: budget.queryMs(opts.hornTimeoutMs), // a Horn query may not outlast the run
         stats: run.horn,
         shareInstances: opts.shareInstances ?? true,
+        allValues: opts.allValues ?? true,
       });
       if (r.kind !== 'refined') {
         // A validated solution proves every path to the tuple infeasible, so only a

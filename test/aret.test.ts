@@ -28,7 +28,8 @@ import { AbstractionMemo, PredicateSet, cube, cubeImplies } from '../aret/abstra
 import { abstReachEnv, findErrorTuple } from '../aret/reach-env.js';
 import { mkHornClauses } from '../aret/horn-clauses.js';
 import { predsOf } from '../aret/refine.js';
-import { add, and, eq, gt, le, lt, mkVar, not, num, or, varsOf, type Term } from '../solver/formula.js';
+import { add, and, eq, gt, le, lt, mkVar, not, num, or, show, varsOf, type Term } from '../solver/formula.js';
+import { constantValues } from '../aret/value-sets.js';
 import type { SmtSolver } from '../solver/smt.js';
 
 const solvers: SmtSolver[] = [];
@@ -152,14 +153,15 @@ describe('protocols and their broken mutants, both bias settings', () => {
     if (v.verdict === 'safe') expect(v.proofChecked).toBe(true);
   }, 1_900_000);
 
-  // Known gap (issue 20, Build 2): Table 1's two hardest rows with the bias, by the
-  // ARET alone. The default engine decides both (explicit-global, well under 1 s); the
-  // ARET times out even at 90 s. Both have no modular proof (the precheck reaches an
-  // error), every refinement is unbiased, and Spacer's solutions are point values that
-  // unroll the tickets and counters: Bakery 20 rounds, 308 predicates, 13.6k ARET
-  // states at 90 s; QRCU 15 rounds, 633 predicates, 17.5k states (2026-11-25 notes).
+  // Known gap: Table 1's two hardest rows with the bias, by the ARET alone. The default
+  // engine decides both (explicit-global, well under 1 s); the ARET times out even at
+  // 120 s. Both have no modular proof (the precheck reaches an error), every refinement
+  // is unbiased, and Spacer's solutions are point values: the others' locations one a
+  // round, tickets and counters one value a round (Bakery 16 rounds, 242 predicates,
+  // 10.4k ARET states at 120 s; QRCU 11 rounds, 476 predicates, 20k states). The
+  // README's "Where the ARET's refinement goes" has the rounds and what was tried.
   for (const file of ['bakery', 'qrcu'])
-    it.skip(`known gap: ${file} (bias modular) by the ARET alone — times out at 90 s`, async () => {
+    it.skip(`known gap: ${file} (bias modular) by the ARET alone — times out at 120 s`, async () => {
       const v = await run(`benchmarks/programs/${file}.c`, 'modular', 'spacer', { budget: new Budget({ deadline: performance.now() + 180_000 }) });
       expect(v.verdict).toBe('safe');
     }, 200_000);
@@ -225,6 +227,40 @@ describe('PredicateSet.enumerates', () => {
     expect(ps.enumerates(eq(io, num(5)))).toBe(false); // not new
     expect(ps.enumerates(le(io, num(3)))).toBe(false); // `<=` is another shape, with one constant
     expect(ps.enumerates(eq(mkVar('stopped'), num(6)))).toBe(false);
+  });
+});
+
+describe('all values of a variable that only holds constants (value-sets.ts)', () => {
+  const FILE = 'test/fixtures/constant-values.c';
+  it('are its initial value, the constants written to it and the values of the variables copied into it', () => {
+    const values = constantValues(loadProgram(FILE));
+    expect(values.get('s')).toEqual([0n, 1n, 2n, 3n]);
+    expect([...values.get('t')!].sort()).toEqual([0n, 5n]); // t = five, five = 5
+    expect(values.has('u')).toBe(false); // u = s + 1
+  });
+
+  it('are learned together: a set that learns one value of s in a round learns all four in it (with --no-all-values, not)', async () => {
+    const rounds = async (allValues: boolean): Promise<Map<string, Set<string>>[]> => {
+      const out: Map<string, Set<string>>[] = [];
+      const v = await run(FILE, 'modular', 'spacer', {
+        allValues,
+        onRefined: (r) => {
+          const sets = new Map<string, Set<string>>();
+          for (const l of r.learned) {
+            const m = show(l.predicate).match(/^s = (\d+)$/);
+            if (m) (sets.get(l.where) ?? sets.set(l.where, new Set()).get(l.where)!).add(m[1]);
+          }
+          out.push(sets);
+        },
+      });
+      expect(v.verdict).toBe('safe');
+      return out;
+    };
+    const together = (rs: Map<string, Set<string>>[]): boolean => rs.every((sets) => [...sets.values()].every((ks) => ks.size === 4));
+    const withValues = await rounds(true);
+    expect(withValues.some((sets) => sets.size > 0)).toBe(true);
+    expect(together(withValues)).toBe(true);
+    expect(together(await rounds(false))).toBe(false);
   });
 });
 
