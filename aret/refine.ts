@@ -181,8 +181,8 @@ class Learner {
    * `shareInstances` its images, at the grouped level its mates' locations and its
    * other targets, and with `allValues`, for `v = k` where v only ever holds
    * constants, v's other values (value-sets.ts). Not at the grouped level: it learns
-   * the mates' locations at once already, and the values with them made the
-   * readers-writer lock's ARETs 2.5 times as costly to build, for one round fewer.
+   * the mates' locations at once already, and the values with them cost the
+   * readers-writer lock 2.5 times the abstraction queries, for one round fewer.
    */
   learn(cs: readonly Candidate[], level: Level): Learned[] {
     return cs.flatMap((c) => {
