@@ -6,18 +6,13 @@
  * value per round, and small programs spent a round on each.
  */
 import { conjuncts, eq, isPrimed, linearOf, num, primed, sub, unprimed, varsOf, type Term } from '../solver/formula.js';
-import { boundOf } from '../solver/bounds.js';
+import { fixedValue } from '../solver/bounds.js';
 import type { Program } from '../frontend/program.js';
+import { assigned } from '../frontend/lock-owners.js';
 import { equalityOf } from './abstraction.js';
 
 /** More values than this make the predicates cost more than the rounds they save. */
 const MAX_VALUES = 8;
-
-/** `x = k` for the one variable of `a`, or undefined. */
-function constantOf(a: Term, x: string): bigint | undefined {
-  const b = boundOf(a, x);
-  return b?.op === '=' && b.d % b.c === 0n ? -b.d / b.c : undefined;
-}
 
 /** The variable `a` copies into `x'` (`x' = w`), or undefined. */
 function copyOf(a: Term, x: string): string | undefined {
@@ -40,16 +35,16 @@ export function constantValues(p: Program): ReadonlyMap<string, readonly bigint[
   const add = <T>(map: Map<string, Set<T>>, v: string, x: T): void => void (map.get(v) ?? map.set(v, new Set()).get(v)!).add(x);
   const initial = conjuncts(p.init);
   for (const v of p.vars.keys()) {
-    const k = initial.flatMap((a) => (varsOf(a).has(v) ? [constantOf(a, v)] : []));
-    if (k.length === 1 && k[0] !== undefined) add(values, v, k[0]);
+    const k = fixedValue(initial.filter((a) => varsOf(a).has(v)), v);
+    if (k !== null) add(values, v, k);
     else open.add(v);
   }
   for (const t of p.threads.flatMap((th) => th.transitions))
     for (const v of t.writes) {
+      const k = assigned(t, v);
       const on = t.atoms.filter((a) => varsOf(a).has(primed(v)));
-      const k = on.length === 1 ? constantOf(on[0], primed(v)) : undefined;
-      const w = on.length === 1 && k === undefined ? copyOf(on[0], v) : undefined;
-      if (k !== undefined) add(values, v, k);
+      const w = k === null && on.length === 1 ? copyOf(on[0], v) : undefined;
+      if (k !== null) add(values, v, k);
       else if (w !== undefined) add(copies, v, w);
       else open.add(v);
     }

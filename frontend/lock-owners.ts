@@ -15,17 +15,15 @@
  * no proof needs.
  */
 import { and, eq, ite, mkVar, num, primed, varsOf, type Term } from '../solver/formula.js';
-import { boundsOf } from '../solver/bounds.js';
+import { fixedValue } from '../solver/bounds.js';
 import type { Program, Transition, VarInfo } from './program.js';
 
 /** The ghost owner of flag `g`. Brackets keep it apart from C names. */
 const ownerName = (g: string): string => `__owner[${g}]`;
 
 /** The constant a transition assigns to `g` (an atom `g' = c`, every atom on g' a bound on it alone), or null when it assigns something else. */
-function assigned(t: Transition, g: string): bigint | null {
-  const bs = boundsOf(t.atoms.filter((a) => varsOf(a).has(primed(g))), primed(g));
-  const fixed = bs?.find((b) => b.op === '=');
-  return fixed && fixed.d % fixed.c === 0n ? -fixed.d / fixed.c : null;
+export function assigned(t: Transition, g: string): bigint | null {
+  return fixedValue(t.atoms.filter((a) => varsOf(a).has(primed(g))), primed(g));
 }
 
 /** The globals used like lock flags: ints (no mutex, no ghost) written, and only with constants. */

@@ -32,6 +32,12 @@ export function boundsOf(atoms: readonly Term[], x: string): Bound[] | null {
   return bs.every((b) => b !== null) ? (bs as Bound[]) : null;
 }
 
+/** The value `atoms` fix x to: each of them a bound on x alone, one of them an equality (`x' = 3`); null otherwise. */
+export function fixedValue(atoms: readonly Term[], x: string): bigint | null {
+  const fixed = boundsOf(atoms, x)?.find((b) => b.op === '=');
+  return fixed && fixed.d % fixed.c === 0n ? -fixed.d / fixed.c : null;
+}
+
 /**
  * A value meeting every bound (the one nearest 0 among those tried), or null when none
  * does. The solutions form an interval minus finitely many points, so a value within
