@@ -2,16 +2,16 @@
  * The differential check of one generated program (generate-programs.ts): explored
  * exhaustively, then decided by each configuration of the engine registry (every
  * engine with its defaults; the ARET engine once per bias and Horn solver); a verdict
- * that contradicts exploration is a soundness bug. test/differential.test.ts and
+ * that contradicts exploration is a soundness bug. test/benchmarks/differential.test.ts and
  * `rely bench --suite differential` (differential-suite.ts) run it, and DiffSummary
  * counts what they saw, per configuration.
  */
 import { pino } from 'pino';
 import { compileProgram } from '../frontend/index.js';
-import { InputError } from '../frontend/diagnostics.js';
-import type { Program } from '../frontend/program.js';
+import { InputError } from '../program/diagnostics.js';
+import type { Program } from '../program/program.js';
 import { Budget } from '../core/budget.js';
-import { explore } from '../explicit/explore.js';
+import { explore } from '../engines/state-space/explore.js';
 import type { SolverChoice } from '../solver/select.js';
 import { ENGINES, engineNamed, type AnyEngine } from '../engines/registry.js';
 import { generateProgram } from './generate-programs.js';

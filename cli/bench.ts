@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { basename, join, sep } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
-import { InputError } from '../frontend/diagnostics.js';
+import { InputError } from '../program/diagnostics.js';
 import { parseCount, parseSeed, parseSolver } from '../core/options.js';
 import type { SolverChoice } from '../solver/select.js';
 import { ENGINES, LIVENESS_ENGINES } from '../engines/registry.js';

@@ -4,10 +4,10 @@ import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { pino, type Logger } from 'pino';
-import { showPos } from '../frontend/diagnostics.js';
+import { showPos } from '../program/diagnostics.js';
 import type { FrontendOptions } from '../frontend/index.js';
 import type { DataModel } from '../frontend/types.js';
-import type { Program } from '../frontend/program.js';
+import type { Program } from '../program/program.js';
 import { OptionError } from '../core/engine.js';
 
 /** The package version (package.json is one level up from cli/, two from dist/cli/). */

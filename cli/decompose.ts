@@ -3,16 +3,16 @@
  * assume-guarantee reasoning with a learned assumption check it in less memory than
  * monolithic verification? Every two-way split of the threads (the globals with S1), and
  * with an S2 of several threads its generalized decomposition S1 | t | t | … (Chapter 5),
- * is checked by `learn` (learn/assume-guarantee.ts), side by side with explicit-global's
+ * is checked by `learn` (engines/learn/assume-guarantee.ts), side by side with explicit-global's
  * exhaustive search and explicit-modular's thread-modular fixpoint (which the thesis
  * did not have); the memory proxy is the largest state space any one check held.
  */
 import type { Command } from 'commander';
 import { loadProgram } from '../frontend/index.js';
 import { parseCount } from '../core/options.js';
-import { explore } from '../explicit/explore.js';
-import { checkModular } from '../explicit/modular.js';
-import { checkAssumeGuarantee, type AgOutcome } from '../learn/assume-guarantee.js';
+import { explore } from '../engines/state-space/explore.js';
+import { checkModular } from '../engines/state-space/modular.js';
+import { checkAssumeGuarantee, type AgOutcome } from '../engines/learn/assume-guarantee.js';
 import { EXIT, addCommon, cliParser, frontendOptions, logger, parseSeconds, warnAll, type Common, type Session } from './common.js';
 
 const DEFAULT_MAX_SPLITS = 32;

@@ -7,7 +7,7 @@
  * the source listing with the lines the verdict touches marked.
  */
 import { showValue } from '../solver/formula.js';
-import type { Program } from '../frontend/program.js';
+import type { Program } from '../program/program.js';
 import type { EngineReport, EngineStats, EngineVerdict, Invariant, Round, RunInfo } from '../core/engine.js';
 import type { TraceStep } from '../core/trace.js';
 import { instance } from '@viz-js/viz';

@@ -2,10 +2,10 @@
 import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { loadProgram } from '../frontend/index.js';
-import { programJson, programSmt2, programText } from '../frontend/print.js';
+import { programJson, programSmt2, programText } from '../program/print.js';
 import { parseCount, parseRange } from '../core/options.js';
-import { DEFAULT_MAX_STATES, DEFAULT_NONDET_RANGE, explore } from '../explicit/explore.js';
-import { chcSmt2, type ChcEncoding } from '../monolithic/encode.js';
+import { DEFAULT_MAX_STATES, DEFAULT_NONDET_RANGE, explore } from '../engines/state-space/explore.js';
+import { chcSmt2, type ChcEncoding } from '../engines/monolithic/encode.js';
 import { EXIT, addCommon, cliParser, frontendOptions, logger, parseOutputPath, warnAll, type Common, type Session } from './common.js';
 import { exploreJson, exploreText } from './report.js';
 

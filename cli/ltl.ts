@@ -8,15 +8,15 @@
 import { readFileSync } from 'node:fs';
 import { eq, mkVar, num, showValue, varsOf, type Term } from '../solver/formula.js';
 import { loadReadableProgram } from '../frontend/index.js';
-import { InputError, type SourcePos } from '../frontend/diagnostics.js';
-import type { Program } from '../frontend/program.js';
+import { InputError, type SourcePos } from '../program/diagnostics.js';
+import type { Program } from '../program/program.js';
 import { LtlSyntaxError, parseLtl } from '../core/ltl.js';
 import { atomsOf, bindProperty, type LtlProperty } from '../core/property.js';
 import type { Fairness } from '../core/fair-cycles.js';
 import type { LivenessEngine, LivenessStats } from '../core/engine.js';
 import type { LivenessOutcome, StepRun } from '../core/lasso.js';
 import { runTraceStep } from '../core/lasso.js';
-import { findSymmetry } from '../explicit/api.js';
+import { findSymmetry } from '../engines/state-space/api.js';
 import { traceText } from './report.js';
 import type { Graph } from '../core/dot.js';
 import type { ReportPage } from './html-report.js';

@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { pino } from 'pino';
-import { InputError, ReadingTimeout } from '../frontend/diagnostics.js';
+import { InputError, ReadingTimeout } from '../program/diagnostics.js';
 import { benchCommand } from './bench.js';
 import { EXIT, version, type Io, type Session } from './common.js';
 import { decomposeCommand } from './decompose.js';

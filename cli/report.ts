@@ -5,10 +5,10 @@
  * (core/engine.ts).
  */
 import { showValue } from '../solver/formula.js';
-import type { Program } from '../frontend/program.js';
+import type { Program } from '../program/program.js';
 import type { EngineReport, EngineStats, EngineVerdict, RunInfo } from '../core/engine.js';
 import type { TraceStep } from '../core/trace.js';
-import type { ExploreResult } from '../explicit/explore.js';
+import type { ExploreResult } from '../engines/state-space/explore.js';
 
 export function traceText(trace: readonly TraceStep[]): string {
   const width = String(trace.length).length;

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
-import { InputError } from '../frontend/diagnostics.js';
+import { InputError } from '../program/diagnostics.js';
 import type { DataModel } from '../frontend/types.js';
 import { MISUSE } from '../frontend/lower/sync.js';
 import { EXIT, parseOutputPath, type Session } from './common.js';

@@ -7,14 +7,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { Command, Option } from 'commander';
-import { InputError, UnboundedThreads } from '../frontend/diagnostics.js';
+import { InputError, UnboundedThreads } from '../program/diagnostics.js';
 import { loadReadableProgram, type ReadableProgram } from '../frontend/index.js';
-import { hasTemplates, type Program } from '../frontend/program.js';
+import { hasTemplates, type Program } from '../program/program.js';
 import type { DataModel } from '../frontend/types.js';
 import { solverOption } from '../core/options.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { createSolver, type SolverChoice } from '../solver/select.js';
-import { threadModularViews } from '../explicit/api.js';
+import { threadModularViews } from '../engines/state-space/api.js';
 import { correctnessYaml, readWitness, violationYaml, type Producer, type ReadInvariant, type ReadWaypoint } from '../witness/format.js';
 import { violationWaypoints, followViolation } from '../witness/violation.js';
 import { checkInvariants, invariantsFromViews } from '../witness/correctness.js';

@@ -6,7 +6,7 @@
  * rely, one check-sat per obligation, each of which must answer unsat.
  */
 import { and, not, primed, smtSortOfName, smtSymbol, toSmt, varsOf, type Term } from '../solver/formula.js';
-import type { Program } from '../frontend/program.js';
+import type { Program } from '../program/program.js';
 import { solutionObligations, type Atom, type HornSolution, type HornSystem } from '../solver/horn.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { SolverUnknown } from './errors.js';
@@ -14,8 +14,8 @@ import { SolverUnknown } from './errors.js';
 /**
  * One premise of a proof rule in Horn form: the unknowns in `body` and `constraint`
  * imply `head` (absent: false). The unknowns `U` are formulas when a candidate proof
- * is checked (aret/proof.ts) and relation atoms when the rule itself is handed to
- * a Horn solver (monolithic/encode.ts), so that the rule is written down once.
+ * is checked (engines/aret/proof.ts) and relation atoms when the rule itself is handed to
+ * a Horn solver (engines/monolithic/encode.ts), so that the rule is written down once.
  */
 export interface Premise<U> {
   readonly name: string;

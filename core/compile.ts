@@ -1,6 +1,6 @@
 /**
  * IR terms compiled to closures over concrete values: what the interpreter executes.
- * Trace replay (replay.ts) and the explicit-state engines (explicit/execute.ts) run
+ * Trace replay (replay.ts) and the explicit-state engines (engines/state-space/execute.ts) run
  * the very formulas the symbolic engines reason about, through this one evaluator.
  */
 import { constArrayValue, intValue, selectValue, storeValue, valuesEqual, type ArrayValue, type Term, type Value as VarValue } from '../solver/formula.js';

@@ -1,5 +1,5 @@
 /** Graphs as Graphviz DOT text: a thread's control-flow graph, a DFA over named events, a Büchi automaton, a Horn clause system's tree. */
-import type { Program } from '../frontend/program.js';
+import type { Program } from '../program/program.js';
 import type { Buchi, Literal } from './buchi.js';
 import type { HornSystem } from '../solver/horn.js';
 

@@ -11,7 +11,7 @@ import type { Graph } from './dot.js';
 import type { Logger } from 'pino';
 import type { BackendName, SmtSolver } from '../solver/smt.js';
 import { SolverPool, type SolverChoice } from '../solver/select.js';
-import type { Program } from '../frontend/program.js';
+import type { Program } from '../program/program.js';
 import type { Budget } from './budget.js';
 import type { Outcome } from './outcome.js';
 import type { LtlProperty } from './property.js';
@@ -164,7 +164,7 @@ export interface LivenessStats extends EngineStats {
 /**
  * An engine for linear-time properties (`rely verify --ltl`, issue 22): it decides
  * whether every fair run of the program satisfies the property. Its counterexamples
- * are replayed (explicit/lasso.ts) before it returns them.
+ * are replayed (engines/state-space/lasso.ts) before it returns them.
  */
 export interface LivenessEngine<S extends LivenessStats> {
   readonly name: string;

@@ -4,8 +4,8 @@
  * failed replay is an internal error of the engine, never a verdict.
  */
 
-import { showPos } from '../frontend/diagnostics.js';
-import type { Transition } from '../frontend/program.js';
+import { showPos } from '../program/diagnostics.js';
+import type { Transition } from '../program/program.js';
 
 /** The run's deadline passed (budget.ts). */
 export class Timeout extends Error {
@@ -34,7 +34,7 @@ export class SolverUnknown extends Error {
 /** A counterexample from SMT that the interpreter rejects: never a verdict. */
 export class ReplayFailed extends Error {}
 
-/** UNKNOWN's reason from an engine whose states hold integers only, given a program with arrays of run-time size (frontend/program.ts hasArrays). */
+/** UNKNOWN's reason from an engine whose states hold integers only, given a program with arrays of run-time size (program/program.ts hasArrays). */
 export const arraysReason = (engine: string): string =>
   `unsupported by the ${engine} engine: objects of a size known only at run time (their cells are SMT arrays, which the symbolic engines read: aret, bmc, monolithic)`;
 

@@ -3,9 +3,9 @@
  * and a cycle of interleaved steps, the cycle returning to its first state — violates
  * it, or a reachable state deadlocks, or UNKNOWN with a reason. Every lasso and
  * deadlock run is replayed in the interpreter before it is reported
- * (explicit/lasso.ts); this module holds the shapes and their trace steps.
+ * (engines/state-space/lasso.ts); this module holds the shapes and their trace steps.
  */
-import type { Program, Transition } from '../frontend/program.js';
+import type { Program, Transition } from '../program/program.js';
 import { traceStep, type TraceStep } from './trace.js';
 
 /** One step of a run: a transition of `thread`, or (no transition) its self-loop while it is blocked, or (thread -1) the last state repeated once every thread has ended. */

@@ -6,7 +6,7 @@
  */
 import { and, isPrimed, rename, unprimed, type Term, type Value } from '../solver/formula.js';
 import { modelValue, type SmtSolver } from '../solver/smt.js';
-import { fullFormula, type Program, type Transition } from '../frontend/program.js';
+import { fullFormula, type Program, type Transition } from '../program/program.js';
 import { ReplayFailed } from './errors.js';
 import { replay } from './replay.js';
 import type { TraceStep } from './trace.js';

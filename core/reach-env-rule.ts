@@ -2,11 +2,11 @@
  * The proof rule REACHENV (Fig. 5): per thread i a reachability formula R_i over V and
  * an environment transition E_i over V, V', and the premises CS1–CS5 they must
  * satisfy. Written once as premises: the ARET engine checks its proofs against them
- * (aret/proof.ts) and `rely emit-chc --encoding reachenv` hands them to a CHC solver
- * with R_i and E_i unknown (monolithic/encode.ts), so the two cannot drift apart.
+ * (engines/aret/proof.ts) and `rely emit-chc --encoding reachenv` hands them to a CHC solver
+ * with R_i and E_i unknown (engines/monolithic/encode.ts), so the two cannot drift apart.
  */
 import { or } from '../solver/formula.js';
-import { fullFormula, ownFrame, type Program } from '../frontend/program.js';
+import { fullFormula, ownFrame, type Program } from '../program/program.js';
 import type { Premise } from './certificate.js';
 
 /**

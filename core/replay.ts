@@ -4,7 +4,7 @@
  * symbolic engine reports is accepted only if the program really runs it.
  */
 import { isPrimed, unprimed, valuesEqual, type Term, type Value } from '../solver/formula.js';
-import { fullFormula, type Program, type Transition } from '../frontend/program.js';
+import { fullFormula, type Program, type Transition } from '../program/program.js';
 import { compile, type Env } from './compile.js';
 import { traceStep, type TraceStep } from './trace.js';
 

@@ -28,7 +28,7 @@
  * obligations its proofs are re-checked against.
  */
 import { and, eq, ite, mkVar, num, primed, rename, type Term } from '../solver/formula.js';
-import type { Program } from '../frontend/program.js';
+import type { Program } from '../program/program.js';
 import type { Premise } from './certificate.js';
 
 /** The name of R_i; brackets keep it apart from program variables (whose only brackets hold an array index). */
@@ -45,7 +45,7 @@ const makerCopy = (name: string): string => `${name}@maker`;
 
 /**
  * The receiver's value of a mutex whose value in maker m's view is `a` (OwnerViews in
- * explicit/modular.ts): m's own I is another instance to everyone else (-I_m); a -I
+ * engines/state-space/modular.ts): m's own I is another instance to everyone else (-I_m); a -I
  * of the receiver's template is the receiver itself or a third instance, as the
  * clause variable `me` chooses (the same choice before and after the step).
  */

@@ -3,8 +3,8 @@
  * transition and source position, the statements, and the values after the step.
  */
 import { and, unprimed, varsOf, type Value } from '../solver/formula.js';
-import type { SourcePos } from '../frontend/diagnostics.js';
-import { effectAtoms, type Program, type Step, type Transition } from '../frontend/program.js';
+import type { SourcePos } from '../program/diagnostics.js';
+import { effectAtoms, type Program, type Step, type Transition } from '../program/program.js';
 
 export interface TraceStep {
   readonly thread: string;

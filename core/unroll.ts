@@ -10,7 +10,7 @@
  */
 import { and, eq, evaluate, intValue, isArrayName, isPrimed, ite, mkVar, not, num, or, rename, unprimed, varsOf, type Term, type Value } from '../solver/formula.js';
 import { modelValue, type SmtSolver } from '../solver/smt.js';
-import { isFrameAtom, type Program, type Transition } from '../frontend/program.js';
+import { isFrameAtom, type Program, type Transition } from '../program/program.js';
 import { ReplayFailed, SolverUnknown } from './errors.js';
 import { at, replayModel } from './path.js';
 import type { TraceStep } from '../core/trace.js';

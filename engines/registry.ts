@@ -4,14 +4,14 @@
  * of engines are generated from this list: a new engine is one folder and one entry.
  */
 import type { Engine, LivenessEngine } from '../core/engine.js';
-import { portfolioEngine } from '../portfolio/engine.js';
-import { aretEngine } from '../aret/engine.js';
-import { bmcEngine } from '../bmc/engine.js';
-import { monolithicEngine } from '../monolithic/engine.js';
-import { explicitGlobalEngine, explicitGlobalLivenessEngine, explicitModularEngine } from '../explicit/engine.js';
-import { splitEngine } from '../split/engine.js';
-import { learnEngine } from '../learn/engine.js';
-import { threadModularEngine } from '../thread-modular/engine.js';
+import { portfolioEngine } from './portfolio/engine.js';
+import { aretEngine } from './aret/engine.js';
+import { bmcEngine } from './bmc/engine.js';
+import { monolithicEngine } from './monolithic/engine.js';
+import { explicitGlobalEngine, explicitGlobalLivenessEngine, explicitModularEngine } from './explicit/engine.js';
+import { splitEngine } from './split-invariant/engine.js';
+import { learnEngine } from './learn/engine.js';
+import { threadModularEngine } from './thread-modular/engine.js';
 
 /** An engine of any options, proof and statistics: the registry holds them side by side (each is typed where it is declared). */
 export type AnyEngine = Engine<any, any, any>;

@@ -1,5 +1,5 @@
 /** Abstract syntax of the C dialect, as built by the ohm semantics in parse.ts. */
-import type { SourcePos } from './diagnostics.js';
+import type { SourcePos } from '../program/diagnostics.js';
 
 export type Expr =
   /** An integer or character literal; `literal` is the integer literal's spelling (its type depends on it). */

@@ -1,10 +1,10 @@
 /** Frontend entry: C file → `Program`. */
 import { readFileSync } from 'node:fs';
-import { InputError, type SourcePos } from './diagnostics.js';
-import { conditionReader, lowerProgram, type LowerOptions } from './lower.js';
-import { parseC, parseExpression, type ParseOptions } from './parse.js';
+import { InputError, type SourcePos } from '../program/diagnostics.js';
+import { conditionReader, lowerProgram, type LowerOptions } from './lower/translation-unit.js';
+import { parseC, parseExpression, type ParseOptions } from './parse/translation-unit.js';
 import type { Term } from '../solver/formula.js';
-import type { Program } from './program.js';
+import type { Program } from '../program/program.js';
 
 export type FrontendOptions = ParseOptions & LowerOptions;
 

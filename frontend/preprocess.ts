@@ -10,7 +10,7 @@
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { InputError, fail, type SourcePos } from './diagnostics.js';
+import { InputError, fail, type SourcePos } from '../program/diagnostics.js';
 
 type TokKind = 'id' | 'num' | 'str' | 'chr' | 'punct' | 'other';
 

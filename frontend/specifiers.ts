@@ -11,7 +11,7 @@
  * `__attribute__((mode(…)))` sets an integer's width.
  */
 import type { Attribute, Specifiers } from './ast.js';
-import { unsupported, type SourcePos } from './diagnostics.js';
+import { unsupported, type SourcePos } from '../program/diagnostics.js';
 
 /** GCC attributes (without their `__` wrapping) that change nothing rely models. */
 const HARMLESS = new Set([

@@ -4,16 +4,36 @@
  * Architecture). One engine uses another only through that engine's declared API
  * (its api.ts). A new import that breaks either fails here, naming the files.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
-/** Folders by layer, lowest first; a folder may import its own and lower layers. */
-const LAYERS: readonly (readonly string[])[] = [['solver'], ['frontend'], ['core'], ['horn'], ['explicit', 'monolithic', 'aret', 'bmc', 'thread-modular', 'split', 'learn'], ['portfolio'], ['engines'], ['witness'], ['benchmarks'], ['cli', 'docs']];
-const ENGINE_FOLDERS = new Set(LAYERS[4]);
-const layerOf = (folder: string): number => LAYERS.findIndex((l) => l.includes(folder));
+/** The engines: every folder of engines/ with an engine.ts. Composite ones run the others, so they sit a layer above them. */
+const ENGINES_DIR = join(ROOT, 'engines');
+const subfolders = (dir: string): string[] => readdirSync(dir).filter((n) => statSync(join(dir, n)).isDirectory());
+const ENGINE_FOLDERS = subfolders(ENGINES_DIR).filter((n) => existsSync(join(ENGINES_DIR, n, 'engine.ts')));
+const COMPOSITE = ['portfolio'];
+/** Libraries the engines share (engines/ folders without an engine.ts). */
+const ENGINE_LIBRARIES = subfolders(ENGINES_DIR).filter((n) => !ENGINE_FOLDERS.includes(n));
+
+/** Units by layer, lowest first; a unit (a top-level folder, or one folder of engines/) may import its own and lower layers. */
+const LAYERS: readonly (readonly string[])[] = [
+  ['solver'],
+  ['program'],
+  ['frontend'],
+  ['core'],
+  ENGINE_LIBRARIES.map((n) => `engines/${n}`),
+  ENGINE_FOLDERS.filter((n) => !COMPOSITE.includes(n)).map((n) => `engines/${n}`),
+  COMPOSITE.map((n) => `engines/${n}`),
+  ['engines'],
+  ['witness'],
+  ['benchmarks'],
+  ['cli', 'docs'],
+];
+const ENGINE_LAYER = LAYERS.findIndex((l) => l.includes(`engines/${ENGINE_FOLDERS.find((n) => !COMPOSITE.includes(n))}`));
+const layerOf = (unit: string): number => LAYERS.findIndex((l) => l.includes(unit));
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
@@ -31,9 +51,14 @@ function importsOf(file: string): string[] {
   return specs.map((s) => relative(ROOT, resolve(dirname(file), s.replace(/\.js$/, '.ts'))));
 }
 
-const files = LAYERS.flat().flatMap((f) => sources(join(ROOT, f)));
+const TOP = [...new Set(LAYERS.flat().map((u) => u.split('/')[0]))];
+const files = TOP.flatMap((f) => sources(join(ROOT, f)));
 const graph = new Map(files.map((f) => [relative(ROOT, f), importsOf(f)]));
-const folderOf = (path: string): string => path.split('/')[0];
+/** The unit a file belongs to: its top-level folder, or engines/<name> for a file inside an engine's or library's folder. */
+const unitOf = (path: string): string => {
+  const parts = path.split('/');
+  return parts[0] === 'engines' && parts.length > 2 ? `engines/${parts[1]}` : parts[0];
+};
 
 /** Strongly connected components of more than one file (or a file importing itself): Tarjan's algorithm. */
 function cycles(g: ReadonlyMap<string, readonly string[]>): string[][] {
@@ -88,9 +113,9 @@ describe('import graph', () => {
     const bad: string[] = [];
     for (const [from, tos] of graph)
       for (const to of tos) {
-        const [a, b] = [folderOf(from), folderOf(to)];
+        const [a, b] = [unitOf(from), unitOf(to)];
         if (a === b) continue;
-        const sideways = layerOf(a) === layerOf(b) && ENGINE_FOLDERS.has(b) && to === `${b}/api.ts`;
+        const sideways = layerOf(a) === layerOf(b) && layerOf(b) === ENGINE_LAYER && to === `${b}/api.ts`;
         if (layerOf(b) < 0 || (layerOf(b) >= layerOf(a) && !sideways)) bad.push(`${from} imports ${to}`);
       }
     expect(bad).toEqual([]);

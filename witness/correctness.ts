@@ -3,7 +3,7 @@
  * checked inductive by a fresh solver, Owicki–Gries style.
  *
  * Writing: the invariant of a place (thread, location) is what thread-modular model
- * checking found the thread can see there (explicit/api.ts, an exact fixpoint that
+ * checking found the thread can see there (engines/state-space/api.ts, an exact fixpoint that
  * over-approximates the reachable states), projected onto the C variables visible at
  * its position, as a disjunction of value tuples. Places at one position (a function
  * run by several threads) share the disjunction of their tuples.
@@ -23,12 +23,12 @@
  */
 import { FALSE, and, eq, mkVar, num, prime, type Term } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
-import { InputError } from '../frontend/diagnostics.js';
+import { InputError } from '../program/diagnostics.js';
 import type { ReadableProgram } from '../frontend/index.js';
-import { fullFormula, type Program } from '../frontend/program.js';
-import { liveVariables } from '../frontend/dead-locals.js';
+import { fullFormula, type Program } from '../program/program.js';
+import { liveVariables } from '../program/dead-locals.js';
 import type { Obligation } from '../core/certificate.js';
-import type { ThreadViews } from '../explicit/api.js';
+import type { ThreadViews } from '../engines/state-space/api.js';
 import type { LocationInvariant, ReadInvariant } from './format.js';
 import { cLiteral, placesOf, readInScope, scopeAt, type Place } from './locations.js';
 
@@ -49,7 +49,7 @@ export function invariantsFromViews(p: Program, functions: Functions, views: rea
   for (const place of placesOf(p, functions)) {
     const k = `${place.pos.line}:${place.pos.col}`;
     if (!byPos.has(k)) byPos.set(k, []);
-    // A variable dead at the place has a value the explicit engines fix (frontend/dead-locals.ts), not one C gives it: left out.
+    // A variable dead at the place has a value the explicit engines fix (program/dead-locals.ts), not one C gives it: left out.
     const { live, tracked } = liveVariables(p, p.threads[place.thread]);
     const here = live.get(place.pc) ?? new Set<string>();
     const names = new Map([...scopeAt(p, place.thread, place.fn).names].filter(([, v]) => !tracked.has(v) || here.has(v)));

@@ -22,7 +22,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, stringify, type Node } from 'yaml';
-import { InputError, type SourcePos } from '../frontend/diagnostics.js';
+import { InputError, type SourcePos } from '../program/diagnostics.js';
 import type { DataModel } from '../frontend/types.js';
 
 export const VIOLATION_FORMAT = '2.2';

@@ -15,9 +15,9 @@
  */
 import type { Term } from '../solver/formula.js';
 import { varsOf } from '../solver/formula.js';
-import { InputError, showPos, type SourcePos } from '../frontend/diagnostics.js';
+import { InputError, showPos, type SourcePos } from '../program/diagnostics.js';
 import type { ReadableProgram } from '../frontend/index.js';
-import type { Program, Transition } from '../frontend/program.js';
+import type { Program, Transition } from '../program/program.js';
 
 /** A thread's location with its position in the source and the function it is in. */
 export interface Place {

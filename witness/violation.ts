@@ -16,9 +16,9 @@
 import type { Term } from '../solver/formula.js';
 import { rename } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
-import { InputError, showPos, type SourcePos } from '../frontend/diagnostics.js';
+import { InputError, showPos, type SourcePos } from '../program/diagnostics.js';
 import type { ReadableProgram } from '../frontend/index.js';
-import type { Program, Transition } from '../frontend/program.js';
+import type { Program, Transition } from '../program/program.js';
 import { at, concretePath } from '../core/path.js';
 import type { TraceStep } from '../core/trace.js';
 import type { ReadWaypoint, Waypoint } from './format.js';

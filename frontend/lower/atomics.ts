@@ -7,7 +7,7 @@
  * before the step, as C evaluates a call's arguments before the call.
  */
 import type { Expr } from '../ast.js';
-import { fail, unsupported } from '../diagnostics.js';
+import { fail, unsupported } from '../../program/diagnostics.js';
 import { add, eq, gt, lt, num, sub, type Term } from '../../solver/formula.js';
 import { showType } from '../types.js';
 import type { ThreadBuilder } from './builder.js';

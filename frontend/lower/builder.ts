@@ -6,8 +6,8 @@
  * the sibling modules, as functions taking the builder first; thread.ts wires them up.
  */
 import type { Expr, Stmt } from '../ast.js';
-import { Cfg, actionVars, type Action } from '../cfg.js';
-import { fail, unsupported, type SourcePos } from '../diagnostics.js';
+import { Cfg, actionVars, type Action } from '../../program/cfg.js';
+import { fail, unsupported, type SourcePos } from '../../program/diagnostics.js';
 import { FALSE, TRUE, add, eq, ge, gt, ite, le, lt, mkVar, not, num, select, show, store, type Term } from '../../solver/formula.js';
 import { convertConstant, INT, maxCells, showType, structMembers, unmodelledPointer, type CType, type IntType } from '../types.js';
 import { conversion, conversionRange } from './conversion.js';

@@ -6,7 +6,7 @@
  * another library call is adding an entry.
  */
 import type { Expr } from '../ast.js';
-import { fail, unboundedThreads, unsupported, type SourcePos } from '../diagnostics.js';
+import { fail, unboundedThreads, unsupported, type SourcePos } from '../../program/diagnostics.js';
 import { eq, FALSE, mkVar, num, type Term } from '../../solver/formula.js';
 import { calleeName, isNullish, stripCasts, type CallExpr } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';

@@ -5,7 +5,7 @@
  * lowered once per thread, which the explicit engines run with a stack.
  */
 import type { Expr, FunctionDef } from '../ast.js';
-import { fail, unsupported } from '../diagnostics.js';
+import { fail, unsupported } from '../../program/diagnostics.js';
 import { mkVar, num, show, type Term } from '../../solver/formula.js';
 import { convertConstant, showType } from '../types.js';
 import { assigns, calleeOf, createsObjects, stripCasts, takesAddress, type CallExpr } from './ast-queries.js';

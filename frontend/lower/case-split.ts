@@ -6,7 +6,7 @@
  * value read twice in a row must therefore be one no other thread writes (callers pass
  * locals).
  */
-import type { SourcePos } from '../diagnostics.js';
+import type { SourcePos } from '../../program/diagnostics.js';
 import { add, eq, ge, le, lt, num, TRUE, type Term } from '../../solver/formula.js';
 import type { ThreadBuilder } from './builder.js';
 

@@ -6,7 +6,7 @@
  */
 import type { Expr } from '../ast.js';
 import { FALSE, TRUE, add, and, cdiv, crem, eq, ge, gt, ite, le, lt, mkVar, mul, neg, not, num, or, sub, type Term } from '../../solver/formula.js';
-import { unsupported } from '../diagnostics.js';
+import { unsupported } from '../../program/diagnostics.js';
 import type { ThreadBuilder } from './builder.js';
 import { castType } from './declared-types.js';
 import { commonType, convertTo, exprType } from './integers.js';

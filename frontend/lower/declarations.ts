@@ -5,7 +5,7 @@
  * its leading declarations into φ_init.
  */
 import type { Declaration, Expr } from '../ast.js';
-import { unsupported, type SourcePos } from '../diagnostics.js';
+import { unsupported, type SourcePos } from '../../program/diagnostics.js';
 import { num } from '../../solver/formula.js';
 import { checkStorage } from '../specifiers.js';
 import { convertConstant, type CType } from '../types.js';

@@ -5,7 +5,7 @@
  * know where the pair sits in a declaration or a function definition.
  */
 import type { Declarator, Expr, FunctionDef, Specifiers } from '../ast.js';
-import type { SourcePos } from '../diagnostics.js';
+import type { SourcePos } from '../../program/diagnostics.js';
 import { applyDeclarator, baseType, type CType, type TypeEnv } from '../types.js';
 
 export interface ParamInfo {

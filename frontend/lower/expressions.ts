@@ -6,7 +6,7 @@
  * assigned directly becomes one havoc of the target.
  */
 import type { Expr } from '../ast.js';
-import { fail, unsupported, type SourcePos } from '../diagnostics.js';
+import { fail, unsupported, type SourcePos } from '../../program/diagnostics.js';
 import { add, cdiv, crem, eq, lt, mul, neg, num, sub, varsOf, type Term } from '../../solver/formula.js';
 import { showType, type IntType } from '../types.js';
 import { calleeName } from './ast-queries.js';

@@ -5,7 +5,7 @@
  * lower.ts and the builders both import it rather than each other.
  */
 import type { Expr, FunctionDef } from '../ast.js';
-import { unsupported, type SourcePos } from '../diagnostics.js';
+import { unsupported, type SourcePos } from '../../program/diagnostics.js';
 import type { PointsTo } from '../points-to.js';
 import type { CType, IntType, TypeEnv } from '../types.js';
 import type { Term } from '../../solver/formula.js';

@@ -9,8 +9,8 @@
  * allows the cast at all) is refused where the analysis sees it.
  */
 import type { Expr } from '../ast.js';
-import type { SourcePos } from '../diagnostics.js';
-import { unsupported } from '../diagnostics.js';
+import type { SourcePos } from '../../program/diagnostics.js';
+import { unsupported } from '../../program/diagnostics.js';
 import type { Term } from '../../solver/formula.js';
 import { showType, type CType, type TypeEnv } from '../types.js';
 import type { ThreadBuilder } from './builder.js';

@@ -4,7 +4,7 @@
  * variable holds (function-pointers.ts). A name denotes a function only where no
  * variable of that name is in scope.
  */
-import { unsupported, type SourcePos } from '../diagnostics.js';
+import { unsupported, type SourcePos } from '../../program/diagnostics.js';
 import { functionSource, type Sources } from '../points-to.js';
 import { num, type Term } from '../../solver/formula.js';
 import type { CType } from '../types.js';

@@ -7,7 +7,7 @@
  */
 import type { Expr } from '../ast.js';
 import { num, type Term } from '../../solver/formula.js';
-import { unsupported } from '../diagnostics.js';
+import { unsupported } from '../../program/diagnostics.js';
 import { sizeOf } from '../sizes.js';
 import { BOOL, INT, intType, showType, sizeType, type CType, type IntType } from '../types.js';
 import { calleeName } from './ast-queries.js';

@@ -9,7 +9,7 @@
  * again) is refused.
  */
 import type { Expr } from '../ast.js';
-import { unsupported, type SourcePos } from '../diagnostics.js';
+import { unsupported, type SourcePos } from '../../program/diagnostics.js';
 import { eq, gt, lt, mkVar, num, type Term } from '../../solver/formula.js';
 import { NULL_SOURCES, variableSource } from '../points-to.js';
 import { calleeName, isNullish, someNode, stripCasts } from './ast-queries.js';

@@ -4,7 +4,7 @@
  * the caller may use.
  */
 import type { Expr } from '../ast.js';
-import { fail, type SourcePos } from '../diagnostics.js';
+import { fail, type SourcePos } from '../../program/diagnostics.js';
 import { varsOf, type Term } from '../../solver/formula.js';
 import { calleeName, stripCasts, type CallExpr } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';

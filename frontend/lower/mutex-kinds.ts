@@ -12,8 +12,8 @@
  * The owner is the thread's index: the instances of a thread created in a loop
  * without constant bounds share one, so there these mutexes are refused.
  */
-import type { SourcePos } from '../diagnostics.js';
-import { unsupported } from '../diagnostics.js';
+import type { SourcePos } from '../../program/diagnostics.js';
+import { unsupported } from '../../program/diagnostics.js';
 import { add, eq, gt, le, lt, mkVar, num, sub, type Term } from '../../solver/formula.js';
 import { INT } from '../types.js';
 import type { ThreadBuilder } from './builder.js';

@@ -5,7 +5,7 @@
  * become case splits over the cells, with an out-of-bounds or invalid-pointer error.
  */
 import type { Expr } from '../ast.js';
-import { fail, unsupported, type SourcePos } from '../diagnostics.js';
+import { fail, unsupported, type SourcePos } from '../../program/diagnostics.js';
 import type { Term } from '../../solver/formula.js';
 import { stripCasts } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';

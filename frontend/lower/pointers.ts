@@ -16,7 +16,7 @@
  * as a value does x get an address.
  */
 import type { Expr } from '../ast.js';
-import { fail, unsupported, type SourcePos } from '../diagnostics.js';
+import { fail, unsupported, type SourcePos } from '../../program/diagnostics.js';
 import { INT_SOURCES, NULL_SOURCES, REGION_SPAN, objectSource, variableSource, type Sources, type Targets } from '../points-to.js';
 import { add, cdiv, constArray, eq, gt, linearOf, lt, mkVar, mul, neg, num, show, sub, varsOf, type Term } from '../../solver/formula.js';
 import { sizeOf } from '../sizes.js';

@@ -6,7 +6,7 @@
  * when it can be, so that the cells become plain variables.
  */
 import type { Expr, Stmt } from '../ast.js';
-import { fail, unboundedThreads, unsupported, type SourcePos } from '../diagnostics.js';
+import { fail, unboundedThreads, unsupported, type SourcePos } from '../../program/diagnostics.js';
 import { eq, ge, gt, lt, mkVar, num } from '../../solver/formula.js';
 import { breaksOut, calleeName, cellValues, createsOrJoins, createsThreads, indexesBy, someNode, surelyUsedCell, unrollValues, type ForStmt, type UnrollPlan } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';

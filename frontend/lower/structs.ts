@@ -6,7 +6,7 @@
  * of the structs p may point to.
  */
 import type { Expr } from '../ast.js';
-import { fail, unsupported, type SourcePos } from '../diagnostics.js';
+import { fail, unsupported, type SourcePos } from '../../program/diagnostics.js';
 import { mkVar, type Term } from '../../solver/formula.js';
 import type { CType } from '../types.js';
 import type { ThreadBuilder } from './builder.js';

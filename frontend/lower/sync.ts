@@ -13,7 +13,7 @@
  * apart from correct use (see "misuse" below); without it those steps are as they were.
  */
 import type { Expr } from '../ast.js';
-import { unsupported, type SourcePos } from '../diagnostics.js';
+import { unsupported, type SourcePos } from '../../program/diagnostics.js';
 import { add, eq, ge, gt, le, lt, mkVar, num, sub, type Term } from '../../solver/formula.js';
 import { INT, SYNC, type SyncKind } from '../types.js';
 import type { ThreadBuilder } from './builder.js';

@@ -15,7 +15,7 @@
  * reads ids creates no such threads.
  */
 import type { Expr } from '../ast.js';
-import { unsupported, type SourcePos } from '../diagnostics.js';
+import { unsupported, type SourcePos } from '../../program/diagnostics.js';
 import { eq, gt, lt, mkVar, num, type Term } from '../../solver/formula.js';
 import { calleeName, stripCasts } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';

@@ -8,7 +8,7 @@
  */
 import { eq, mkVar, num, type Term } from '../../solver/formula.js';
 import type { Expr } from '../ast.js';
-import { unsupported } from '../diagnostics.js';
+import { unsupported } from '../../program/diagnostics.js';
 import { ThreadBuilder, type Frame, type Recursion } from './builder.js';
 import { call } from './calls.js';
 import { threadResult } from './builtins.js';

@@ -8,7 +8,7 @@
  */
 import type * as ohm from 'ohm-js';
 import type { Attribute, Declaration, Declarator, Derived, Expr, Field, FunctionDef, InitDeclarator, Param, Specifiers, Stmt, TypeName } from '../ast.js';
-import type { SourcePos } from '../diagnostics.js';
+import type { SourcePos } from '../../program/diagnostics.js';
 import { cGrammar } from '../grammar.js';
 import { charValue, parseIntLiteral, positionAt, type Preprocessed } from '../preprocess.js';
 

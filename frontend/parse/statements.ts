@@ -8,7 +8,7 @@
  * of the largest expression or declaration, and time linear in the body's length.
  */
 import type { Declaration, Expr, FunctionDef, Stmt, TopLevel } from '../ast.js';
-import { checkDeadline, fail, type SourcePos } from '../diagnostics.js';
+import { checkDeadline, fail, type SourcePos } from '../../program/diagnostics.js';
 import { cGrammar, TYPEDEF_MARK } from '../grammar.js';
 import type { Preprocessed } from '../preprocess.js';
 import { astOf } from './semantics.js';

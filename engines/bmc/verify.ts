@@ -1,0 +1,58 @@
+/**
+ * Bounded model checking (`rely verify --engine bmc`), the bug hunter of the
+ * portfolio: is an error reachable within k steps of the product program, for k
+ * growing geometrically (core/unroll.ts)? An error is found at about the depth of
+ * its shortest trace, however many interleavings lead there, with nondeterministic
+ * values chosen by the solver. It proves nothing: no error within the bound is
+ * UNKNOWN, as is a timeout.
+ */
+import { SolverFailed, type SmtSolver, type SolverStats } from '../../solver/smt.js';
+import { type Program, singleInstances } from '../../program/program.js';
+import type { Budget } from '../../core/budget.js';
+import { OutOfMemory, ReplayFailed, SolverUnknown, Timeout } from '../../core/errors.js';
+import type { Outcome } from '../../core/outcome.js';
+import { findErrorTrace } from '../../core/unroll.js';
+
+export interface BmcStats {
+  /** The deepest k asked for which no error state is reachable within k steps (null: none decided). */
+  errorFreeDepth: number | null;
+  solver: SolverStats;
+  timeMs: number;
+}
+
+/** BMC proves nothing: it never answers SAFE, so its proof type is empty. */
+export type BmcVerdict = Outcome<null> & { stats: BmcStats };
+
+export interface BmcOptions {
+  budget: Budget;
+  /** The deepest error state looked for (default: no bound but the budget). */
+  maxDepth?: number;
+  /** Internal errors that turn into UNKNOWN (a trace that does not replay). */
+  onInternalError?: (message: string) => void;
+}
+
+export async function verifyBmc(p: Program, solver: SmtSolver, opts: BmcOptions): Promise<BmcVerdict> {
+  singleInstances(p, 'bmc');
+  const t0 = performance.now();
+  let errorFreeDepth: number | null = null;
+  const done = (o: Outcome<null>): BmcVerdict => ({ ...o, stats: { errorFreeDepth, solver: { ...solver.stats }, timeMs: performance.now() - t0 } });
+  const explored = (): string => (errorFreeDepth === null ? '' : ` (no error within ${errorFreeDepth} steps)`);
+  try {
+    const trace = await findErrorTrace(p, solver, {
+      checkTime: () => opts.budget.check(),
+      queryTimeoutMs: () => opts.budget.queryMs(), // one query may take all the time left: a deeper one is all there is to ask
+      onDepth: (k) => (errorFreeDepth = k),
+      maxDepth: opts.maxDepth,
+    });
+    if (trace) return done({ verdict: 'unsafe', trace, traceReplayed: true });
+    return done({ verdict: 'unknown', reason: `bounded: no error within ${errorFreeDepth} steps (--max-depth)` });
+  } catch (e) {
+    if (e instanceof Timeout || (e instanceof SolverUnknown && e.reason === 'timeout')) return done({ verdict: 'unknown', reason: `timeout${explored()}` });
+    if (e instanceof SolverUnknown || e instanceof OutOfMemory || e instanceof SolverFailed) return done({ verdict: 'unknown', reason: `${e.message}${explored()}` });
+    if (e instanceof ReplayFailed) {
+      opts.onInternalError?.(e.message);
+      return done({ verdict: 'unknown', reason: e.message });
+    }
+    throw e;
+  }
+}

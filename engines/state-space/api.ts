@@ -1,0 +1,64 @@
+/**
+ * What other engines may use of the explicit-state engines; the rest of this folder
+ * is theirs alone (the import check, .dependency-cruiser.cjs, holds other folders to
+ * this file). The ARET engine's modular precheck asks whether thread-modular model
+ * checking — over each group of threads as one — reaches an error.
+ */
+import type { Program } from '../../program/program.js';
+import { checkModular, checkModularProof } from './modular.js';
+
+export { Layout, initialStates } from './steps.js';
+export { ThreadMoves, globalMoves, deadlocked, type RealMove } from './moves.js';
+export { lassoFailure, deadlockFailure } from './lasso.js';
+export { checkLivenessGlobal, findDeadlock, type LivenessOptions } from './liveness.js';
+export { DEFAULT_NONDET_RANGE } from './explore.js';
+export { findSymmetry, type Symmetry } from './symmetry.js';
+
+export interface FixpointAnswer {
+  /** The fixpoint reaches an error location. */
+  readonly errorReachable: boolean;
+  /** The search finished within its bounds. */
+  readonly complete: boolean;
+}
+
+/**
+ * Flanagan–Qadeer thread-modular model checking (modular.ts) of `p`, each group of
+ * `groups` explored as one thread (default: every thread alone), within `maxStates`
+ * and by `deadline` (performance.now()).
+ */
+export function threadModularFixpoint(p: Program, bounds: { maxStates: number; deadline: number }, groups?: readonly (readonly number[])[]): FixpointAnswer {
+  const r = checkModular(p, bounds, groups);
+  return { errorReachable: r.errorReachable, complete: r.complete };
+}
+
+/** What thread-modular model checking found thread `thread` can see at each of its locations: values of `names` (the globals, then its own locals). */
+export interface ThreadViews {
+  readonly thread: number;
+  readonly names: readonly string[];
+  readonly byPc: ReadonlyMap<number, readonly (readonly bigint[])[]>;
+}
+
+/**
+ * Per thread and location, the views (globals, own locals) of the thread-modular
+ * fixpoint of `p` — an over-approximation of the reachable states (Flanagan–Qadeer,
+ * Lemma 2) — when the fixpoint is exact and re-checked: complete, no error location
+ * in it, no value drawn from a range, no call kept, and checkModularProof holds.
+ * Otherwise undefined: views of a bounded search are not invariants.
+ */
+export function threadModularViews(p: Program, bounds: { maxStates: number; deadline: number }): ThreadViews[] | undefined {
+  if (p.threads.some((th) => th.replicated || th.transitions.some((t) => t.stack))) return undefined;
+  const r = checkModular(p, bounds);
+  if (!r.proof || r.errorReachable || r.usedNondetRange || r.cut > 0 || checkModularProof(r.proof) !== undefined) return undefined;
+  return r.proof.threads.map((T) => {
+    const th = T.members[0];
+    const pcSlot = T.layout.index.get(th.pc)!;
+    const byPc = new Map<number, bigint[][]>();
+    for (const { at } of T.P.values())
+      for (const st of at.values()) {
+        const pc = Number(st[pcSlot]);
+        if (!byPc.has(pc)) byPc.set(pc, []);
+        byPc.get(pc)!.push([...st]);
+      }
+    return { thread: th.index, names: T.layout.names, byPc };
+  });
+}
