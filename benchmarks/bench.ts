@@ -153,7 +153,7 @@ interface VerifyJson {
 
 /** One `rely verify --json` process; killed 30 s past its own time limit. */
 function runOne(e: ManifestEntry, c: Config, timeoutS: number, solver: string): Promise<RunResult> {
-  const args = [join(ROOT, 'bin/rely.js'), 'verify', resolvePath(ROOT, e.file), '--json', '--timeout', String(timeoutS), '--solver', solver, ...(e.args ?? []), ...c.args];
+  const args = [join(ROOT, 'cli/rely.js'), 'verify', resolvePath(ROOT, e.file), '--json', '--timeout', String(timeoutS), '--solver', solver, ...(e.args ?? []), ...c.args];
   const t0 = performance.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });

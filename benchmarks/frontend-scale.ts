@@ -1,7 +1,7 @@
 /**
  * Frontend scale benchmark (issue 25; a script, not a test): generated C inputs of
  * several shapes at 1k, 10k and 100k lines, each read by the frontend (preprocess,
- * parse, lower: loadProgram) in a fresh process, on a worker thread with bin/rely.js's
+ * parse, lower: loadProgram) in a fresh process, on a worker thread with cli/rely.js's
  * 512 MB stack. Prints a Markdown table: time, time per 1,000 lines, peak memory, and
  * how the time per 1,000 lines at the largest size compares with the smallest (1.0 is
  * linear).
@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, workerData, parentPort } from 'node:worker_threads';
 
-const STACK_MB = 512; // as bin/rely.js
+const STACK_MB = 512; // as cli/rely.js
 const HEAD = '#include <pthread.h>\nint x = 0;\n';
 const THREAD = (body: string): string =>
   `${HEAD}void *t(void *a) {\n${body}\n  return 0;\n}\nint main() { pthread_t h; pthread_create(&h, 0, t, 0); return 0; }\n`;

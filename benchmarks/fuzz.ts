@@ -264,7 +264,7 @@ export async function fuzzSuite(run: SuiteRun, io: SuiteIo): Promise<number> {
     }
     const n = (k: Outcome) => byOutcome.get(k) ?? 0;
     const slowest = [...results].sort((x, y) => y.ms - x.ms)[0];
-    // Answered, but later than bin/rely.js's watchdog allows (--timeout + 10 s on the wall clock).
+    // Answered, but later than cli/rely.js's watchdog allows (--timeout + 10 s on the wall clock).
     const late = results.filter((r) => r.outcome !== 'hang' && r.ms > (timeoutS + 10) * 1000);
     const summary = `seed ${seed}, ${results.length}${final ? '' : ` of ${count}`} cases (${[...byOrigin].map(([k, v]) => `${v} ${k}`).join(', ')}) in ${fmtS(wall)}: ${failed.length} failure(s) — ${n('internal-error')} internal errors, ${n('stack-trace')} stack traces, ${n('hang')} hangs, ${n('crash')} crashes, ${n('engine-error')} engine errors, ${n('bad-message')} bad exit-2 messages; ${n('ok')} verdicts (exit 0/1/3), ${n('bad-input-ok')} located refusals (exit 2)`;
     const codes = [...byCode].sort(([x], [y]) => x.localeCompare(y));
@@ -315,7 +315,7 @@ export async function fuzzSuite(run: SuiteRun, io: SuiteIo): Promise<number> {
         const kept = join(failDir, `fuzz-${seed}-${r.index}${c.ext}`);
         writeFileSync(kept, c.text, 'latin1');
         failed.push({ r, file: kept });
-        io.err(`FAIL case ${r.index} of seed ${seed} (${r.outcome}; ${r.origin}: ${r.how}): ${(r.detail ?? '').split('\n')[0].slice(0, 300)}\n  reproduce: node bin/rely.js ${verifyArgv(relative(process.cwd(), kept) || kept, r.engine, timeoutS, run.solver).join(' ')}\n`);
+        io.err(`FAIL case ${r.index} of seed ${seed} (${r.outcome}; ${r.origin}: ${r.how}): ${(r.detail ?? '').split('\n')[0].slice(0, 300)}\n  reproduce: node cli/rely.js ${verifyArgv(relative(process.cwd(), kept) || kept, r.engine, timeoutS, run.solver).join(' ')}\n`);
       }
       if (done % 100 === 0 || done === count) io.err(`fuzz: ${done}/${count} cases, ${failed.length} failure(s), ${fmtS(performance.now() - t0)}\n`);
       // A long run leaves its numbers so far behind it, should it be stopped.

@@ -29,7 +29,7 @@ export interface Io {
 }
 
 /**
- * Tells bin/rely.js, when the CLI runs in its worker, when this run's time is up: it
+ * Tells cli/rely.js, when the CLI runs in its worker, when this run's time is up: it
  * stops a run that goes on well past that (a phase that cannot look at the clock).
  */
 export function announceDeadline(seconds: number): void {
@@ -63,7 +63,7 @@ export function parseSeconds(v: string): number {
   return Number(v);
 }
 
-/** `--max-memory`: a whole number of megabytes, at least MIN_MEMORY_MB (bin/rely.js reads the flag the same way). */
+/** `--max-memory`: a whole number of megabytes, at least MIN_MEMORY_MB (cli/rely.js reads the flag the same way). */
 export function parseMegabytes(v: string): number {
   if (!/^\d+$/.test(v) || Number(v) < MIN_MEMORY_MB) throw new InvalidArgumentError(`expected a whole number of megabytes, at least ${MIN_MEMORY_MB}`);
   return Number(v);

@@ -1,25 +1,25 @@
 /**
  * The fuzz suite's child process (benchmarks/fuzz.ts forks it; it lives with the CLI it
- * hosts, as bin/rely.js does): it runs many `rely verify` calls in a row, each as
+ * hosts, as cli/rely.js does): it runs many `rely verify` calls in a row, each as
  * `main(['verify', file, ...])` with its output captured, and answers each over IPC.
- * The CLI itself runs in a worker thread with bin/rely.js's large stack (the parser
+ * The CLI itself runs in a worker thread with cli/rely.js's large stack (the parser
  * and the passes recurse as deep as the input nests), and a run still going 10 s past
- * its deadline is stopped with UNKNOWN: timeout as bin/rely.js stops it, so a case
+ * its deadline is stopped with UNKNOWN: timeout as cli/rely.js stops it, so a case
  * sees what a user's run sees. The parent (fuzz.ts) kills this process's group when a
  * case hangs (past that, 20 s of CPU time after --timeout).
  */
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import type { RunReply, RunRequest } from '../benchmarks/fuzz.js';
 
-/** bin/rely.js's stack, in MB. */
+/** cli/rely.js's stack, in MB. */
 const STACK_MB = 512;
 
-/** bin/rely.js's grace past a run's deadline, after which it stops the CLI's worker (UNKNOWN: timeout, exit 3). */
+/** cli/rely.js's grace past a run's deadline, after which it stops the CLI's worker (UNKNOWN: timeout, exit 3). */
 const DEADLINE_GRACE_MS = 10_000;
 
 if (isMainThread) {
   // The child process: a relay between the parent (IPC) and the worker, which stops a run
-  // past its deadline as bin/rely.js does (the CLI announces the deadline because
+  // past its deadline as cli/rely.js does (the CLI announces the deadline because
   // workerData.rely is set): the case ends as a user's run would, and a fresh worker
   // takes the next.
   let worker: Worker;

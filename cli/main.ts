@@ -19,7 +19,7 @@ export { EXIT, type Io } from './common.js';
 const processIo: Io = {
   out: (s) => process.stdout.write(s),
   err: (s) => process.stderr.write(s),
-  // bin/rely.js runs the CLI in a worker, whose stderr is a pipe: it says what the process's is.
+  // cli/rely.js runs the CLI in a worker, whose stderr is a pipe: it says what the process's is.
   errIsTty: process.stderr.isTTY === true || process.env.RELY_STDERR_TTY === '1',
 };
 

@@ -1,6 +1,6 @@
 /**
  * UNKNOWN for a run that ended before the engines could give a verdict (the deadline
- * passed while the input was read; bin/rely.js: the worker stopped or out of memory),
+ * passed while the input was read; cli/rely.js: the worker stopped or out of memory),
  * printed as `rely verify` and `rely svcomp` print it: what goes to stdout, and the exit code.
  */
 export function unknownVerdict(args: readonly string[], reason: string): { out: string; code: number } {

@@ -37,7 +37,7 @@ interface Chunk {
 
 /**
  * Brackets nested deeper than this are refused with a located error: the parser and
- * the passes over the tree recurse as deep as the input nests. bin/rely.js gives them
+ * the passes over the tree recurse as deep as the input nests. cli/rely.js gives them
  * a 512 MB stack, in which 20,000 nested parentheses parse and 100,000 do not.
  */
 export const MAX_NESTING = 10_000;

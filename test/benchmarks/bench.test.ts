@@ -71,8 +71,8 @@ describe('rely bench', () => {
 });
 
 describe('rely bench --suite differential', () => {
-  // Through bin/rely.js: the suite forks compiled workers (dist/benchmarks/differential-worker.js).
-  const bench = (...args: string[]) => spawnSync(process.execPath, ['bin/rely.js', 'bench', '--suite', 'differential', ...args], { encoding: 'utf8', timeout: 120_000 });
+  // Through cli/rely.js: the suite forks compiled workers (dist/benchmarks/differential-worker.js).
+  const bench = (...args: string[]) => spawnSync(process.execPath, ['cli/rely.js', 'bench', '--suite', 'differential', ...args], { encoding: 'utf8', timeout: 120_000 });
 
   it('engines against exploration: a table per configuration, results.md and results.json, exit 0 without contradictions', () => {
     const out = mkdtempSync(join(tmpdir(), 'rely-diff-'));
@@ -98,7 +98,7 @@ describe('rely bench --suite differential', () => {
     const json = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { data: boolean; checked: number };
     expect(json).toMatchObject({ data: true, checked: 3 });
     expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain('# rely bench --suite differential --data --seed 20261129');
-    const other = spawnSync(process.execPath, ['bin/rely.js', 'bench', '--suite', 'ci', '--data'], { encoding: 'utf8', timeout: 60_000 });
+    const other = spawnSync(process.execPath, ['cli/rely.js', 'bench', '--suite', 'ci', '--data'], { encoding: 'utf8', timeout: 60_000 });
     expect(other.status).toBe(2);
     expect(other.stderr).toContain('--data is an option of --suite differential');
   }, 120_000);
@@ -111,7 +111,7 @@ describe('rely bench --suite differential', () => {
     const json = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { data: boolean; sync: boolean; checked: number };
     expect(json).toMatchObject({ data: false, sync: true, checked: 3 });
     expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain('# rely bench --suite differential --sync --seed 20261201');
-    const other = spawnSync(process.execPath, ['bin/rely.js', 'bench', '--suite', 'ci', '--sync'], { encoding: 'utf8', timeout: 60_000 });
+    const other = spawnSync(process.execPath, ['cli/rely.js', 'bench', '--suite', 'ci', '--sync'], { encoding: 'utf8', timeout: 60_000 });
     expect(other.status).toBe(2);
     expect(other.stderr).toContain('--sync is an option of --suite differential');
   }, 120_000);

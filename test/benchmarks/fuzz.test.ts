@@ -45,12 +45,12 @@ describe('the fuzz generator', () => {
 });
 
 /**
- * `rely verify` through bin/rely.js (its watchdog included) with --timeout 2: the run must end
+ * `rely verify` through cli/rely.js (its watchdog included) with --timeout 2: the run must end
  * by itself, answered or refused, not be stopped by the watchdog 10 s past the deadline.
  */
 const withinTimeout = (f: string, ...args: string[]): void => {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['bin/rely.js', 'verify', f, '--timeout', '2', ...args], { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, ['cli/rely.js', 'verify', f, '--timeout', '2', ...args], { encoding: 'utf8', timeout: 120_000 });
   const s = (performance.now() - t0) / 1000;
   expect([0, 1, 2, 3]).toContain(r.status);
   expect(r.stdout).not.toContain('the run did not stop');
@@ -145,11 +145,11 @@ describe('crashes the campaigns found', () => {
   // Seed 2026 case 85 (ttas-spinlock-bug.c with 3,000 nested `if (1)` inserted): a
   // straight run of 3,000 steps was too much work for one block even when cut at every
   // branch, and the frontend's PathExplosion escaped as `rely: internal error: ` with an
-  // empty message. Now such code falls back to small blocks. Through bin/rely.js: the
+  // empty message. Now such code falls back to small blocks. Through cli/rely.js: the
   // nesting needs its stack.
   it('a thread body with 3,000 nested if (1): answered, no internal error', () => {
     const f = file('if1x3000.c', `${PRELUDE}int x = 0;\nvoid *t(void *a) { x = 1; ${'if (1) '.repeat(3000)}; x = 2; return 0; }\nint main(void) { pthread_t h; pthread_create(&h, 0, t, 0); if (x == 3) reach_error(); return 0; }\n`);
-    const r = spawnSync(process.execPath, ['bin/rely.js', 'verify', f, '--engine', 'explicit-global', '--timeout', '60'], { encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, ['cli/rely.js', 'verify', f, '--engine', 'explicit-global', '--timeout', '60'], { encoding: 'utf8', timeout: 120_000 });
     expect(r.stderr).not.toMatch(/internal error/);
     expect(r.status).toBe(0);
   }, 120_000);

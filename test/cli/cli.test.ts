@@ -1,10 +1,10 @@
-/** The installed command as a user runs it (spawns bin/rely.js on the built dist/). */
+/** The installed command as a user runs it (spawns cli/rely.js on the built dist/). */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
 function rely(...args: string[]) {
   // The time limit turns a process that does not exit on its own into a failure (status null).
-  const r = spawnSync(process.execPath, ['bin/rely.js', ...args], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['cli/rely.js', ...args], { encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -65,7 +65,7 @@ describe('rely command', () => {
 describe('output into a pipe that closes early', () => {
   it('no stack trace when the reader stops (rely parse --emit json … | head -1)', () => {
     // Far more than a pipe buffer, so the writer is still writing when head exits.
-    const r = spawnSync('bash', ['-c', `"${process.execPath}" bin/rely.js parse --emit json benchmarks/programs/simple64.c | head -1`], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync('bash', ['-c', `"${process.execPath}" cli/rely.js parse --emit json benchmarks/programs/simple64.c | head -1`], { encoding: 'utf8', timeout: 60_000 });
     expect(r.stdout).toBe('{\n');
     expect(r.stderr).toBe('');
   });

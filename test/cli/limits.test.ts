@@ -2,7 +2,7 @@
  * Limits a user sets and can trust (issue 25): `--max-memory` (rely's process and its
  * z3 processes together), and the native solver bounded — its memory, a z3 that
  * crashes, one that hangs: each ends UNKNOWN with its reason (exit 3), promptly. Run
- * through bin/rely.js as a user runs rely (its worker's heap cap is part of the limit);
+ * through cli/rely.js as a user runs rely (its worker's heap cap is part of the limit);
  * the fake z3s (RELY_Z3) are shell scripts, so only the tests of the real one skip
  * without it.
  */
@@ -47,10 +47,10 @@ const CRASHING = ackingZ3('crashing-z3.sh', '    *check-sat*) kill -9 $$ ;;');
 /** A z3 that reads every command and never answers. */
 const HANGING = script('hanging-z3.sh', '#!/bin/bash\nwhile IFS= read -r line; do :; done\n');
 
-/** bin/rely.js with `args`: exit code, output, seconds taken. */
+/** cli/rely.js with `args`: exit code, output, seconds taken. */
 function cli(args: string[], env: Record<string, string> = {}): { code: number | null; out: string; err: string; s: number } {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['bin/rely.js', ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, ['cli/rely.js', ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } });
   const s = (performance.now() - t0) / 1000;
   console.log(`rely ${args.join(' ')}: exit ${r.status} in ${s.toFixed(1)} s: ${r.stdout.split('\n')[0]}`);
   return { code: r.status, out: r.stdout, err: r.stderr, s };
@@ -59,7 +59,7 @@ function cli(args: string[], env: Record<string, string> = {}): { code: number |
 /** How long node and rely take to start here, measured: the slack of every "promptly" below. */
 const startup = ((): number => {
   const t0 = performance.now();
-  spawnSync(process.execPath, ['bin/rely.js', '--version'], { encoding: 'utf8' });
+  spawnSync(process.execPath, ['cli/rely.js', '--version'], { encoding: 'utf8' });
   return (performance.now() - t0) / 1000;
 })();
 
@@ -93,7 +93,7 @@ describe('--max-memory: the run stops at the limit with UNKNOWN (exit 3)', () =>
   });
 
   // Below what rely needs at rest (about 90 MB here): the first check stops it, or its
-  // worker's heap cap does (V8 ends the thread; bin/rely.js prints the verdict).
+  // worker's heap cap does (V8 ends the thread; cli/rely.js prints the verdict).
   const TINY = /^UNKNOWN: (.*out of memory: \d+ MB in use \(rely \d+ MB, z3 \d+ MB\), past the run's limit of 40 MB \(--max-memory\)|out of memory: the JS heap reached its limit of 40 MB \(--max-memory\)$)/m;
   it('a limit below what rely needs to start: UNKNOWN: out of memory (exit 3; --json too; svcomp: Result: UNKNOWN, exit 0)', () => {
     const r = cli(['verify', '--max-memory', '40', 'benchmarks/programs/peterson.c']);
@@ -188,7 +188,7 @@ describe.skipIf(!z3)('the real z3 at its limits', () => {
 
   it('z3 killed (kill -9) during a run: UNKNOWN: solver: z3 exited (signal SIGKILL) during a query, at once', async () => {
     // Spacer takes tens of seconds on QRCU: z3 is surely in a query when it is killed.
-    const child = spawn(process.execPath, ['bin/rely.js', 'verify', '--engine', 'monolithic', '--solver', 'native', '--timeout', '100', 'benchmarks/programs/qrcu.c'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['cli/rely.js', 'verify', '--engine', 'monolithic', '--solver', 'native', '--timeout', '100', 'benchmarks/programs/qrcu.c'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const z3Child = async (): Promise<number> => {
@@ -270,7 +270,7 @@ z.on('exit', (c) => process.exit(c ?? 0));
 describe('--timeout holds whatever the phase', () => {
   // 600 nested `?:` took the frontend over a minute of CPU (fuzz seed 20261127). It looks
   // at the deadline between the pieces it matches and the paths of its blocks; inside one
-  // match nothing can, and bin/rely.js stops the worker 10 s past the deadline.
+  // match nothing can, and cli/rely.js stops the worker 10 s past the deadline.
   const nested = `#include <pthread.h>\nint x;\nint main() { x = ${'(x ? '.repeat(600)}x${' : 1)'.repeat(600)}; return 0; }\n`;
   const file = join(dir, 'nested-conditional.c');
   writeFileSync(file, nested);

@@ -22,7 +22,7 @@ for (const e of EXAMPLES) {
   const html = join(OUT, `${e.name}.html`);
   // Exit 0 (SAFE) and 1 (UNSAFE) are answers; anything else throws here.
   try {
-    execFileSync(process.execPath, [join(ROOT, 'bin/rely.js'), 'verify', e.file, '--engine', e.engine, '--report', html], { cwd: ROOT, stdio: 'ignore' });
+    execFileSync(process.execPath, [join(ROOT, 'cli/rely.js'), 'verify', e.file, '--engine', e.engine, '--report', html], { cwd: ROOT, stdio: 'ignore' });
   } catch (err) {
     if ((err as { status?: number }).status !== 1) throw err;
   }
