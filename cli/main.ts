@@ -41,7 +41,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         'consistent), __thread, structs, unions of one integer type, arrays, pointers, the heap.\n' +
         'Refused with file:line:col: unsupported:\n' +
         'floating point, bit operations, pointers to pointers, pthread_cancel\n' +
-        'and any other library function without a body (README, The input language, lists every construct).\n' +
+        'and any other library function without a body (docs/input-language.md lists every construct).\n' +
         '\nExit codes: 0 no error found / SAFE, 1 error reachable / UNSAFE, 2 bad input or usage,\n3 UNKNOWN (verify), 4 internal error.',
     );
   for (const command of [parseCommand, exploreCommand, verifyCommand, svcompCommand, validateWitnessCommand, benchCommand, emitChcCommand, decomposeCommand]) command(program, session);

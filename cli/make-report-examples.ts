@@ -1,5 +1,5 @@
 /**
- * The example reports of the README (docs/reports/): `rely verify --report` on one SAFE
+ * The example reports of docs/engines.md (docs/reports/): `rely verify --report` on one SAFE
  * and one UNSAFE program, each page then opened in headless Chromium (Debian's
  * `chromium`, by playwright-core) and photographed. Run: npm run docs:reports.
  */

@@ -4,7 +4,7 @@
  * line, the lowering it reads, its options with defaults and help text, how it runs,
  * how its results read, and its certificate if it writes one. The registry
  * (engines/registry.ts) lists every engine; `rely verify --engine`, `rely bench
- * --engine`, `--help` and the README's table of engines are generated from it, so a
+ * --engine`, `--help` and the table of engines in docs/engines.md are generated from it, so a
  * new engine is one folder and one registry entry.
  */
 import type { Graph } from './dot.js';
@@ -120,7 +120,7 @@ export interface Invariant {
 
 export interface Engine<O, P, S extends EngineStats> {
   readonly name: string;
-  /** One line for `--help` and the README. */
+  /** One line for `--help` and docs/engines.md's table. */
   readonly description: string;
   /** Whether calls are inlined (the symbolic engines) or kept as push/pop transitions (the explicit ones, which allow recursion). */
   readonly lowering: 'inline' | 'keep';
@@ -168,7 +168,7 @@ export interface LivenessStats extends EngineStats {
  */
 export interface LivenessEngine<S extends LivenessStats> {
   readonly name: string;
-  /** One line for `--help` and the README. */
+  /** One line for `--help` and docs/engines.md's table. */
   readonly description: string;
   check(p: Program, prop: LtlProperty, budget: Budget): LivenessOutcome<S>;
   /** The lines under SAFE: what the proof is. */

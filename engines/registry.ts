@@ -1,6 +1,6 @@
 /**
  * Every engine of rely, in the order `--help` lists them; the first is the default.
- * `rely verify --engine`, `rely bench --engine`, their help and the README's table
+ * `rely verify --engine`, `rely bench --engine`, their help and the table
  * of engines are generated from this list: a new engine is one folder and one entry.
  */
 import type { Engine, LivenessEngine } from '../core/engine.js';
@@ -44,7 +44,7 @@ export function engineOptions(): { key: string; option: AnyEngine['options'][str
   return [...out.values()];
 }
 
-/** The README's table of engines (between its `engines` markers; `npm run docs:engines` rewrites it, a test compares). */
+/** The table of engines in docs/engines.md (between its `engines` markers; `npm run docs:engines` rewrites it, a test compares). */
 export function engineTable(): string {
   const rows = ENGINES.map((e) => {
     const flags = Object.values(e.options).map((o) => `\`${o.flags.split(' ')[0]}\``).join(', ') || '—';

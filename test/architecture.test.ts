@@ -1,6 +1,6 @@
 /**
  * The import graph of the sources: no cycle between files, and imports between folders
- * only downward (cli → bench → witness → engines → core/frontend → solver, README's
+ * only downward (cli → bench → witness → engines → core/frontend → solver, docs/architecture.md's
  * Architecture). One engine uses another only through that engine's declared API
  * (its api.ts). A new import that breaks either fails here, naming the files.
  */

@@ -1,9 +1,9 @@
-/** The engine registry: what `--help`, the CLI's options and the README say comes from it. */
+/** The engine registry: what `--help`, the CLI's options and docs/engines.md say comes from it. */
 import { readFileSync } from 'node:fs';
 import { Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE, ENGINES, engineOptions } from '../../engines/registry.js';
-import { withEngineTable } from '../../engines/write-readme.js';
+import { ENGINES_DOC, withEngineTable } from '../../engines/write-engine-table.js';
 import { rely } from '../helpers.js';
 
 describe('engine registry', () => {
@@ -34,8 +34,8 @@ describe('engine registry', () => {
     for (const e of ENGINES) expect(r.out.replace(/\s+/g, ' ')).toContain(`${e.name}: ${e.description}`);
   });
 
-  it("the README's table of engines is the registry's (npm run docs:engines rewrites it)", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(withEngineTable(readme)).toBe(readme);
+  it("docs/engines.md's table of engines is the registry's (npm run docs:engines rewrites it)", () => {
+    const doc = readFileSync(new URL(`../../${ENGINES_DOC}`, import.meta.url), 'utf8');
+    expect(withEngineTable(doc)).toBe(doc);
   });
 });

@@ -138,7 +138,7 @@ describe('library calls without an effect on what is verified', () => {
   });
 });
 
-// Four wrong verdicts found while writing the README's input-language section (2026-11-29).
+// Four constructs that were dropped and gave wrong verdicts; docs/input-language.md names each refusal.
 describe('constructs that were dropped and gave wrong verdicts', () => {
   it('asm("…"); without a qualifier is inline assembly, not an empty declaration (it was dropped: a wrong UNSAFE)', () => {
     refused('int main() { int x = 1; asm("movl $0, %0" : "=r"(x)); if (x) reach_error(); return 0; }', 1, 25, /inline assembly/);

@@ -159,7 +159,7 @@ describe('protocols and their broken mutants, both bias settings', () => {
   // is unbiased, and Spacer's solutions are point values: the others' locations one a
   // round, tickets and counters one value a round (Bakery 16 rounds, 242 predicates,
   // 10.4k ARET states at 120 s; QRCU 11 rounds, 476 predicates, 20k states). The
-  // README's "Where the ARET's refinement goes" has the rounds and what was tried.
+  // docs/engines.md's "Where the ARET's refinement goes" has the rounds and what was tried.
   for (const file of ['bakery', 'qrcu'])
     it.skip(`known gap: ${file} (bias modular) by the ARET alone — times out at 120 s`, async () => {
       const v = await run(`benchmarks/programs/${file}.c`, 'modular', 'spacer', { budget: new Budget({ deadline: performance.now() + 180_000 }) });
