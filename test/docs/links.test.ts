@@ -1,5 +1,5 @@
 /** The README and docs/: short README, links and anchors that resolve, paths in backquotes that exist. */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DOCS, ROOT, anchors, links, prose, read } from './markdown.js';
@@ -7,6 +7,13 @@ import { DOCS, ROOT, anchors, links, prose, read } from './markdown.js';
 /** Top-level folders of the repository: a backquoted `folder/…` names a file or folder that must exist. */
 const TOP = ['frontend', 'program', 'solver', 'core', 'engines', 'witness', 'benchmarks', 'cli', 'test', 'docs'];
 const PATH = new RegExp(`^(?:${TOP.join('|')})/[\\w./-]*$`);
+/** A file named without its folder (`lockid.c`, `value-sets.ts`): some file of the repository has that name. */
+const FILE_NAME = /^[\w-][\w.-]*\.(?:ts|js|c|i|json|yml|md)$/;
+const NAMES = new Set(
+  readdirSync(ROOT, { recursive: true, encoding: 'utf8' })
+    .filter((p) => !/^(node_modules|dist|\.git)(\/|$)/.test(p))
+    .map((p) => p.split('/').pop()!),
+);
 
 describe('docs', () => {
   it('the README is read in two minutes: at most 200 lines', () => {
@@ -28,5 +35,10 @@ describe('docs', () => {
   it.each(DOCS)('%s: every path in backquotes exists', (doc) => {
     const paths = [...prose(read(doc)).matchAll(/`([^`\s]+)`/g)].map((m) => m[1]).filter((p) => PATH.test(p));
     expect(paths.filter((p) => !existsSync(join(ROOT, p)))).toEqual([]);
+  });
+
+  it.each(DOCS)('%s: every file named in backquotes without its folder is a file of the repository', (doc) => {
+    const names = [...prose(read(doc)).matchAll(/`([^`\s]+)`/g)].map((m) => m[1]).filter((n) => FILE_NAME.test(n));
+    expect(names.filter((n) => !NAMES.has(n))).toEqual([]);
   });
 });
