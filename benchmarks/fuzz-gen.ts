@@ -1,5 +1,5 @@
 /**
- * The fuzz suite's inputs (issue 25), each a function of (seed, index) alone: half are
+ * The fuzz suite's inputs, each a function of (seed, index) alone: half are
  * programs of the C dialect generated from its grammar (globals of every integer type,
  * arrays, mutexes, thread functions, pthread_create/join, atomic sections, nondet
  * values, assume, assert/reach_error, if/while/for/switch/goto, calls, casts, huge
@@ -116,11 +116,11 @@ const deep = (kind: number, n: number, inner: string): string => {
   switch (kind % 6) {
     case 0: return `x0 = ${'('.repeat(n)}${inner}${')'.repeat(n)};`;
     case 1: return `${'{'.repeat(n)} x0 = ${inner}; ${'}'.repeat(n)}`;
-    // Statements nested without brackets: past ~5,000 the frontend takes longer than a hang's limit (an open issue, test/benchmarks/fuzz.test.ts), so at most 3,000.
+    // Statements nested without brackets: past ~5,000 the frontend takes longer than a hang's limit (a known limit, measured in test/benchmarks/fuzz.test.ts), so at most 3,000.
     case 2: return `${'if (x0 >= 0) '.repeat(Math.min(n, 3000))}x0 = ${inner};`;
     case 3: return `x0 = ${'-'.repeat(0) + '!-~'.repeat(Math.ceil(n / 3)).slice(0, n)}(${inner});`;
     case 4: return `x0 = ${inner}${' + 1'.repeat(n)};`;
-    // Nested ?: grow superlinearly in the frontend and the explicit engine's compilation (600 deep: over a minute; an open issue, test/benchmarks/fuzz.test.ts): at most 60.
+    // Nested ?: grow superlinearly in the frontend and the explicit engine's compilation (600 deep: over a minute; a known limit, measured in test/benchmarks/fuzz.test.ts): at most 60.
     default: return `x0 = ${'(x0 ? '.repeat(Math.min(n, 60))}${inner}${' : 0)'.repeat(Math.min(n, 60))};`;
   }
 };

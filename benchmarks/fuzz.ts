@@ -1,5 +1,5 @@
 /**
- * `rely bench --suite fuzz` (issue 25): --count inputs of --seed (fuzz-gen.ts: programs
+ * `rely bench --suite fuzz`: --count inputs of --seed (fuzz-gen.ts: programs
  * generated from the dialect's grammar, bundled programs mutated), each through
  * `rely verify`. The property: every run ends with exit 0, 1, 2 or 3; exit 2 with one
  * located line (`file:line:col: error|unsupported: …`); never an internal error, a
