@@ -54,14 +54,9 @@ function describe(n: number, bug: boolean): Description {
   };
 }
 
-function body(n: number, bug: boolean): string[] {
+/** The supplier: puts out all pieces but one, then sleeps until the item is made. */
+function supplier(): string[] {
   return [
-    'pthread_mutex_t table = PTHREAD_MUTEX_INITIALIZER; /* guards onTable and ready */',
-    'int onTable[N];  /* onTable[p] == 1: a piece p lies on the table */',
-    'int ready = 0;   /* 0: the supplier may put out pieces; 1: they are out; 2: an assembler has them */',
-    'int making = 0;  /* ghost: assemblers making an item */',
-    'int missing = 0; /* ghost: the piece the supplier left out last */',
-    '',
     'void *supplier(void *arg) {',
     '  int miss = 0, p = 0;',
     '  while (1) {',
@@ -82,6 +77,12 @@ function body(n: number, bug: boolean): string[] {
     '  return 0;',
     '}',
     '',
+  ];
+}
+
+/** An assembler: picks up the pieces when its own is the one missing, makes the item, tells the supplier. */
+function assembler(bug: boolean): string[] {
+  return [
     'void *assembler(void *arg) {',
     '  int me = (long)arg; /* 0 .. N-1: the piece it has */',
     '  int got = 0, p = 0;',
@@ -117,6 +118,19 @@ function body(n: number, bug: boolean): string[] {
     '  return 0;',
     '}',
     '',
+  ];
+}
+
+function body(n: number, bug: boolean): string[] {
+  return [
+    'pthread_mutex_t table = PTHREAD_MUTEX_INITIALIZER; /* guards onTable and ready */',
+    'int onTable[N];  /* onTable[p] == 1: a piece p lies on the table */',
+    'int ready = 0;   /* 0: the supplier may put out pieces; 1: they are out; 2: an assembler has them */',
+    'int making = 0;  /* ghost: assemblers making an item */',
+    'int missing = 0; /* ghost: the piece the supplier left out last */',
+    '',
+    ...supplier(),
+    ...assembler(bug),
     ...mainStarting([
       { fn: 'supplier', count: '1' },
       { fn: 'assembler', count: 'N' },
