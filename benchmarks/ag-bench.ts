@@ -1,22 +1,14 @@
 /**
- * The assume-guarantee suite of `rely bench` (issue 23): Cobleigh's Appendix A
+ * The assume-guarantee suite of `rely bench`: Cobleigh's Appendix A
  * subjects of benchmarks/ag.json (gen-ag.ts) for growing n, as manifest entries, so the
  * runner, tables and scaling plots are bench.ts's; one scaling series per family.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, type Expected, type ManifestEntry } from './bench.js';
+import type { AgEntry } from './ag/families.js';
+import { ROOT, type ManifestEntry } from './bench.js';
 
-export interface AgEntry {
-  readonly file: string;
-  readonly name: string;
-  readonly family: string;
-  readonly n: number;
-  readonly expected: Expected;
-  readonly property: string;
-  readonly loc: number;
-  readonly note: string;
-}
+export type { AgEntry };
 
 export function loadAg(): AgEntry[] {
   return JSON.parse(readFileSync(join(ROOT, 'benchmarks/ag.json'), 'utf8')) as AgEntry[];

@@ -22,7 +22,7 @@ export type Expected = 'safe' | 'unsafe';
 export interface ManifestEntry {
   readonly file: string;
   readonly name: string;
-  /** table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: beyond Table 1; svcomp-style: SV-COMP's concurrency shapes, each with a task .yml; c-data: C data as programs use it (issue 38); pthreads: the pthread, semaphore and atomic library calls (issue 39); svcomp-tasks: SV-COMP's own tasks (`rely bench --tasks DIR`). */
+  /** table1: the paper's Table 1; scaling: Simple(n); extra: the §2 examples and mutants; hard: beyond Table 1; svcomp-style: SV-COMP's concurrency shapes, each with a task .yml; c-data: C data as programs use it; pthreads: the pthread, semaphore and atomic library calls; svcomp-tasks: SV-COMP's own tasks (`rely bench --tasks DIR`). */
   readonly suite: 'table1' | 'scaling' | 'extra' | 'hard' | 'svcomp-style' | 'c-data' | 'pthreads' | 'svcomp-tasks' | 'liveness' | 'ag';
   /** Arguments of this program's runs beside the configuration's (a liveness property: --ltl, --fairness). */
   readonly args?: readonly string[];

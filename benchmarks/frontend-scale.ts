@@ -1,5 +1,5 @@
 /**
- * Frontend scale benchmark (issue 25; a script, not a test): generated C inputs of
+ * Frontend scale benchmark (a script, not a test): generated C inputs of
  * several shapes at 1k, 10k and 100k lines, each read by the frontend (preprocess,
  * parse, lower: loadProgram) in a fresh process, on a worker thread with cli/rely.js's
  * 512 MB stack. Prints a Markdown table: time, time per 1,000 lines, peak memory, and

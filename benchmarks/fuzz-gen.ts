@@ -1,5 +1,5 @@
 /**
- * The fuzz suite's inputs (issue 25), each a function of (seed, index) alone: half are
+ * The fuzz suite's inputs, each a function of (seed, index) alone: half are
  * programs of the C dialect generated from its grammar (globals of every integer type,
  * arrays, mutexes, thread functions, pthread_create/join, atomic sections, nondet
  * values, assume, assert/reach_error, if/while/for/switch/goto, calls, casts, huge
@@ -116,11 +116,11 @@ const deep = (kind: number, n: number, inner: string): string => {
   switch (kind % 6) {
     case 0: return `x0 = ${'('.repeat(n)}${inner}${')'.repeat(n)};`;
     case 1: return `${'{'.repeat(n)} x0 = ${inner}; ${'}'.repeat(n)}`;
-    // Statements nested without brackets: past ~5,000 the frontend takes longer than a hang's limit (an open issue, test/benchmarks/fuzz.test.ts), so at most 3,000.
+    // Statements nested without brackets: past ~5,000 the frontend takes longer than a hang's limit (a known limit, measured in test/benchmarks/fuzz.test.ts), so at most 3,000.
     case 2: return `${'if (x0 >= 0) '.repeat(Math.min(n, 3000))}x0 = ${inner};`;
     case 3: return `x0 = ${'-'.repeat(0) + '!-~'.repeat(Math.ceil(n / 3)).slice(0, n)}(${inner});`;
     case 4: return `x0 = ${inner}${' + 1'.repeat(n)};`;
-    // Nested ?: grow superlinearly in the frontend and the explicit engine's compilation (600 deep: over a minute; an open issue, test/benchmarks/fuzz.test.ts): at most 60.
+    // Nested ?: grow superlinearly in the frontend and the explicit engine's compilation (600 deep: over a minute; a known limit, measured in test/benchmarks/fuzz.test.ts): at most 60.
     default: return `x0 = ${'(x0 ? '.repeat(Math.min(n, 60))}${inner}${' : 0)'.repeat(Math.min(n, 60))};`;
   }
 };
@@ -197,92 +197,118 @@ const SIGNIFICANT = (t: string): boolean => !/^\s/.test(t) && !t.startsWith('/*'
 
 type Mutation = { op: number; at: number; n: number; pick: number; bytes: readonly number[] };
 
-function mutate(text: string, m: Mutation): { text: string; how: string } {
+/** Where a mutation works: the text, its tokens (changed in place), the indices of the significant ones, the token it is at. */
+interface Site {
+  readonly text: string;
+  readonly ts: string[];
+  readonly sig: readonly number[];
+  readonly at: number;
+  readonly m: Mutation;
+}
+type Mutated = { text: string; how: string };
+
+/** The text with `s` inserted before token `where`. */
+function insert(c: Site, s: string, where = c.at): string {
+  c.ts.splice(where, 0, s);
+  return c.ts.join('');
+}
+
+/** One of the tokens at `candidates` (by m.at) replaced by an entry of `table` (by m.pick). */
+function replaceToken(c: Site, candidates: readonly number[], table: readonly string[], what: string): Mutated {
+  const i = candidates[c.m.at % candidates.length];
+  const to = table[c.m.pick % table.length];
+  c.ts[i] = to;
+  return { text: c.ts.join(''), how: `${what} at token ${i} replaced by ${to}` };
+}
+
+/** 1 to 4 tokens from the site on. */
+const span = (c: Site): number => 1 + (c.m.n % 4);
+
+const deleteTokens = (c: Site): Mutated => {
+  c.ts.splice(c.at, span(c));
+  return { text: c.ts.join(''), how: `deleted ${span(c)} token(s) at token ${c.at}` };
+};
+
+const duplicateTokens = (c: Site): Mutated => ({ text: insert(c, c.ts.slice(c.at, c.at + span(c)).join('')), how: `duplicated ${span(c)} token(s) at token ${c.at}` });
+
+const replaceOperator = (c: Site): Mutated => {
+  const ops = c.sig.filter((i) => OPS.includes(c.ts[i]));
+  return ops.length ? replaceToken(c, ops, OPS, 'operator') : { text: c.text, how: 'no operator to swap' };
+};
+
+const truncate = (c: Site): Mutated => {
+  const cut = c.m.at % (c.text.length + 1);
+  return { text: c.text.slice(0, cut), how: `truncated at byte ${cut}` };
+};
+
+const insertBytes = (c: Site): Mutated => {
+  const bytes = c.m.bytes.map((b) => b & 0xff);
+  return { text: insert(c, Buffer.from(bytes).toString('latin1')), how: `random bytes [${bytes.join(',')}] inserted at token ${c.at}` };
+};
+
+const hugeLiteral = (c: Site): Mutated => {
+  const nums = c.sig.filter((i) => /^\d/.test(c.ts[i]));
+  if (nums.length) return replaceToken(c, nums, HUGE, 'literal');
+  const lit = HUGE[c.m.pick % HUGE.length];
+  return { text: insert(c, ` ${lit} `), how: `literal ${lit} inserted at token ${c.at}` };
+};
+
+const wrapInBrackets = (c: Site): Mutated => {
+  const depth = [10, 100, 1000, 5000, 10_001][c.m.n % 5];
+  const kind = c.m.pick % 3;
+  const [open, close] = kind === 0 ? ['(', ')'] : kind === 1 ? ['{', '}'] : ['[', ']'];
+  const ti = nums0(c.ts, c.sig, c.m.at);
+  if (ti < 0) return { text: insert(c, open.repeat(depth) + close.repeat(depth)), how: `${depth} nested ${open}${close} inserted at token ${c.at}` };
+  c.ts[ti] = open.repeat(depth) + c.ts[ti] + close.repeat(depth);
+  return { text: c.ts.join(''), how: `token ${ti} wrapped in ${depth} ${open}${close}` };
+};
+
+const swapLines = (c: Site): Mutated => {
+  const lines = c.text.split('\n');
+  const i = c.m.at % lines.length;
+  const j = c.m.pick % lines.length;
+  [lines[i], lines[j]] = [lines[j], lines[i]];
+  return { text: lines.join('\n'), how: `lines ${i + 1} and ${j + 1} swapped` };
+};
+
+const replaceName = (c: Site): Mutated => {
+  const names = c.sig.filter((i) => /^[A-Za-z_#]/.test(c.ts[i]));
+  return names.length ? replaceToken(c, names, KEYWORDS, 'name') : { text: c.text, how: 'no name to replace' };
+};
+
+const swapTokens = (c: Site): Mutated => {
+  if (c.sig.length < 2) return { text: c.text, how: 'too short to swap' };
+  const j = c.sig[c.m.pick % c.sig.length];
+  [c.ts[c.at], c.ts[j]] = [c.ts[j], c.ts[c.at]];
+  return { text: c.ts.join(''), how: `tokens ${c.at} and ${j} swapped` };
+};
+
+/** A random byte replaces one character. */
+const replaceByte = (c: Site): Mutated => {
+  const i = c.m.at % Math.max(1, c.text.length);
+  const b = (c.m.bytes[0] ?? 0) & 0xff;
+  return { text: c.text.slice(0, i) + String.fromCharCode(b) + c.text.slice(i + 1), how: `byte ${i} replaced by ${b} (line ${c.text.slice(0, i).split('\n').length})` };
+};
+
+/** A whole statement of deep nesting into a function body: after a `;` or `{`. */
+const deepStatement = (c: Site): Mutated => {
+  const semis = c.sig.filter((i) => c.ts[i] === ';' || c.ts[i] === '{');
+  const depth = [50, 500, 3000, 10_001][c.m.n % 4];
+  const kind = c.m.pick % 3;
+  // Statements nested without brackets at most 3,000 deep (see `deep` above); braces up to past the limit.
+  const stmtText = kind === 0 ? `${'if (1) '.repeat(Math.min(depth, 3000))};` : kind === 1 ? `${'{'.repeat(depth)}${'}'.repeat(depth)}` : `${'while (0) '.repeat(Math.min(depth, 3000))};`;
+  if (!semis.length) return { text: c.text + stmtText, how: `deep statement (${depth}) appended` };
+  const i = semis[c.m.at % semis.length];
+  return { text: insert(c, stmtText, i + 1), how: `deep statement kind ${kind} (${depth}) inserted after token ${i}` };
+};
+
+/** The mutations, chosen by m.op. */
+const MUTATIONS: readonly ((c: Site) => Mutated)[] = [deleteTokens, duplicateTokens, replaceOperator, truncate, insertBytes, hugeLiteral, wrapInBrackets, swapLines, replaceName, swapTokens, replaceByte, deepStatement];
+
+function mutate(text: string, m: Mutation): Mutated {
   const ts = tokens(text);
   const sig = ts.flatMap((t, i) => (SIGNIFICANT(t) ? [i] : []));
-  const at = sig.length ? sig[m.at % sig.length] : 0;
-  const span = 1 + (m.n % 4);
-  const opIdx = sig.filter((i) => OPS.includes(ts[i]));
-  const kwIdx = sig.filter((i) => /^[A-Za-z_#]/.test(ts[i]));
-  const lineAt = (i: number) => ts.slice(0, i).join('').length;
-  const insert = (s: string, where = at) => {
-    ts.splice(where, 0, s);
-    return ts.join('');
-  };
-  switch (m.op % 12) {
-    case 0: ts.splice(at, span); return { text: ts.join(''), how: `deleted ${span} token(s) at token ${at}` };
-    case 1: return { text: insert(ts.slice(at, at + span).join('')), how: `duplicated ${span} token(s) at token ${at}` };
-    case 2: {
-      if (!opIdx.length) return { text, how: 'no operator to swap' };
-      const i = opIdx[m.at % opIdx.length];
-      const to = OPS[m.pick % OPS.length];
-      ts[i] = to;
-      return { text: ts.join(''), how: `operator at token ${i} replaced by ${to}` };
-    }
-    case 3: {
-      const cut = m.at % (text.length + 1);
-      return { text: text.slice(0, cut), how: `truncated at byte ${cut}` };
-    }
-    case 4: {
-      const bytes = Buffer.from(m.bytes.map((b) => b & 0xff)).toString('latin1');
-      return { text: insert(bytes), how: `random bytes [${m.bytes.map((b) => b & 0xff).join(',')}] inserted at token ${at}` };
-    }
-    case 5: {
-      const nums = sig.filter((i) => /^\d/.test(ts[i]));
-      const lit = HUGE[m.pick % HUGE.length];
-      if (!nums.length) return { text: insert(` ${lit} `), how: `literal ${lit} inserted at token ${at}` };
-      const i = nums[m.at % nums.length];
-      ts[i] = lit;
-      return { text: ts.join(''), how: `literal at token ${i} replaced by ${lit}` };
-    }
-    case 6: {
-      const depth = [10, 100, 1000, 5000, 10_001][m.n % 5];
-      const kind = m.pick % 3;
-      const [open, close] = kind === 0 ? ['(', ')'] : kind === 1 ? ['{', '}'] : ['[', ']'];
-      const ti = nums0(ts, sig, m.at);
-      if (ti < 0) return { text: insert(open.repeat(depth) + close.repeat(depth)), how: `${depth} nested ${open}${close} inserted at token ${at}` };
-      ts[ti] = open.repeat(depth) + ts[ti] + close.repeat(depth);
-      return { text: ts.join(''), how: `token ${ti} wrapped in ${depth} ${open}${close}` };
-    }
-    case 7: {
-      const lines = text.split('\n');
-      const i = m.at % lines.length;
-      const j = m.pick % lines.length;
-      [lines[i], lines[j]] = [lines[j], lines[i]];
-      return { text: lines.join('\n'), how: `lines ${i + 1} and ${j + 1} swapped` };
-    }
-    case 8: {
-      if (!kwIdx.length) return { text, how: 'no name to replace' };
-      const i = kwIdx[m.at % kwIdx.length];
-      const to = KEYWORDS[m.pick % KEYWORDS.length];
-      ts[i] = to;
-      return { text: ts.join(''), how: `name at token ${i} replaced by ${to}` };
-    }
-    case 9: {
-      if (sig.length < 2) return { text, how: 'too short to swap' };
-      const j = sig[m.pick % sig.length];
-      [ts[at], ts[j]] = [ts[j], ts[at]];
-      return { text: ts.join(''), how: `tokens ${at} and ${j} swapped` };
-    }
-    case 10: {
-      // A random byte replaces one character.
-      const i = m.at % Math.max(1, text.length);
-      const b = String.fromCharCode((m.bytes[0] ?? 0) & 0xff);
-      return { text: text.slice(0, i) + b + text.slice(i + 1), how: `byte ${i} replaced by ${(m.bytes[0] ?? 0) & 0xff} (line ${text.slice(0, i).split('\n').length})` };
-    }
-    default: {
-      // A whole statement of deep nesting into a function body: after a `;` or `{`.
-      const semis = sig.filter((i) => ts[i] === ';' || ts[i] === '{');
-      const depth = [50, 500, 3000, 10_001][m.n % 4];
-      const kind = m.pick % 3;
-      // Statements nested without brackets at most 3,000 deep (see `deep` above); braces up to past the limit.
-      const stmtText = kind === 0 ? `${'if (1) '.repeat(Math.min(depth, 3000))};` : kind === 1 ? `${'{'.repeat(depth)}${'}'.repeat(depth)}` : `${'while (0) '.repeat(Math.min(depth, 3000))};`;
-      if (!semis.length) return { text: text + stmtText, how: `deep statement (${depth}) appended` };
-      const i = semis[m.at % semis.length];
-      void lineAt;
-      return { text: insert(stmtText, i + 1), how: `deep statement kind ${kind} (${depth}) inserted after token ${i}` };
-    }
-  }
+  return MUTATIONS[m.op % MUTATIONS.length]({ text, ts, sig, at: sig.length ? sig[m.at % sig.length] : 0, m });
 }
 
 /** A number or name token to wrap in brackets, or -1. */

@@ -1,5 +1,5 @@
 /**
- * `rely bench --suite fuzz` (issue 25): --count inputs of --seed (fuzz-gen.ts: programs
+ * `rely bench --suite fuzz`: --count inputs of --seed (fuzz-gen.ts: programs
  * generated from the dialect's grammar, bundled programs mutated), each through
  * `rely verify`. The property: every run ends with exit 0, 1, 2 or 3; exit 2 with one
  * located line (`file:line:col: error|unsupported: …`); never an internal error, a
@@ -76,7 +76,6 @@ interface Lane {
   pending?: { id: number; resolve: (r: RunReply | { crash: string }) => void; timer: NodeJS.Timeout };
 }
 
-/** The runner beside this module when compiled (dist/benchmarks/), else the build's (vitest runs the sources). */
 /** A hang's limit on the wall clock, as a multiple of its CPU limit. */
 const WALL_FACTOR = 6;
 
@@ -92,6 +91,7 @@ function cpuSeconds(pid: number): number | undefined {
 }
 const CLOCK_TICKS = 100;
 
+/** The runner beside this module when compiled (dist/benchmarks/), else the build's (vitest runs the sources). */
 const RUNNER = [fileURLToPath(new URL('../cli/fuzz-runner.js', import.meta.url)), join(ROOT, 'dist', 'cli', 'fuzz-runner.js')].find((f) => existsSync(f))!;
 
 /** A case to run: the argv after `rely`. */
@@ -146,6 +146,27 @@ function killLane(lane: Lane): void {
   }
 }
 
+/** Runs one case on `lane`: its reply, a crash of the runner, or a hang. */
+function ask(lane: Lane, request: RunRequest, hangS: number): Promise<RunReply | { crash: string } | 'hang'> {
+  const t0 = performance.now();
+  const cpu0 = cpuSeconds(lane.child.pid!);
+  return new Promise((resolve) => {
+    // A hang: hangS of CPU time in the runner (a loaded machine stretches the wall
+    // clock, not the work), or WALL_FACTOR times that on the wall clock.
+    const timer = setInterval(() => {
+      const cpu = cpuSeconds(lane.child.pid!);
+      const wall = (performance.now() - t0) / 1000;
+      if ((cpu !== undefined && cpu0 !== undefined ? cpu - cpu0 > hangS : wall > hangS) || wall > hangS * WALL_FACTOR) {
+        clearInterval(timer);
+        lane.pending = undefined;
+        resolve('hang');
+      }
+    }, 500);
+    lane.pending = { id: request.id, resolve, timer };
+    lane.child.send(request);
+  });
+}
+
 export interface FuzzOptions {
   readonly count: number;
   readonly seed: number;
@@ -185,25 +206,8 @@ export async function runFuzz(o: FuzzOptions): Promise<CaseResult[]> {
         }
         lane.ran++;
         lane.stderr = '';
-        const id = ids++;
         const t0 = performance.now();
-        const l = lane;
-        const cpu0 = cpuSeconds(l.child.pid!);
-        const reply = await new Promise<RunReply | { crash: string } | 'hang'>((resolve) => {
-          // A hang: hangS of CPU time in the runner (a loaded machine stretches the wall
-          // clock, not the work), or WALL_FACTOR times that on the wall clock.
-          const timer = setInterval(() => {
-            const cpu = cpuSeconds(l.child.pid!);
-            const wall = (performance.now() - t0) / 1000;
-            if ((cpu !== undefined && cpu0 !== undefined ? cpu - cpu0 > o.hangS : wall > o.hangS) || wall > o.hangS * WALL_FACTOR) {
-              clearInterval(timer);
-              l.pending = undefined;
-              resolve('hang');
-            }
-          }, 500);
-          l.pending = { id, resolve, timer };
-          l.child.send({ id, argv: verifyArgv(file, engine, o.timeoutS, o.solver) } satisfies RunRequest);
-        });
+        const reply = await ask(lane, { id: ids++, argv: verifyArgv(file, engine, o.timeoutS, o.solver) }, o.hangS);
         let r: CaseResult;
         const base = { index, origin: c.origin, how: c.how, engine };
         if (reply === 'hang') {
@@ -215,7 +219,7 @@ export async function runFuzz(o: FuzzOptions): Promise<CaseResult[]> {
           r = { ...base, outcome: 'crash', ms: performance.now() - t0, detail: reply.crash };
         } else {
           // Output the worker wrote past the captured Io (straight to the process's streams) counts as the case's.
-          const { outcome, detail } = classify(file, reply.code, reply.out, reply.err + l.stderr);
+          const { outcome, detail } = classify(file, reply.code, reply.out, reply.err + lane.stderr);
           r = { ...base, outcome, code: reply.code, ms: reply.ms, ...(detail === undefined ? {} : { detail }) };
         }
         results.push(r);
@@ -237,74 +241,106 @@ export async function runFuzz(o: FuzzOptions): Promise<CaseResult[]> {
 
 const fmtS = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
+/** A campaign as `rely bench --suite fuzz` runs it: its settings (with the defaults filled in), its start and its failures so far. */
+interface Campaign {
+  readonly run: SuiteRun;
+  readonly count: number;
+  readonly seed: number;
+  readonly from: number;
+  readonly engines: readonly string[];
+  readonly timeoutS: number;
+  readonly hangS: number;
+  readonly t0: number;
+  readonly failed: { r: CaseResult; file: string }[];
+}
+
+/** The results counted by outcome, by exit code (or outcome, without one) and by origin. */
+function tally(results: readonly CaseResult[]): { byOutcome: Map<string, number>; byCode: Map<string, number>; byOrigin: Map<string, number> } {
+  const byOutcome = new Map<string, number>();
+  const byCode = new Map<string, number>();
+  const byOrigin = new Map<string, number>();
+  for (const r of results) {
+    byOutcome.set(r.outcome, (byOutcome.get(r.outcome) ?? 0) + 1);
+    const code = r.code === undefined ? r.outcome : `exit ${r.code}`;
+    byCode.set(code, (byCode.get(code) ?? 0) + 1);
+    const kind = r.origin.startsWith('mutated') ? 'mutated' : 'generated';
+    byOrigin.set(kind, (byOrigin.get(kind) ?? 0) + 1);
+  }
+  return { byOutcome, byCode, byOrigin };
+}
+
+/** Failures grouped by their message with numbers and paths blurred: one line per bug, roughly. */
+function failureGroups(failed: Campaign['failed']): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  for (const { r } of failed) {
+    const key = `${r.outcome}: ${(r.detail ?? '').split('\n')[0].replace(/"time":\d+,"pid":\d+,/, '').replace(/\/\S+?\.[ci]\b/g, 'FILE').replace(/\d+/g, 'N').slice(0, 160)}`;
+    groups.set(key, [...(groups.get(key) ?? []), r.index]);
+  }
+  return groups;
+}
+
+/** results.md and results.json of the results so far (`final`: all of them) under --out; returns the summary for stdout. */
+function report(k: Campaign, results: readonly CaseResult[], final: boolean): string {
+  const { run, count, seed, from, engines, timeoutS, hangS, failed } = k;
+  const wall = performance.now() - k.t0;
+  const { byOutcome, byCode, byOrigin } = tally(results);
+  const n = (o: Outcome) => byOutcome.get(o) ?? 0;
+  const slowest = [...results].sort((x, y) => y.ms - x.ms)[0];
+  // Answered, but later than cli/rely.js's watchdog allows (--timeout + 10 s on the wall clock).
+  const late = results.filter((r) => r.outcome !== 'hang' && r.ms > (timeoutS + 10) * 1000);
+  const summary = `seed ${seed}, ${results.length}${final ? '' : ` of ${count}`} cases (${[...byOrigin].map(([o, v]) => `${v} ${o}`).join(', ')}) in ${fmtS(wall)}: ${failed.length} failure(s) — ${n('internal-error')} internal errors, ${n('stack-trace')} stack traces, ${n('hang')} hangs, ${n('crash')} crashes, ${n('engine-error')} engine errors, ${n('bad-message')} bad exit-2 messages; ${n('ok')} verdicts (exit 0/1/3), ${n('bad-input-ok')} located refusals (exit 2)`;
+  const codes = [...byCode].sort(([x], [y]) => x.localeCompare(y));
+  const groups = failureGroups(failed);
+  const md = [
+    final ? '# Fuzz run' : `# Fuzz run (in progress: ${results.length} of ${count} cases)`,
+    '',
+    `Command: \`rely bench --suite fuzz --count ${count} --seed ${seed}${from ? ` --from ${from}` : ''}${run.engines ? ` --engine ${engines.join(',')}` : ''}${run.timeoutS !== undefined ? ` --timeout ${timeoutS}` : ''} --jobs ${run.jobs} --solver ${run.solver}\``,
+    '',
+    `Per case: \`rely verify FILE --engine E --timeout ${timeoutS} --solver ${run.solver} --log-level error\`; a case without an answer after ${hangS} s of CPU time in its runner process (or ${hangS * WALL_FACTOR} s on the wall clock) is a hang. Cases are drawn by fast-check from (seed, index) alone (benchmarks/fuzz-gen.ts).`,
+    '',
+    summary,
+    '',
+    `Cases run: ${indexRanges(results.map((r) => r.index)) || 'none'}.`,
+    '',
+    '| outcome | cases |',
+    '| --- | ---: |',
+    ...(['ok', 'bad-input-ok', ...FAILURES] as Outcome[]).map((o) => `| ${o} | ${n(o)} |`),
+    '',
+    '| exit code | cases |',
+    '| --- | ---: |',
+    ...codes.map(([c, v]) => `| ${c} | ${v} |`),
+    '',
+    `Wall time ${fmtS(wall)}; mean per case ${fmtS(results.length ? results.reduce((x, r) => x + r.ms, 0) / results.length : 0)}${slowest ? `; slowest case ${slowest.index} (${fmtS(slowest.ms)}, ${slowest.outcome})` : ''}.`,
+    '',
+    `Answered later than --timeout + 10 s on the wall clock (not a failure; the machine's load counts): ${late.length}${late.length ? ` (cases ${late.slice(0, 20).map((r) => `${r.index}: ${fmtS(r.ms)}`).join(', ')}${late.length > 20 ? ', …' : ''})` : ''}.`,
+    '',
+    ...(groups.size ? ['## Failures by message', '', '| cases | message | indices |', '| ---: | --- | --- |', ...[...groups].sort((x, y) => y[1].length - x[1].length).map(([m, ix]) => `| ${ix.length} | ${m.replace(/\|/g, '\\|').replace(/`/g, "'")} | ${ix.slice(0, 12).join(', ')}${ix.length > 12 ? ', …' : ''} |`), ''] : []),
+    ...(failed.length ? ['## Failures', '', ...failed.map(({ r, file }) => `- case ${r.index} (${r.outcome}, ${r.origin}: ${r.how}): \`${(r.detail ?? '').split('\n')[0].slice(0, 200).replace(/`/g, "'")}\` — input ${relative(run.out, file)}`), ''] : []),
+  ];
+  mkdirSync(run.out, { recursive: true });
+  writeFileSync(join(run.out, 'results.md'), md.join('\n'));
+  writeFileSync(join(run.out, 'results.json'), JSON.stringify({ seed, from, count, done: results.length, doneRanges: indexRanges(results.map((r) => r.index)), final, engines, timeoutS, hangS, jobs: run.jobs, solver: run.solver, wallMs: Math.round(wall), outcomes: Object.fromEntries(byOutcome), exitCodes: Object.fromEntries(byCode), failures: failed.map(({ r }) => r) }, null, 1) + '\n');
+  return [`fuzz: ${summary}`, `by exit code: ${codes.map(([c, v]) => `${c}: ${v}`).join(', ')}`, ...(slowest ? [`slowest case: ${slowest.index} (${fmtS(slowest.ms)}, ${slowest.origin})`] : [])].join('\n') + '\n';
+}
+
 /** The suite as `rely bench --suite fuzz` runs it: progress on stderr, failures written to --out, the summary, results.md. */
 export async function fuzzSuite(run: SuiteRun, io: SuiteIo): Promise<number> {
-  const count = run.count ?? FUZZ_DEFAULTS.count;
-  const seed = run.seed ?? FUZZ_DEFAULTS.seed;
-  const from = run.from ?? 0;
-  const engines = run.engines ?? [FUZZ_DEFAULTS.engine];
   const timeoutS = run.timeoutS ?? FUZZ_DEFAULTS.timeoutS;
-  const hangS = timeoutS + FUZZ_DEFAULTS.hangMarginS;
-  const failDir = join(run.out, 'failures');
-  const t0 = performance.now();
-  io.err(`fuzz: ${count} cases of seed ${seed}, engine ${engines.join(',')}, --timeout ${timeoutS} s (a hang after ${hangS} s of CPU time), ${run.jobs} job(s), solver ${run.solver}\n`);
-  const failed: { r: CaseResult; file: string }[] = [];
-  const sofar: CaseResult[] = [];
-  const report = (results: readonly CaseResult[], final: boolean): string => {
-    const wall = performance.now() - t0;
-    const byOutcome = new Map<string, number>();
-    const byCode = new Map<string, number>();
-    const byOrigin = new Map<string, number>();
-    for (const r of results) {
-      byOutcome.set(r.outcome, (byOutcome.get(r.outcome) ?? 0) + 1);
-      const code = r.code === undefined ? r.outcome : `exit ${r.code}`;
-      byCode.set(code, (byCode.get(code) ?? 0) + 1);
-      const kind = r.origin.startsWith('mutated') ? 'mutated' : 'generated';
-      byOrigin.set(kind, (byOrigin.get(kind) ?? 0) + 1);
-    }
-    const n = (k: Outcome) => byOutcome.get(k) ?? 0;
-    const slowest = [...results].sort((x, y) => y.ms - x.ms)[0];
-    // Answered, but later than cli/rely.js's watchdog allows (--timeout + 10 s on the wall clock).
-    const late = results.filter((r) => r.outcome !== 'hang' && r.ms > (timeoutS + 10) * 1000);
-    const summary = `seed ${seed}, ${results.length}${final ? '' : ` of ${count}`} cases (${[...byOrigin].map(([k, v]) => `${v} ${k}`).join(', ')}) in ${fmtS(wall)}: ${failed.length} failure(s) — ${n('internal-error')} internal errors, ${n('stack-trace')} stack traces, ${n('hang')} hangs, ${n('crash')} crashes, ${n('engine-error')} engine errors, ${n('bad-message')} bad exit-2 messages; ${n('ok')} verdicts (exit 0/1/3), ${n('bad-input-ok')} located refusals (exit 2)`;
-    const codes = [...byCode].sort(([x], [y]) => x.localeCompare(y));
-    // Failures grouped by their message with numbers and paths blurred: one line per bug, roughly.
-    const groups = new Map<string, number[]>();
-    for (const { r } of failed) {
-      const key = `${r.outcome}: ${(r.detail ?? '').split('\n')[0].replace(/"time":\d+,"pid":\d+,/, '').replace(/\/\S+?\.[ci]\b/g, 'FILE').replace(/\d+/g, 'N').slice(0, 160)}`;
-      groups.set(key, [...(groups.get(key) ?? []), r.index]);
-    }
-    const md = [
-      final ? '# Fuzz run' : `# Fuzz run (in progress: ${results.length} of ${count} cases)`,
-      '',
-      `Command: \`rely bench --suite fuzz --count ${count} --seed ${seed}${from ? ` --from ${from}` : ''}${run.engines ? ` --engine ${engines.join(',')}` : ''}${run.timeoutS !== undefined ? ` --timeout ${timeoutS}` : ''} --jobs ${run.jobs} --solver ${run.solver}\``,
-      '',
-      `Per case: \`rely verify FILE --engine E --timeout ${timeoutS} --solver ${run.solver} --log-level error\`; a case without an answer after ${hangS} s of CPU time in its runner process (or ${hangS * WALL_FACTOR} s on the wall clock) is a hang. Cases are drawn by fast-check from (seed, index) alone (benchmarks/fuzz-gen.ts).`,
-      '',
-      summary,
-      '',
-      `Cases run: ${indexRanges(results.map((r) => r.index)) || 'none'}.`,
-      '',
-      '| outcome | cases |',
-      '| --- | ---: |',
-      ...(['ok', 'bad-input-ok', ...FAILURES] as Outcome[]).map((k) => `| ${k} | ${n(k)} |`),
-      '',
-      '| exit code | cases |',
-      '| --- | ---: |',
-      ...codes.map(([k, v]) => `| ${k} | ${v} |`),
-      '',
-      `Wall time ${fmtS(wall)}; mean per case ${fmtS(results.length ? results.reduce((x, r) => x + r.ms, 0) / results.length : 0)}${slowest ? `; slowest case ${slowest.index} (${fmtS(slowest.ms)}, ${slowest.outcome})` : ''}.`,
-      '',
-      `Answered later than --timeout + 10 s on the wall clock (not a failure; the machine's load counts): ${late.length}${late.length ? ` (cases ${late.slice(0, 20).map((r) => `${r.index}: ${fmtS(r.ms)}`).join(', ')}${late.length > 20 ? ', …' : ''})` : ''}.`,
-      '',
-      ...(groups.size ? ['## Failures by message', '', '| cases | message | indices |', '| ---: | --- | --- |', ...[...groups].sort((x, y) => y[1].length - x[1].length).map(([k, ix]) => `| ${ix.length} | ${k.replace(/\|/g, '\\|').replace(/`/g, "'")} | ${ix.slice(0, 12).join(', ')}${ix.length > 12 ? ', …' : ''} |`), ''] : []),
-      ...(failed.length ? ['## Failures', '', ...failed.map(({ r, file }) => `- case ${r.index} (${r.outcome}, ${r.origin}: ${r.how}): \`${(r.detail ?? '').split('\n')[0].slice(0, 200).replace(/`/g, "'")}\` — input ${relative(run.out, file)}`), ''] : []),
-    ];
-    mkdirSync(run.out, { recursive: true });
-    writeFileSync(join(run.out, 'results.md'), md.join('\n'));
-    writeFileSync(join(run.out, 'results.json'), JSON.stringify({ seed, from, count, done: results.length, doneRanges: indexRanges(results.map((r) => r.index)), final, engines, timeoutS, hangS, jobs: run.jobs, solver: run.solver, wallMs: Math.round(wall), outcomes: Object.fromEntries(byOutcome), exitCodes: Object.fromEntries(byCode), failures: failed.map(({ r }) => r) }, null, 1) + '\n');
-    return [`fuzz: ${summary}`, `by exit code: ${codes.map(([k, v]) => `${k}: ${v}`).join(', ')}`, ...(slowest ? [`slowest case: ${slowest.index} (${fmtS(slowest.ms)}, ${slowest.origin})`] : [])].join('\n') + '\n';
+  const k: Campaign = {
+    run,
+    count: run.count ?? FUZZ_DEFAULTS.count,
+    seed: run.seed ?? FUZZ_DEFAULTS.seed,
+    from: run.from ?? 0,
+    engines: run.engines ?? [FUZZ_DEFAULTS.engine],
+    timeoutS,
+    hangS: timeoutS + FUZZ_DEFAULTS.hangMarginS,
+    t0: performance.now(),
+    failed: [],
   };
+  const { count, seed, from, engines, hangS, failed } = k;
+  const failDir = join(run.out, 'failures');
+  io.err(`fuzz: ${count} cases of seed ${seed}, engine ${engines.join(',')}, --timeout ${timeoutS} s (a hang after ${hangS} s of CPU time), ${run.jobs} job(s), solver ${run.solver}\n`);
+  const sofar: CaseResult[] = [];
   const results = await runFuzz({
     count, seed, engines, timeoutS, hangS, jobs: run.jobs, solver: run.solver,
     indices: from ? Array.from({ length: count }, (_, i) => from + i) : undefined,
@@ -317,11 +353,11 @@ export async function fuzzSuite(run: SuiteRun, io: SuiteIo): Promise<number> {
         failed.push({ r, file: kept });
         io.err(`FAIL case ${r.index} of seed ${seed} (${r.outcome}; ${r.origin}: ${r.how}): ${(r.detail ?? '').split('\n')[0].slice(0, 300)}\n  reproduce: node cli/rely.js ${verifyArgv(relative(process.cwd(), kept) || kept, r.engine, timeoutS, run.solver).join(' ')}\n`);
       }
-      if (done % 100 === 0 || done === count) io.err(`fuzz: ${done}/${count} cases, ${failed.length} failure(s), ${fmtS(performance.now() - t0)}\n`);
+      if (done % 100 === 0 || done === count) io.err(`fuzz: ${done}/${count} cases, ${failed.length} failure(s), ${fmtS(performance.now() - k.t0)}\n`);
       // A long run leaves its numbers so far behind it, should it be stopped.
-      if (done % 250 === 0 && done < count) report(sofar, false);
+      if (done % 250 === 0 && done < count) report(k, sofar, false);
     },
   });
-  io.out(report(results, true));
+  io.out(report(k, results, true));
   return failed.length ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 /**
- * The liveness suite of `rely bench` (issue 22): the properties of
+ * The liveness suite of `rely bench`: the properties of
  * benchmarks/liveness.json — MUX-SEM (Cohen–Namjoshi Fig. 1(a), gen-mux-sem.ts) for
  * growing N with and without an irrelevant per-process counter, and response
  * properties of mutual-exclusion protocols — as manifest entries whose runs pass
