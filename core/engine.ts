@@ -9,7 +9,7 @@
  */
 import type { Graph } from './dot.js';
 import type { Logger } from 'pino';
-import type { BackendName, SmtSolver } from '../solver/smt.js';
+import type { BackendName, QueryOptions, SmtSolver } from '../solver/smt.js';
 import { SolverPool, type SolverChoice } from '../solver/select.js';
 import type { Program } from '../program/program.js';
 import type { Budget } from './budget.js';
@@ -143,11 +143,21 @@ export interface CheckedRun {
   readonly onInternalError: (message: string) => void;
 }
 
-/** Runs `search` on a solver of back end `choice`, with checkers from the same pool; every solver is closed afterwards. */
-export async function withSolvers<V>(choice: SolverChoice, p: Program, ctx: RunContext, search: (solver: SmtSolver, run: CheckedRun) => Promise<V>): Promise<{ verdict: V; backend: BackendName }> {
+/**
+ * Runs `search` on a solver of back end `choice` (with `defaults` for its queries), with
+ * checkers from the same pool; every solver is closed afterwards, and a stop from
+ * outside (the budget's signal) closes them at once.
+ */
+export async function withSolvers<V>(
+  choice: SolverChoice,
+  p: Program,
+  ctx: RunContext,
+  search: (solver: SmtSolver, run: CheckedRun) => Promise<V>,
+  defaults?: QueryOptions,
+): Promise<{ verdict: V; backend: BackendName }> {
   const solvers = new SolverPool(choice, { stop: ctx.budget.signal, nice: ctx.nice, limits: ctx.budget.solverLimits() });
   try {
-    const solver = solvers.open();
+    const solver = solvers.open(defaults);
     const verdict = await search(solver, { checker: () => solvers.open(), budget: ctx.budget, onInternalError: (message) => ctx.log.error({ file: p.file }, message) });
     return { verdict, backend: solver.backendName };
   } finally {
