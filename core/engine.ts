@@ -89,8 +89,8 @@ export interface EngineReport<O, P, S extends EngineStats> {
   proof(p: Program, proof: P, stats: S, run: RunInfo<O>): string;
   /** Lines after the verdict (and trace), before the statistics. */
   notes?(v: EngineVerdict<P, S>): string[];
-  /** The statistics block, starting with `statistics:`. */
-  stats(stats: S, run: RunInfo<O>): string;
+  /** The lines of the statistics block (core/statistics.ts statisticsText puts them under `statistics:`, the time last). */
+  stats(stats: S, run: RunInfo<O>): string[];
   /** Its fields of `--json`; without, all null. */
   json?(v: EngineVerdict<P, S>, run: RunInfo<O>): JsonSummary;
   /** What the proof says holds at each location of each thread (C-like text), for the HTML report. */
