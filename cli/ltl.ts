@@ -1,5 +1,5 @@
 /**
- * `rely verify --ltl`: a linear-time property of a program (issue 22). The formula
+ * `rely verify --ltl`: a linear-time property of a program. The formula
  * is parsed (core/ltl.ts), each atom read in the program — a C condition over
  * globals, or `at(thread, label)` for a thread at a C label of its function — and
  * the chosen liveness engine decides it under the chosen fairness. Errors in the

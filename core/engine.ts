@@ -172,7 +172,7 @@ export interface LivenessStats extends EngineStats {
 }
 
 /**
- * An engine for linear-time properties (`rely verify --ltl`, issue 22): it decides
+ * An engine for linear-time properties (`rely verify --ltl`): it decides
  * whether every fair run of the program satisfies the property. Its counterexamples
  * are replayed (engines/state-space/lasso.ts) before it returns them.
  */
