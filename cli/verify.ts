@@ -161,7 +161,7 @@ async function verifyLiveness(file: string, o: VerifyCli & PropertySource, engin
   session.log = logger(o.logLevel, io);
   const bound = readProperty(file, o, frontendOptions(o));
   warnAll(bound.program, io);
-  const r = engine.check(bound.program, bound.property, budget);
+  const { verdict: r } = await engine.run(bound.program, {}, { budget, log: session.log }, bound.property);
   session.log.info({ file, verdict: r.verdict, ms: Math.round(r.stats.timeMs) }, 'verified');
   io.out(o.json ? JSON.stringify(livenessJson(bound, engine, r)) + '\n' : livenessText(bound, engine, r));
   await writePictures(bound.program, file, o, [buchiGraph('buchi-negated-property', bound.property.negated)], (graphs) => livenessPage(bound, engine, r, graphs));

@@ -118,20 +118,40 @@ export interface Invariant {
   readonly text: string;
 }
 
-export interface Engine<O, P, S extends EngineStats> {
+/**
+ * What an engine decides: the program's assertions (no error location is reachable:
+ * SAFE with a checked proof, UNSAFE with a replayed trace), or a linear-time property
+ * (`rely verify --ltl`: every fair run satisfies it; it holds, or a replayed lasso or
+ * deadlock violates it).
+ */
+export type Decides = 'assertions' | 'ltl';
+
+/** Per kind of property: what a run is given beside the program, what it answers, how the answer reads. */
+interface PropertyKinds<O, P, S extends EngineStats> {
+  readonly assertions: { property: void; verdict: EngineVerdict<P, S>; report: EngineReport<O, P, S> };
+  readonly ltl: { property: LtlProperty; verdict: LivenessOutcome<S & LivenessStats>; report: LivenessReport<S> };
+}
+
+/**
+ * An engine: safety and liveness engines differ in the property they decide (`K`),
+ * and so in their verdicts and reports, not in how they are declared, given their
+ * options and budget, and run.
+ */
+export interface Engine<O, P, S extends EngineStats, K extends Decides = 'assertions'> {
   readonly name: string;
   /** One line for `--help` and the README. */
   readonly description: string;
+  readonly decides: K;
   /** Whether calls are inlined (the symbolic engines) or kept as push/pop transitions (the explicit ones, which allow recursion). */
   readonly lowering: 'inline' | 'keep';
   /** Reads template threads (Thread.replicated): its SAFE holds for any number of instances. The others get programs without templates. */
   readonly templates?: true;
   readonly options: OptionsOf<O>;
-  /** Runs on `program` within `ctx.budget`; every solver it opens is closed before it returns. */
-  run(program: Program, options: O, ctx: RunContext): Promise<EngineResult<P, S>>;
+  /** Decides `property` of `program` within `ctx.budget`; every solver it opens is closed before it returns. */
+  run(program: Program, options: O, ctx: RunContext, property: PropertyKinds<O, P, S>[K]['property']): Promise<{ readonly verdict: PropertyKinds<O, P, S>[K]['verdict']; readonly backend: BackendName | null }>;
   /** `--proof`: the proof as an SMT-LIB 2 script any solver checks, if the engine writes one. */
   readonly certificate?: (program: Program, proof: P) => string;
-  readonly report: EngineReport<O, P, S>;
+  readonly report: PropertyKinds<O, P, S>[K]['report'];
 }
 
 /** What a solver-based engine's search gets beside its solver (withSolvers). */
@@ -171,18 +191,13 @@ export interface LivenessStats extends EngineStats {
   readonly states: number;
 }
 
-/**
- * An engine for linear-time properties (`rely verify --ltl`): it decides
- * whether every fair run of the program satisfies the property. Its counterexamples
- * are replayed (engines/state-space/lasso.ts) before it returns them.
- */
-export interface LivenessEngine<S extends LivenessStats> {
-  readonly name: string;
-  /** One line for `--help` and the README. */
-  readonly description: string;
-  check(p: Program, prop: LtlProperty, budget: Budget): LivenessOutcome<S>;
+/** How a liveness verdict reads (cli/ltl.ts puts it together). */
+export interface LivenessReport<S> {
   /** The lines under SAFE: what the proof is. */
   proof(s: S): string[];
   /** The statistics line's items (time and states come first, from the caller). */
   stats(s: S): string[];
 }
+
+/** An engine for linear-time properties: its counterexamples are replayed (engines/state-space/lasso.ts) before it returns them. */
+export type LivenessEngine<S extends LivenessStats> = Engine<object, null, S, 'ltl'>;

@@ -56,6 +56,7 @@ function logRound(ctx: RunContext, rounds: NonNullable<VerifyStats['rounds']>): 
 export const aretEngine: Engine<AretOptions, Proof, VerifyStats> = {
   name: 'aret',
   description: "predicate abstraction and refinement (the paper's algorithm: abstract reachability with environment transitions, refined by Horn clauses)",
+  decides: 'assertions',
   lowering: 'inline',
   options: {
     bias: {

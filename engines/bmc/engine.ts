@@ -13,6 +13,7 @@ export interface BmcEngineOptions {
 export const bmcEngine: Engine<BmcEngineOptions, null, BmcStats> = {
   name: 'bmc',
   description: 'bounded model checking: is an error reachable within k steps of the product program, for k = 2, 4, 8, … (finds bugs, proves nothing)',
+  decides: 'assertions',
   lowering: 'inline',
   options: {
     maxDepth: { flags: '--max-depth <K>', description: 'the longest trace to look for, in steps (default: until the time limit)', parse: parseCount },

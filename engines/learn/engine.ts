@@ -69,6 +69,7 @@ function showAssumption(d: Dfa, events: readonly string[], max = 20): string[] {
 export const learnEngine: Engine<LearnOptions, LearnProof, LearnStats> = {
   name: 'learn',
   description: "assume-guarantee reasoning (Cobleigh): the threads split in two, an assumption on the second side's reads and writes of globals learned by L* until both premises hold (finite-state programs)",
+  decides: 'assertions',
   lowering: 'inline',
   options: {
     split: {

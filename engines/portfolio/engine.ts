@@ -19,6 +19,7 @@ import { Race, type Decided, type Settled } from './race.js';
 export const portfolioEngine: Engine<PortfolioOptions, PortfolioProof, PortfolioStats> = {
   name: 'auto',
   description: 'aret, bmc, monolithic and explicit-global side by side on both cores: the first conclusive verdict (a checked proof or a replayed trace) wins and the others are stopped',
+  decides: 'assertions',
   lowering: 'inline',
   // Every option of the lanes (shared ones, such as --solver, once).
   options: Object.assign({}, ...LANES.map((l) => l.options)),
