@@ -7,7 +7,7 @@
 import { showValue } from '../solver/formula.js';
 import type { Program } from '../program/program.js';
 import type { EngineReport, EngineStats, EngineVerdict, RunInfo } from '../core/engine.js';
-import { statisticsText } from '../core/statistics.js';
+import { ms, statisticsText } from '../core/statistics.js';
 import type { TraceStep } from '../core/trace.js';
 import type { ExploreResult } from '../engines/state-space/explore.js';
 
@@ -32,7 +32,7 @@ function errorAt(trace: readonly TraceStep[]): string {
 
 export function exploreText(p: Program, r: ExploreResult): string {
   const [lo, hi] = r.nondetRange;
-  const stats = `${r.states} states, ${r.transitionsFired} transitions fired, ${Math.round(r.timeMs)} ms`;
+  const stats = `${r.states} states, ${r.transitionsFired} transitions fired, ${ms(r.timeMs)}`;
   if (r.errorReachable) {
     return `error reachable: ${errorAt(r.trace!)}\ntrace (${r.trace!.length} steps):\n${traceText(r.trace!)}\n(${stats})\n`;
   }
