@@ -1,5 +1,5 @@
 /**
- * `rely verify --ltl`: a linear-time property of a program (issue 22). The formula
+ * `rely verify --ltl`: a linear-time property of a program. The formula
  * is parsed (core/ltl.ts), each atom read in the program — a C condition over
  * globals, or `at(thread, label)` for a thread at a C label of its function — and
  * the chosen liveness engine decides it under the chosen fairness. Errors in the
@@ -108,7 +108,7 @@ export function livenessText<S extends LivenessStats>(bound: BoundProperty, engi
   const { program: p, property } = bound;
   const what = `${property.text} (fairness: ${property.fairness})`;
   const lines: string[] = [];
-  if (r.verdict === 'holds') lines.push(`SAFE: the property holds: ${what}`, ...engine.proof(r.stats).map((l) => `  ${l}`), ...(r.caveat ? [`  caveat: ${r.caveat}`] : []));
+  if (r.verdict === 'holds') lines.push(`SAFE: the property holds: ${what}`, ...engine.report.proof(r.stats).map((l) => `  ${l}`), ...(r.caveat ? [`  caveat: ${r.caveat}`] : []));
   else if (r.verdict === 'fails') {
     const { lasso } = r;
     const last = lasso.states.length - 1;
@@ -125,7 +125,7 @@ export function livenessText<S extends LivenessStats>(bound: BoundProperty, engi
     lines.push(`UNSAFE: deadlock: a reachable state where no thread can move, though not all have ended (the property is not checked past it)`, `trace (${n} step${n === 1 ? '' : 's'}, replayed in the interpreter):`, runText(p, r.run, 0, n));
   } else lines.push(`UNKNOWN: ${r.reason}`);
   lines.push(...bound.notes.map((n) => `note: ${n}`));
-  lines.push(`statistics: engine ${engine.name}, time ${(r.stats.timeMs / 1000).toFixed(2)} s, ${r.stats.states} states, ${engine.stats(r.stats).join(', ')}`);
+  lines.push(`statistics: engine ${engine.name}, time ${(r.stats.timeMs / 1000).toFixed(2)} s, ${r.stats.states} states, ${engine.report.stats(r.stats).join(', ')}`);
   return lines.join('\n') + '\n';
 }
 

@@ -7,6 +7,7 @@
 import { showValue } from '../solver/formula.js';
 import type { Program } from '../program/program.js';
 import type { EngineReport, EngineStats, EngineVerdict, RunInfo } from '../core/engine.js';
+import { ms, statisticsText } from '../core/statistics.js';
 import type { TraceStep } from '../core/trace.js';
 import type { ExploreResult } from '../engines/state-space/explore.js';
 
@@ -31,7 +32,7 @@ function errorAt(trace: readonly TraceStep[]): string {
 
 export function exploreText(p: Program, r: ExploreResult): string {
   const [lo, hi] = r.nondetRange;
-  const stats = `${r.states} states, ${r.transitionsFired} transitions fired, ${Math.round(r.timeMs)} ms`;
+  const stats = `${r.states} states, ${r.transitionsFired} transitions fired, ${ms(r.timeMs)}`;
   if (r.errorReachable) {
     return `error reachable: ${errorAt(r.trace!)}\ntrace (${r.trace!.length} steps):\n${traceText(r.trace!)}\n(${stats})\n`;
   }
@@ -83,7 +84,7 @@ export function verifyText<O, P, S extends EngineStats>(p: Program, report: Engi
   const certificate = run.proofFile ? `\n  certificate: ${run.proofFile} (check it with: z3 ${run.proofFile}; every answer must be unsat)` : '';
   const head =
     v.verdict === 'safe' ? `SAFE\n${report.proof(p, v.proof, v.stats, run)}${certificate}` : v.verdict === 'unsafe' ? unsafeText(v.trace) : `UNKNOWN: ${v.reason}`;
-  return [head, ...(report.notes?.(v) ?? []), report.stats(v.stats, run)].join('\n') + '\n';
+  return [head, ...(report.notes?.(v) ?? []), statisticsText(report.stats(v.stats, run), v.stats.timeMs)].join('\n') + '\n';
 }
 
 export function verifyJson<O, P, S extends EngineStats>(p: Program, report: EngineReport<O, P, S>, v: EngineVerdict<P, S>, run: RunInfo<O>): unknown {

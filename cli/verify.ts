@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { Command, Option } from 'commander';
 import { loadProgram } from '../frontend/index.js';
-import { InputError, UnboundedThreads } from '../program/diagnostics.js';
+import { UnboundedThreads } from '../program/diagnostics.js';
 import type { Program } from '../program/program.js';
 import { parseCount } from '../core/options.js';
 import type { LivenessEngine, LivenessStats } from '../core/engine.js';
 import { Budget } from '../core/budget.js';
 import { DEFAULT_ENGINE, ENGINES, LIVENESS_ENGINES, engineNamed, engineOptions, livenessEngineNamed, type AnyEngine } from '../engines/registry.js';
+import { verifyUnbounded } from '../engines/unbounded.js';
 import { FAIRNESS, livenessJson, livenessPage, livenessText, readProperty, type PropertySource } from './ltl.js';
 import { EXIT, addCommon, announceDeadline, cliParser, frontendOptions, logger, parseMegabytes, parseOutputDir, parseOutputPath, parseSeconds, statusLine, warnAll, type Common, type Session } from './common.js';
 import { verifyJson, verifyText } from './report.js';
@@ -70,54 +71,6 @@ Exit codes: 0 SAFE, 1 UNSAFE, 2 bad input or usage, 3 UNKNOWN, 4 internal error.
 
 /** An engine's answer, with the program and options it ran on (what the output reports). */
 export type Answer = Awaited<ReturnType<AnyEngine['run']>> & { engine: AnyEngine; options: Record<string, unknown>; p: Program };
-
-/**
- * A program whose thread creation has no static bound. First a proof for any number
- * of threads, in half the time: the engines that read template threads
- * (Engine.templates: thread-modular's Spacer query, then explicit-modular for
- * finite-state programs; only the chosen one when it is such an engine), each on
- * the program with template threads, each with an equal share of that half. Else a
- * search for bugs in the programs that cut each such loop after k = 1, 2, …, max
- * iterations, each with an equal share of the time left: each has only some of the
- * original's runs, so an error trace is real and its safety is no proof (UNKNOWN).
- */
-async function verifyUnbounded(
-  why: UnboundedThreads,
-  chosen: AnyEngine,
-  max: number,
-  budget: Budget,
-  lower: (engine: AnyEngine, how: { templates: true } | { maxInstances: number }) => Program,
-  run: (engine: AnyEngine, p: Program, b: Budget) => Promise<Answer>,
-): Promise<Answer> {
-  const until = (deadline: number | undefined, parts: number): Budget =>
-    budget.within(deadline === undefined ? undefined : performance.now() + (deadline - performance.now()) / parts);
-  const t0 = performance.now();
-  // A verdict's time is the whole search's (the attempts before it included).
-  const whole = (r: Answer, verdict: Answer['verdict'] = r.verdict): Answer => ({ ...r, verdict: { ...verdict, stats: { ...verdict.stats, timeMs: performance.now() - t0 } } });
-  const provers = chosen.templates ? [chosen] : ENGINES.filter((e) => e.templates);
-  const proofDeadline = budget.deadline === undefined ? undefined : t0 + (budget.deadline - t0) / 2;
-  const notes: string[] = [];
-  for (const [k, prover] of provers.entries()) {
-    try {
-      const proof = await run(prover, lower(prover, { templates: true }), until(proofDeadline, provers.length - k));
-      if (proof.verdict.verdict === 'safe') return whole(proof);
-      notes.push(`${prover.name}: ${proof.verdict.verdict === 'unknown' ? proof.verdict.reason : 'no proof'}`);
-    } catch (e) {
-      if (!(e instanceof InputError)) throw e;
-      notes.push(`${prover.name}: ${e.message.replace(/^\S+: /, '')}`); // what the template lowering does not support
-    }
-  }
-  let last: Answer | undefined;
-  for (let k = 1; k <= max; k++) {
-    const r = await run(chosen, lower(chosen, { maxInstances: k }), until(budget.deadline, max - k + 1));
-    if (r.verdict.verdict === 'unsafe') return whole(r);
-    const outcome = r.verdict.verdict === 'safe' ? 'no error' : r.verdict.reason;
-    const reason = `${why.detail}: no proof for any number of threads with template threads (${notes.join('; ')}); searched for bugs with up to ${k} iteration${k === 1 ? '' : 's'} of each such loop (${outcome})`;
-    last = whole(r, { verdict: 'unknown', reason, stats: r.verdict.stats });
-    if (budget.expired()) break;
-  }
-  return last!;
-}
 
 /** `--max-memory`'s help: what it bounds, the default here, what happens at the limit. */
 function maxMemoryHelp(): string {
@@ -208,7 +161,7 @@ async function verifyLiveness(file: string, o: VerifyCli & PropertySource, engin
   session.log = logger(o.logLevel, io);
   const bound = readProperty(file, o, frontendOptions(o));
   warnAll(bound.program, io);
-  const r = engine.check(bound.program, bound.property, budget);
+  const { verdict: r } = await engine.run(bound.program, {}, { budget, log: session.log }, bound.property);
   session.log.info({ file, verdict: r.verdict, ms: Math.round(r.stats.timeMs) }, 'verified');
   io.out(o.json ? JSON.stringify(livenessJson(bound, engine, r)) + '\n' : livenessText(bound, engine, r));
   await writePictures(bound.program, file, o, [buchiGraph('buchi-negated-property', bound.property.negated)], (graphs) => livenessPage(bound, engine, r, graphs));

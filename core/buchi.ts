@@ -1,5 +1,5 @@
 /**
- * LTL to Büchi automata (issue 22): the tableau construction of Gerth, Peled, Vardi
+ * LTL to Büchi automata: the tableau construction of Gerth, Peled, Vardi
  * and Wolper ("Simple on-the-fly automatic verification of linear temporal logic",
  * PSTV 1995) from a formula in negation normal form to a generalized Büchi automaton
  * (one acceptance set per U subformula), then the usual counter degeneralization to a

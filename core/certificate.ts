@@ -41,8 +41,7 @@ export async function firstFailingClause(sys: NamedHornSystem, solution: HornSol
       const r = await checker.check([f], { timeoutMs: timeoutMs() });
       // Undecided (the run's time ran out, the portfolio stopped the run and closed the
       // checker, or z3 gave up): UNKNOWN with the solver's reason, not a failed check
-      // logged as an internal error (fuzz seed 20261127: "invariant check failed:
-      // initiation undecided (z3 closed)").
+      // logged as an internal error.
       if (r.status === 'unknown') throw new SolverUnknown(r.reason);
       if (r.status !== 'unsat') return `${sys.clauses[k].name} does not hold`;
     }

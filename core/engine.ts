@@ -9,7 +9,7 @@
  */
 import type { Graph } from './dot.js';
 import type { Logger } from 'pino';
-import type { BackendName, SmtSolver } from '../solver/smt.js';
+import type { BackendName, QueryOptions, SmtSolver } from '../solver/smt.js';
 import { SolverPool, type SolverChoice } from '../solver/select.js';
 import type { Program } from '../program/program.js';
 import type { Budget } from './budget.js';
@@ -89,8 +89,8 @@ export interface EngineReport<O, P, S extends EngineStats> {
   proof(p: Program, proof: P, stats: S, run: RunInfo<O>): string;
   /** Lines after the verdict (and trace), before the statistics. */
   notes?(v: EngineVerdict<P, S>): string[];
-  /** The statistics block, starting with `statistics:`. */
-  stats(stats: S, run: RunInfo<O>): string;
+  /** The lines of the statistics block (core/statistics.ts statisticsText puts them under `statistics:`, the time last). */
+  stats(stats: S, run: RunInfo<O>): string[];
   /** Its fields of `--json`; without, all null. */
   json?(v: EngineVerdict<P, S>, run: RunInfo<O>): JsonSummary;
   /** What the proof says holds at each location of each thread (C-like text), for the HTML report. */
@@ -118,20 +118,40 @@ export interface Invariant {
   readonly text: string;
 }
 
-export interface Engine<O, P, S extends EngineStats> {
+/**
+ * What an engine decides: the program's assertions (no error location is reachable:
+ * SAFE with a checked proof, UNSAFE with a replayed trace), or a linear-time property
+ * (`rely verify --ltl`: every fair run satisfies it; it holds, or a replayed lasso or
+ * deadlock violates it).
+ */
+export type Decides = 'assertions' | 'ltl';
+
+/** Per kind of property: what a run is given beside the program, what it answers, how the answer reads. */
+interface PropertyKinds<O, P, S extends EngineStats> {
+  readonly assertions: { property: void; verdict: EngineVerdict<P, S>; report: EngineReport<O, P, S> };
+  readonly ltl: { property: LtlProperty; verdict: LivenessOutcome<S & LivenessStats>; report: LivenessReport<S> };
+}
+
+/**
+ * An engine: safety and liveness engines differ in the property they decide (`K`),
+ * and so in their verdicts and reports, not in how they are declared, given their
+ * options and budget, and run.
+ */
+export interface Engine<O, P, S extends EngineStats, K extends Decides = 'assertions'> {
   readonly name: string;
   /** One line for `--help` and docs/engines.md's table. */
   readonly description: string;
+  readonly decides: K;
   /** Whether calls are inlined (the symbolic engines) or kept as push/pop transitions (the explicit ones, which allow recursion). */
   readonly lowering: 'inline' | 'keep';
   /** Reads template threads (Thread.replicated): its SAFE holds for any number of instances. The others get programs without templates. */
   readonly templates?: true;
   readonly options: OptionsOf<O>;
-  /** Runs on `program` within `ctx.budget`; every solver it opens is closed before it returns. */
-  run(program: Program, options: O, ctx: RunContext): Promise<EngineResult<P, S>>;
+  /** Decides `property` of `program` within `ctx.budget`; every solver it opens is closed before it returns. */
+  run(program: Program, options: O, ctx: RunContext, property: PropertyKinds<O, P, S>[K]['property']): Promise<{ readonly verdict: PropertyKinds<O, P, S>[K]['verdict']; readonly backend: BackendName | null }>;
   /** `--proof`: the proof as an SMT-LIB 2 script any solver checks, if the engine writes one. */
   readonly certificate?: (program: Program, proof: P) => string;
-  readonly report: EngineReport<O, P, S>;
+  readonly report: PropertyKinds<O, P, S>[K]['report'];
 }
 
 /** What a solver-based engine's search gets beside its solver (withSolvers). */
@@ -143,11 +163,21 @@ export interface CheckedRun {
   readonly onInternalError: (message: string) => void;
 }
 
-/** Runs `search` on a solver of back end `choice`, with checkers from the same pool; every solver is closed afterwards. */
-export async function withSolvers<V>(choice: SolverChoice, p: Program, ctx: RunContext, search: (solver: SmtSolver, run: CheckedRun) => Promise<V>): Promise<{ verdict: V; backend: BackendName }> {
+/**
+ * Runs `search` on a solver of back end `choice` (with `defaults` for its queries), with
+ * checkers from the same pool; every solver is closed afterwards, and a stop from
+ * outside (the budget's signal) closes them at once.
+ */
+export async function withSolvers<V>(
+  choice: SolverChoice,
+  p: Program,
+  ctx: RunContext,
+  search: (solver: SmtSolver, run: CheckedRun) => Promise<V>,
+  defaults?: QueryOptions,
+): Promise<{ verdict: V; backend: BackendName }> {
   const solvers = new SolverPool(choice, { stop: ctx.budget.signal, nice: ctx.nice, limits: ctx.budget.solverLimits() });
   try {
-    const solver = solvers.open();
+    const solver = solvers.open(defaults);
     const verdict = await search(solver, { checker: () => solvers.open(), budget: ctx.budget, onInternalError: (message) => ctx.log.error({ file: p.file }, message) });
     return { verdict, backend: solver.backendName };
   } finally {
@@ -161,18 +191,13 @@ export interface LivenessStats extends EngineStats {
   readonly states: number;
 }
 
-/**
- * An engine for linear-time properties (`rely verify --ltl`, issue 22): it decides
- * whether every fair run of the program satisfies the property. Its counterexamples
- * are replayed (engines/state-space/lasso.ts) before it returns them.
- */
-export interface LivenessEngine<S extends LivenessStats> {
-  readonly name: string;
-  /** One line for `--help` and docs/engines.md's table. */
-  readonly description: string;
-  check(p: Program, prop: LtlProperty, budget: Budget): LivenessOutcome<S>;
+/** How a liveness verdict reads (cli/ltl.ts puts it together). */
+export interface LivenessReport<S> {
   /** The lines under SAFE: what the proof is. */
   proof(s: S): string[];
   /** The statistics line's items (time and states come first, from the caller). */
   stats(s: S): string[];
 }
+
+/** An engine for linear-time properties: its counterexamples are replayed (engines/state-space/lasso.ts) before it returns them. */
+export type LivenessEngine<S extends LivenessStats> = Engine<object, null, S, 'ltl'>;

@@ -1,11 +1,15 @@
 /**
  * The ways a run stops without a verdict of its own. Engines throw them from deep
- * inside a search and turn them into UNKNOWN with the message as the reason; a
- * failed replay is an internal error of the engine, never a verdict.
+ * inside a search; `orUnknown` turns them into UNKNOWN with the message as the
+ * reason, for every engine alike. A failed check of the engine's own answer (a proof
+ * that does not re-check, a trace that does not replay) is an internal error, never a
+ * verdict.
  */
 
+import { SolverFailed } from '../solver/smt.js';
 import { showPos } from '../program/diagnostics.js';
 import type { Transition } from '../program/program.js';
+import type { Outcome } from './outcome.js';
 
 /** The run's deadline passed (budget.ts). */
 export class Timeout extends Error {
@@ -31,8 +35,45 @@ export class SolverUnknown extends Error {
   }
 }
 
+/** An engine's own check failed (a proof, a trace, a solution): UNKNOWN with the message, and logged as an internal error. */
+export class InternalError extends Error {}
+
 /** A counterexample from SMT that the interpreter rejects: never a verdict. */
-export class ReplayFailed extends Error {}
+export class ReplayFailed extends InternalError {}
+
+/** Why a run stopped: UNKNOWN's reason (the exception's message), whether time ran out (the run's or a solver query's), whether it was an internal error. */
+export interface Stop {
+  readonly reason: string;
+  readonly timeout: boolean;
+  readonly internal: boolean;
+}
+
+/**
+ * What stopped a run, from what it threw: the deadline, a memory limit, a solver that
+ * gave up or failed, or an internal error (reported to `onInternalError`). Anything
+ * else is rethrown: Cancelled (nobody wants the result) and a bug of rely.
+ */
+export function stopOf(e: unknown, onInternalError?: (message: string) => void): Stop {
+  if (e instanceof InternalError) {
+    onInternalError?.(e.message);
+    return { reason: e.message, timeout: false, internal: true };
+  }
+  const timeout = e instanceof Timeout || (e instanceof SolverUnknown && e.reason === 'timeout');
+  if (timeout || e instanceof SolverUnknown || e instanceof OutOfMemory || e instanceof SolverFailed) return { reason: e.message, timeout, internal: false };
+  throw e;
+}
+
+/** UNKNOWN's reason for a stop, as most engines word it: `timeout` however time ran out, else the exception's message. */
+export const stopReason = (s: Stop): string => (s.timeout ? 'timeout' : s.reason);
+
+/** Runs an engine's search; what stops it (stopOf) is UNKNOWN with the reason `explain` words. */
+export async function orUnknown<P>(search: () => Promise<Outcome<P>>, onInternalError?: (message: string) => void, explain: (s: Stop) => string = stopReason): Promise<Outcome<P>> {
+  try {
+    return await search();
+  } catch (e) {
+    return { verdict: 'unknown', reason: explain(stopOf(e, onInternalError)) };
+  }
+}
 
 /** UNKNOWN's reason from an engine whose states hold integers only, given a program with arrays of run-time size (program/program.ts hasArrays). */
 export const arraysReason = (engine: string): string =>

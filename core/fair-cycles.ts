@@ -1,5 +1,5 @@
 /**
- * Fair accepting cycles in a finite graph (issue 22): the emptiness check shared by
+ * Fair accepting cycles in a finite graph: the emptiness check shared by
  * the liveness engines. A node is a program state (global, or one abstract process's)
  * paired with a Büchi state; an edge is one thread's step. A run is a counterexample
  * when it visits what the acceptance condition asks for infinitely often and is fair;

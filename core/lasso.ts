@@ -1,5 +1,5 @@
 /**
- * What a liveness check answers (issue 22): the property holds, or a lasso — a stem
+ * What a liveness check answers: the property holds, or a lasso — a stem
  * and a cycle of interleaved steps, the cycle returning to its first state — violates
  * it, or a reachable state deadlocks, or UNKNOWN with a reason. Every lasso and
  * deadlock run is replayed in the interpreter before it is reported

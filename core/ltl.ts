@@ -1,5 +1,5 @@
 /**
- * Linear temporal logic over atoms (issue 22): the formulas of `rely verify --ltl`,
+ * Linear temporal logic over atoms: the formulas of `rely verify --ltl`,
  * their parser with located errors, negation normal form, and their meaning on an
  * ultimately periodic word u·v^ω (a lasso) — the reference the Büchi automata of
  * buchi.ts are tested against.

@@ -1,5 +1,5 @@
 /**
- * A linear-time property bound to a program (issue 22): the formula, each of its
+ * A linear-time property bound to a program: the formula, each of its
  * atoms as a formula over the program's variables, and the Büchi automaton of its
  * negation (buchi.ts), which the liveness engines multiply with the program: a fair
  * run the automaton accepts is a counterexample.

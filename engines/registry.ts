@@ -1,7 +1,8 @@
 /**
- * Every engine of rely, in the order `--help` lists them; the first is the default.
- * `rely verify --engine`, `rely bench --engine`, their help and the table
- * of engines are generated from this list: a new engine is one folder and one entry.
+ * Every engine of rely, in the order `--help` lists them; of the engines that
+ * decide a kind of property (assertions, `--ltl`), the first is the default. `rely verify
+ * --engine`, `rely bench --engine`, their help and docs/engines.md's table of engines are
+ * generated from this list: a new engine is one folder and one entry.
  */
 import type { Engine, LivenessEngine } from '../core/engine.js';
 import { portfolioEngine } from './portfolio/engine.js';
@@ -15,15 +16,31 @@ import { threadModularEngine } from './thread-modular/engine.js';
 
 /** An engine of any options, proof and statistics: the registry holds them side by side (each is typed where it is declared). */
 export type AnyEngine = Engine<any, any, any>;
+export type AnyLivenessEngine = LivenessEngine<any>;
 
-export const ENGINES: readonly AnyEngine[] = [portfolioEngine, aretEngine, bmcEngine, monolithicEngine, threadModularEngine, explicitGlobalEngine, explicitModularEngine, learnEngine];
+/** Every engine; of those that decide a kind of property, the first is the default for it. */
+const REGISTRY: readonly (AnyEngine | AnyLivenessEngine)[] = [
+  portfolioEngine,
+  aretEngine,
+  bmcEngine,
+  monolithicEngine,
+  threadModularEngine,
+  explicitGlobalEngine,
+  explicitModularEngine,
+  learnEngine,
+  splitEngine,
+  explicitGlobalLivenessEngine,
+];
+
+/** The engines that decide the program's assertions. */
+export const ENGINES: readonly AnyEngine[] = REGISTRY.filter((e): e is AnyEngine => e.decides === 'assertions');
 
 export const DEFAULT_ENGINE = ENGINES[0].name;
 
-/** The engines for linear-time properties (`--ltl`); the first is the default there. */
-export const LIVENESS_ENGINES: readonly LivenessEngine<any>[] = [splitEngine, explicitGlobalLivenessEngine];
+/** The engines for linear-time properties (`--ltl`). */
+export const LIVENESS_ENGINES: readonly AnyLivenessEngine[] = REGISTRY.filter((e): e is AnyLivenessEngine => e.decides === 'ltl');
 
-export function livenessEngineNamed(name: string): LivenessEngine<any> | undefined {
+export function livenessEngineNamed(name: string): AnyLivenessEngine | undefined {
   return LIVENESS_ENGINES.find((e) => e.name === name);
 }
 

@@ -3,15 +3,15 @@
  * (verify.ts) run with the run's budget and solvers, its report and its certificate.
  */
 import { show } from '../../solver/formula.js';
-import { SolverPool, type SolverChoice } from '../../solver/select.js';
-import type { Engine } from '../../core/engine.js';
+import type { SolverChoice } from '../../solver/select.js';
+import { withSolvers, type Engine, type RunContext } from '../../core/engine.js';
 import { parseCount, solverOption } from '../../core/options.js';
 import type { HornSolverChoice } from './horn/solve.js';
 import { proofSmt2 } from './certificate.js';
 import type { Proof } from './proof.js';
 import type { Bias } from './refine.js';
 import { aretReport } from './report.js';
-import { verify, type VerifyStats } from './verify.js';
+import { verify, type Progress, type Round, type VerifyStats } from './verify.js';
 import { hornGraph } from '../../core/dot.js';
 
 export interface AretOptions {
@@ -30,9 +30,33 @@ export interface AretOptions {
  */
 export const QUERY_CAP_MS = 60_000;
 
+const progressLine =
+  (show: (line: string) => void) =>
+  (x: Progress): void =>
+    show(`iteration ${x.iteration}: ${x.predicates} predicates, ${x.aretStates} ARET states, ${x.envTransitions} env transitions`);
+
+/** Each refinement as a `refined` record at debug level, and (RunContext.record) into `rounds`; rendering every predicate costs a walk per term, so only when someone reads it. */
+function logRound(ctx: RunContext, rounds: NonNullable<VerifyStats['rounds']>): (r: Round) => void {
+  return (r) => {
+    const round = {
+      iteration: r.iteration,
+      aretStates: r.aretStates,
+      envTransitions: r.envTransitions,
+      queries: r.queries,
+      timeMs: Math.round(r.timeMs),
+      level: r.level,
+      by: r.by,
+      learned: r.learned.map((l) => `${l.where}: ${show(l.predicate)}`),
+    };
+    ctx.log.debug(round, 'refined');
+    if (ctx.record) rounds.push({ ...round, clauses: hornGraph(`horn-round-${r.iteration}`, r.system) });
+  };
+}
+
 export const aretEngine: Engine<AretOptions, Proof, VerifyStats> = {
   name: 'aret',
   description: "predicate abstraction and refinement (the paper's algorithm: abstract reachability with environment transitions, refined by Horn clauses)",
+  decides: 'assertions',
   lowering: 'inline',
   options: {
     bias: {
@@ -70,47 +94,28 @@ export const aretEngine: Engine<AretOptions, Proof, VerifyStats> = {
     solver: solverOption,
   },
   async run(p, o, ctx) {
-    const solvers = new SolverPool(o.solver, { stop: ctx.budget.signal, nice: ctx.nice, limits: ctx.budget.solverLimits() });
-    try {
-      const solver = solvers.open({ timeoutMs: ctx.budget.queryMs(QUERY_CAP_MS) });
-      const { progress, log } = ctx;
-      const rounds: NonNullable<VerifyStats['rounds']> = [];
-      const verdict = await verify(p, solver, {
-        bias: o.bias,
-        hornSolver: o.hornSolver,
-        shareInstances: o.shareInstances,
-        allValues: o.allValues,
-        modularPrecheck: o.modularPrecheck,
-        maxIterations: o.maxIterations,
-        keepGraphs: ctx.record,
-        checker: () => solvers.open(), // independent of the solver that built the proof
-        hornTimeoutMs: QUERY_CAP_MS, // the engine also caps it by the deadline
-        budget: ctx.budget,
-        onProgress: progress && ((x) => progress(`iteration ${x.iteration}: ${x.predicates} predicates, ${x.aretStates} ARET states, ${x.envTransitions} env transitions`)),
-        // Rendering every predicate costs a walk per term: only when someone reads it.
-        onRefined:
-          log.isLevelEnabled('debug') || ctx.record
-            ? (r) => {
-                const round = {
-                  iteration: r.iteration,
-                  aretStates: r.aretStates,
-                  envTransitions: r.envTransitions,
-                  queries: r.queries,
-                  timeMs: Math.round(r.timeMs),
-                  level: r.level,
-                  by: r.by,
-                  learned: r.learned.map((l) => `${l.where}: ${show(l.predicate)}`),
-                };
-                log.debug(round, 'refined');
-                if (ctx.record) rounds.push({ ...round, clauses: hornGraph(`horn-round-${r.iteration}`, r.system) });
-              }
-            : undefined,
-        onInternalError: (message) => log.error({ file: p.file }, message),
-      });
-      return { verdict: ctx.record ? { ...verdict, stats: { ...verdict.stats, rounds } } : verdict, backend: solver.backendName };
-    } finally {
-      await solvers.closeAll();
-    }
+    const rounds: NonNullable<VerifyStats['rounds']> = [];
+    const answer = await withSolvers(
+      o.solver,
+      p,
+      ctx,
+      (solver, run) =>
+        verify(p, solver, {
+          ...run, // the checker is independent of the solver that built the proof
+          bias: o.bias,
+          hornSolver: o.hornSolver,
+          shareInstances: o.shareInstances,
+          allValues: o.allValues,
+          modularPrecheck: o.modularPrecheck,
+          maxIterations: o.maxIterations,
+          keepGraphs: ctx.record,
+          hornTimeoutMs: QUERY_CAP_MS, // the engine also caps it by the deadline
+          onProgress: ctx.progress && progressLine(ctx.progress),
+          onRefined: ctx.log.isLevelEnabled('debug') || ctx.record ? logRound(ctx, rounds) : undefined,
+        }),
+      { timeoutMs: ctx.budget.queryMs(QUERY_CAP_MS) },
+    );
+    return ctx.record ? { ...answer, verdict: { ...answer.verdict, stats: { ...answer.verdict.stats, rounds } } } : answer;
   },
   certificate: proofSmt2,
   report: aretReport,

@@ -5,6 +5,7 @@ import { num, show, substitute } from '../../solver/formula.js';
 import type { HornSolverChoice } from './horn/solve.js';
 import type { Proof } from './proof.js';
 import type { Bias } from './refine.js';
+import { solverLine } from '../../core/statistics.js';
 import type { VerifyStats } from './verify.js';
 
 /** The options a report shows. */
@@ -36,17 +37,14 @@ function fallbacks(s: VerifyStats): string {
   return f.length ? `; handed to Spacer: ${f.map(([why, n]) => `${n}× ${why}`).join(', ')}` : '';
 }
 
-function statsText(s: VerifyStats, run: RunInfo<Shown>): string {
-  const ms = (x: number) => `${Math.round(x)} ms`;
+function statsText(s: VerifyStats, run: RunInfo<Shown>): string[] {
   const { bias, hornSolver } = run.options;
   return [
-    'statistics:',
-    `  iterations ${s.iterations}, predicates ${s.predicates}, last ARET: ${s.aretStates} states, ${s.envTransitions} env transitions`,
-    `  refinements: ${s.refinements.modular} modular, ${s.groups ? `${s.refinements.grouped} grouped, ` : ''}${s.refinements.unbiased} unbiased (bias: ${bias}${biasText(s)})${s.horn.enumerating ? `; ${s.horn.enumerating} biased solutions passed over (they only enumerated constants)` : ''}${s.horn.widened ? `; ${s.horn.widened} predicates widened from counting sequences` : ''}`,
-    `  Horn solver ${hornSolver}: ${s.horn.answeredBy.linear} answered by SOLVELINEARHC, ${s.horn.answeredBy.spacer} by Spacer${fallbacks(s)}`,
-    `  solver: ${run.backend}, queries ${s.solver.queries} (cache hits ${s.solver.cacheHits}), Horn queries ${s.solver.hornQueries}, ${ms(s.solver.timeMs)}`,
-    `  time: ${ms(s.timeMs)}`,
-  ].join('\n');
+    `iterations ${s.iterations}, predicates ${s.predicates}, last ARET: ${s.aretStates} states, ${s.envTransitions} env transitions`,
+    `refinements: ${s.refinements.modular} modular, ${s.groups ? `${s.refinements.grouped} grouped, ` : ''}${s.refinements.unbiased} unbiased (bias: ${bias}${biasText(s)})${s.horn.enumerating ? `; ${s.horn.enumerating} biased solutions passed over (they only enumerated constants)` : ''}${s.horn.widened ? `; ${s.horn.widened} predicates widened from counting sequences` : ''}`,
+    `Horn solver ${hornSolver}: ${s.horn.answeredBy.linear} answered by SOLVELINEARHC, ${s.horn.answeredBy.spacer} by Spacer${fallbacks(s)}`,
+    solverLine(run.backend, s.solver),
+  ];
 }
 
 /** R_i at each of thread i's locations: R_i with pc_i set to the location (false: the proof says it is unreachable). */

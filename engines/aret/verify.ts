@@ -4,16 +4,16 @@
  * the error tuple is a real counterexample (UNSAFE, with a concrete trace replayed
  * by the interpreter), else UNKNOWN with the reason.
  */
-import { SolverFailed, type SmtSolver, type SolverStats } from '../../solver/smt.js';
+import type { SmtSolver, SolverStats } from '../../solver/smt.js';
 import type { HornSystem } from '../../solver/horn.js';
 import type { Graph } from '../../core/dot.js';
 import { aretGraphs } from './graph.js';
 import { hasArrays, type Program, singleInstances } from '../../program/program.js';
 import { coneOfInfluence, type Slice } from '../../program/slice.js';
 import { Budget } from '../../core/budget.js';
-import { OutOfMemory, ReplayFailed, SolverUnknown, Timeout } from '../../core/errors.js';
+import { InternalError, orUnknown } from '../../core/errors.js';
 import type { Outcome } from '../../core/outcome.js';
-import { InvalidSolution, type HornSolverChoice } from './horn/solve.js';
+import type { HornSolverChoice } from './horn/solve.js';
 import { AbstractionMemo, PredicateSet } from './abstraction.js';
 import type { Abstraction, Aret } from './aret.js';
 import { abstReachEnv, findErrorTuple } from './reach-env.js';
@@ -133,6 +133,9 @@ function refinementLevels(p: Program, opts: VerifyOptions, deadline: number | un
 interface RunState {
   readonly abs: Abstraction;
   readonly pairs: ReadonlyMap<string, PredicateSet>;
+  /** The clauses REFINE asks, in order, and the abstraction queries answered so far. */
+  readonly levels: readonly Level[];
+  readonly memo: AbstractionMemo;
   last?: Aret;
   iteration: number;
   readonly modularExcluded: boolean;
@@ -170,17 +173,6 @@ function statsOf(whole: Program, slice: Slice, run: RunState, solver: SmtSolver,
   };
 }
 
-/** What stops a run without a verdict, as UNKNOWN; an internal error is also reported. */
-function stopped(e: unknown, onInternalError?: (message: string) => void): Outcome<Proof> {
-  if (e instanceof Timeout) return { verdict: 'unknown', reason: 'timeout' };
-  if (e instanceof OutOfMemory || e instanceof SolverUnknown || e instanceof SolverFailed) return { verdict: 'unknown', reason: e.message };
-  if (e instanceof ReplayFailed || e instanceof InvalidSolution) {
-    onInternalError?.(e.message);
-    return { verdict: 'unknown', reason: e.message };
-  }
-  throw e;
-}
-
 /** MAIN (Fig. 6) on the cone of influence; proofs and traces are checked on the whole program. */
 export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOptions): Promise<Verdict> {
   singleInstances(whole, 'aret');
@@ -188,60 +180,64 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
   const slice = coneOfInfluence(whole);
   const p = slice.program;
   const budget = opts.budget ?? new Budget();
-  const check = (): void => budget.check();
   const { abs, pairs } = emptyAbstraction(p);
   const { levels, modularExcluded, groups } = refinementLevels(p, opts, budget.deadline);
-  const run: RunState = { abs, pairs, iteration: 0, modularExcluded, groups, refinements: { modular: 0, grouped: 0, unbiased: 0 }, horn: newHornStats(), t0 };
-  const memo = new AbstractionMemo();
-  const done = (o: Outcome<Proof>): Verdict => ({ ...o, stats: statsOf(whole, slice, run, solver, opts.keepGraphs) });
-  try {
-    for (run.iteration = 1; run.iteration <= opts.maxIterations; run.iteration++) {
-      check();
-      const aret = (run.last = await abstReachEnv(p, abs, solver, { checkTime: () => budget.checkpoint(), memo })); // line 5
-      if (opts.onProgress) {
-        const s = statsOf(whole, slice, run, solver);
-        opts.onProgress({ iteration: run.iteration, predicates: s.predicates, aretStates: s.aretStates, envTransitions: s.envTransitions });
-      }
-      const tuple = await findErrorTuple(p, aret, solver); // lines 8–9
-      if (!tuple) {
-        // Lines 17–18: the proof, carried back to the whole program and re-checked there.
-        const proof = liftProof(whole, slice, proofOf(p, aret));
-        const failed = await checkProof(whole, proof, opts.checker(), check);
-        if (!failed) return done({ verdict: 'safe', proof, proofChecked: true });
-        opts.onInternalError?.(`proof check failed: ${failed}`);
-        return done({ verdict: 'unknown', reason: `proof check failed: ${failed}` });
-      }
-      // A real error usually shows on the path into the error location: one cheap
-      // query (MKPATH, Fig. 8, made concrete) before any Horn query.
-      const direct = await concreteCounterexample(whole, tuple, slice.original, solver, true);
-      if (direct) return done({ verdict: 'unsafe', trace: direct, traceReplayed: true });
-      check();
-      const r = await refine(p, tuple, abs, solver, {
-        levels,
-        hornSolver: opts.hornSolver ?? 'spacer',
-        timeoutMs: budget.queryMs(opts.hornTimeoutMs), // a Horn query may not outlast the run
-        stats: run.horn,
-        shareInstances: opts.shareInstances ?? true,
-        allValues: opts.allValues ?? true,
-      });
-      if (r.kind !== 'refined') {
-        // A validated solution proves every path to the tuple infeasible, so only a
-        // failed refinement asks for the others (line 12).
-        const cex = await concreteCounterexample(whole, tuple, slice.original, solver);
-        if (cex) return done({ verdict: 'unsafe', trace: cex, traceReplayed: true });
-        if (r.kind === 'stuck') return done({ verdict: 'unknown', reason: r.reason });
-        // Unsatisfiable unbiased clauses imply a feasible MKPATH, which was just refuted.
-        return done({ verdict: 'unknown', reason: 'internal: the refinement clauses have no solution but the error path is infeasible' });
-      }
-      run.refinements[r.level]++;
-      if (opts.onRefined) {
-        const { aretStates, envTransitions, solver: q, timeMs } = statsOf(whole, slice, run, solver);
-        opts.onRefined({ iteration: run.iteration, aretStates, envTransitions, queries: q.queries, timeMs, level: r.level, by: r.by, learned: r.learned, system: r.system });
-      }
+  const refinements = { modular: 0, grouped: 0, unbiased: 0 };
+  const run: RunState = { abs, pairs, levels, memo: new AbstractionMemo(), iteration: 0, modularExcluded, groups, refinements, horn: newHornStats(), t0 };
+  // A solver query that ran out of its own time says so (`solver: unknown (timeout)`).
+  const outcome = await orUnknown(() => main(whole, slice, run, solver, opts, budget), opts.onInternalError, (s) => s.reason);
+  return { ...outcome, stats: statsOf(whole, slice, run, solver, opts.keepGraphs) };
+}
+
+/** Lines 2–19 of MAIN: abstract, find an error tuple, refine, until a verdict or the iterations run out. */
+async function main(whole: Program, slice: Slice, run: RunState, solver: SmtSolver, opts: VerifyOptions, budget: Budget): Promise<Outcome<Proof>> {
+  const p = slice.program;
+  const { abs, levels, memo } = run;
+  const check = (): void => budget.check();
+  for (run.iteration = 1; run.iteration <= opts.maxIterations; run.iteration++) {
+    check();
+    const aret = (run.last = await abstReachEnv(p, abs, solver, { checkTime: () => budget.checkpoint(), memo })); // line 5
+    if (opts.onProgress) {
+      const s = statsOf(whole, slice, run, solver);
+      opts.onProgress({ iteration: run.iteration, predicates: s.predicates, aretStates: s.aretStates, envTransitions: s.envTransitions });
     }
-    run.iteration = opts.maxIterations;
-    return done({ verdict: 'unknown', reason: `no verdict after ${opts.maxIterations} refinement iterations` });
-  } catch (e) {
-    return done(stopped(e, opts.onInternalError));
+    const tuple = await findErrorTuple(p, aret, solver); // lines 8–9
+    if (!tuple) {
+      // Lines 17–18: the proof, carried back to the whole program and re-checked there.
+      const proof = liftProof(whole, slice, proofOf(p, aret));
+      const failed = await checkProof(whole, proof, opts.checker(), check);
+      if (failed) throw new InternalError(`proof check failed: ${failed}`);
+      return { verdict: 'safe', proof, proofChecked: true };
+    }
+    // A real error usually shows on the path into the error location: one cheap
+    // query (MKPATH, Fig. 8, made concrete) before any Horn query.
+    const direct = await concreteCounterexample(whole, tuple, slice.original, solver, true);
+    if (direct) return { verdict: 'unsafe', trace: direct, traceReplayed: true };
+    check();
+    const r = await refine(p, tuple, abs, solver, {
+      levels,
+      hornSolver: opts.hornSolver ?? 'spacer',
+      timeoutMs: budget.queryMs(opts.hornTimeoutMs), // a Horn query may not outlast the run
+      stats: run.horn,
+      shareInstances: opts.shareInstances ?? true,
+      allValues: opts.allValues ?? true,
+    });
+    if (r.kind !== 'refined') {
+      // A validated solution proves every path to the tuple infeasible, so only a
+      // failed refinement asks for the others (line 12).
+      const cex = await concreteCounterexample(whole, tuple, slice.original, solver);
+      if (cex) return { verdict: 'unsafe', trace: cex, traceReplayed: true };
+      if (r.kind === 'stuck') return { verdict: 'unknown', reason: r.reason };
+      // Unsatisfiable unbiased clauses imply a feasible MKPATH, which was just refuted.
+      return { verdict: 'unknown', reason: 'internal: the refinement clauses have no solution but the error path is infeasible' };
+    }
+    run.refinements[r.level]++;
+    if (opts.onRefined) {
+      const { aretStates, envTransitions, solver: q, timeMs } = statsOf(whole, slice, run, solver);
+      opts.onRefined({ iteration: run.iteration, aretStates, envTransitions, queries: q.queries, timeMs, level: r.level, by: r.by, learned: r.learned, system: r.system });
+    }
   }
+  run.iteration = opts.maxIterations;
+  return { verdict: 'unknown', reason: `no verdict after ${opts.maxIterations} refinement iterations` };
+
 }

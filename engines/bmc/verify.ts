@@ -6,10 +6,10 @@
  * values chosen by the solver. It proves nothing: no error within the bound is
  * UNKNOWN, as is a timeout.
  */
-import { SolverFailed, type SmtSolver, type SolverStats } from '../../solver/smt.js';
+import type { SmtSolver, SolverStats } from '../../solver/smt.js';
 import { type Program, singleInstances } from '../../program/program.js';
 import type { Budget } from '../../core/budget.js';
-import { OutOfMemory, ReplayFailed, SolverUnknown, Timeout } from '../../core/errors.js';
+import { orUnknown, stopReason } from '../../core/errors.js';
 import type { Outcome } from '../../core/outcome.js';
 import { findErrorTrace } from '../../core/unroll.js';
 
@@ -35,24 +35,20 @@ export async function verifyBmc(p: Program, solver: SmtSolver, opts: BmcOptions)
   singleInstances(p, 'bmc');
   const t0 = performance.now();
   let errorFreeDepth: number | null = null;
-  const done = (o: Outcome<null>): BmcVerdict => ({ ...o, stats: { errorFreeDepth, solver: { ...solver.stats }, timeMs: performance.now() - t0 } });
   const explored = (): string => (errorFreeDepth === null ? '' : ` (no error within ${errorFreeDepth} steps)`);
-  try {
-    const trace = await findErrorTrace(p, solver, {
-      checkTime: () => opts.budget.check(),
-      queryTimeoutMs: () => opts.budget.queryMs(), // one query may take all the time left: a deeper one is all there is to ask
-      onDepth: (k) => (errorFreeDepth = k),
-      maxDepth: opts.maxDepth,
-    });
-    if (trace) return done({ verdict: 'unsafe', trace, traceReplayed: true });
-    return done({ verdict: 'unknown', reason: `bounded: no error within ${errorFreeDepth} steps (--max-depth)` });
-  } catch (e) {
-    if (e instanceof Timeout || (e instanceof SolverUnknown && e.reason === 'timeout')) return done({ verdict: 'unknown', reason: `timeout${explored()}` });
-    if (e instanceof SolverUnknown || e instanceof OutOfMemory || e instanceof SolverFailed) return done({ verdict: 'unknown', reason: `${e.message}${explored()}` });
-    if (e instanceof ReplayFailed) {
-      opts.onInternalError?.(e.message);
-      return done({ verdict: 'unknown', reason: e.message });
-    }
-    throw e;
-  }
+  const outcome = await orUnknown<null>(
+    async () => {
+      const trace = await findErrorTrace(p, solver, {
+        checkTime: () => opts.budget.check(),
+        queryTimeoutMs: () => opts.budget.queryMs(), // one query may take all the time left: a deeper one is all there is to ask
+        onDepth: (k) => (errorFreeDepth = k),
+        maxDepth: opts.maxDepth,
+      });
+      if (trace) return { verdict: 'unsafe', trace, traceReplayed: true };
+      return { verdict: 'unknown', reason: `bounded: no error within ${errorFreeDepth} steps (--max-depth)` };
+    },
+    opts.onInternalError,
+    (s) => (s.internal ? s.reason : `${stopReason(s)}${explored()}`),
+  );
+  return { ...outcome, stats: { errorFreeDepth, solver: { ...solver.stats }, timeMs: performance.now() - t0 } };
 }

@@ -24,6 +24,7 @@ const explicitOptions: OptionsOf<ExplicitEngineOptions> = {
 const explicitEngine = (name: ExplicitEngine, description: string): Engine<ExplicitEngineOptions, ExplicitProof, ExplicitStats> => ({
   name,
   description,
+  decides: 'assertions',
   // They run procedures with their own stacks, so recursion is allowed.
   lowering: 'keep',
   options: explicitOptions,
@@ -51,7 +52,12 @@ export const explicitModularEngine: Engine<ExplicitEngineOptions, ExplicitProof,
 export const explicitGlobalLivenessEngine: LivenessEngine<GlobalLivenessStats> = {
   name: 'explicit-global',
   description: 'the product of all threads with the Büchi automaton of the negated property, fair accepting cycles by strongly connected components (the global baseline)',
-  check: (p, prop, budget) => checkLivenessGlobal(p, prop, { deadline: budget.deadline }),
-  proof: (s) => [`no fair accepting cycle in the product of all ${s.programStates} program states with the ${s.automatonStates}-state automaton of the negated property (${s.states} product states, explored exhaustively)`],
-  stats: (s) => [`${s.programStates} program states`, `${s.automatonStates} automaton states`],
+  decides: 'ltl',
+  lowering: 'inline',
+  options: {},
+  run: async (p, _o, ctx, prop) => ({ verdict: checkLivenessGlobal(p, prop, { deadline: ctx.budget.deadline }), backend: null }),
+  report: {
+    proof: (s) => [`no fair accepting cycle in the product of all ${s.programStates} program states with the ${s.automatonStates}-state automaton of the negated property (${s.states} product states, explored exhaustively)`],
+    stats: (s) => [`${s.programStates} program states`, `${s.automatonStates} automaton states`],
+  },
 };

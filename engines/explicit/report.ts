@@ -1,5 +1,6 @@
 /** How the explicit-state engines' results read: what the search covered, and the global engine's confirmation. */
 import type { EngineReport, EngineVerdict, RunInfo } from '../../core/engine.js';
+import { ms } from '../../core/statistics.js';
 import type { ExplicitProof, ExplicitStats } from './verify.js';
 
 /** At most this many threads are listed one by one. */
@@ -29,16 +30,13 @@ function notes(v: EngineVerdict<ExplicitProof, ExplicitStats>): string[] {
   return [`(the thread-modular abstraction reached an error; explicit-global ${c.verdict === 'error' ? 'confirmed it' : 'refuted it: no error in the product program'})`];
 }
 
-function statsText(s: ExplicitStats, run: RunInfo<object>): string {
-  const ms = (x: number) => `${Math.round(x)} ms`;
+function statsText(s: ExplicitStats, run: RunInfo<object>): string[] {
   return [
-    'statistics:',
-    `  engine: ${run.engine}, ${s.states} states${s.guarantee === null ? '' : `, ${s.guarantee} guarantee entries`}, ${s.transitionsFired} transitions fired`,
-    ...(s.confirmation ? [`  explicit-global (confirmation): ${s.confirmation.states} states, ${ms(s.confirmation.timeMs)}`] : []),
-    ...(s.symmetry ? [`  symmetry: ${s.symmetry}`] : []),
-    `  bound: ${s.bound ?? 'none (the search is exact)'}`,
-    `  time: ${ms(s.timeMs)}`,
-  ].join('\n');
+    `engine: ${run.engine}, ${s.states} states${s.guarantee === null ? '' : `, ${s.guarantee} guarantee entries`}, ${s.transitionsFired} transitions fired`,
+    ...(s.confirmation ? [`explicit-global (confirmation): ${s.confirmation.states} states, ${ms(s.confirmation.timeMs)}`] : []),
+    ...(s.symmetry ? [`symmetry: ${s.symmetry}`] : []),
+    `bound: ${s.bound ?? 'none (the search is exact)'}`,
+  ];
 }
 
 export const explicitReport: EngineReport<object, ExplicitProof, ExplicitStats> = {

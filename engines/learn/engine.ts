@@ -69,6 +69,7 @@ function showAssumption(d: Dfa, events: readonly string[], max = 20): string[] {
 export const learnEngine: Engine<LearnOptions, LearnProof, LearnStats> = {
   name: 'learn',
   description: "assume-guarantee reasoning (Cobleigh): the threads split in two, an assumption on the second side's reads and writes of globals learned by L* until both premises hold (finite-state programs)",
+  decides: 'assertions',
   lowering: 'inline',
   options: {
     split: {
@@ -98,13 +99,10 @@ export const learnEngine: Engine<LearnOptions, LearnProof, LearnStats> = {
         `proof: ⟨A⟩ S1 ⟨no error⟩ and ⟨true⟩ S2 ⟨A⟩ for S1 | S2 = ${proof.split}${proof.split.split(' | ').length > 2 ? ' (S2 = C2 | C3 | …, ⟨true⟩ S2 ⟨A⟩ by the rule again with an assumption learned per level)' : ''}, every premise re-checked by a fresh search; the learned assumption A (${proof.assumption.accepting.filter(Boolean).length} states, over S2's events "reads / writes"):`,
         ...showAssumption(proof.assumption, proof.events),
       ].join('\n'),
-    stats: (s, run) =>
-      [
-        'statistics:',
-        `  engine: ${run.engine}, split ${s.split}, ${s.events} events, assumption${s.assumptions.length > 1 ? `s ${s.assumptions.join(', ')}` : ` ${s.assumptionStates}`} states, ${s.queries} queries, ${s.conjectures} conjectures`,
-        `  largest single check: ${s.largestCheck} states (S1's states kept between checks: ${s.cachedStates})`,
-        `  time: ${Math.round(s.timeMs)} ms`,
-      ].join('\n'),
+    stats: (s, run) => [
+      `engine: ${run.engine}, split ${s.split}, ${s.events} events, assumption${s.assumptions.length > 1 ? `s ${s.assumptions.join(', ')}` : ` ${s.assumptionStates}`} states, ${s.queries} queries, ${s.conjectures} conjectures`,
+      `largest single check: ${s.largestCheck} states (S1's states kept between checks: ${s.cachedStates})`,
+    ],
   },
 };
 

@@ -13,6 +13,7 @@ export interface MonolithicEngineOptions {
 export const monolithicEngine: Engine<MonolithicEngineOptions, InvariantProof, MonolithicStats> = {
   name: 'monolithic',
   description: 'the baseline: one Spacer query for one inductive invariant of the product program of all threads',
+  decides: 'assertions',
   lowering: 'inline',
   options: { solver: solverOption },
   // One Spacer query is the whole method: it may take all the time left.

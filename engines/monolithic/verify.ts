@@ -15,13 +15,13 @@
  * so the slice can cost a verdict but never make one wrong. The unrolling runs on
  * the whole program, whose traces are the ones replayed.
  */
-import type { HornResult } from '../../solver/horn.js';
-import { SolverFailed, type SmtSolver, type SolverStats } from '../../solver/smt.js';
+import type { SmtSolver, SolverStats } from '../../solver/smt.js';
 import { type Program, singleInstances } from '../../program/program.js';
 import { coneOfInfluence } from '../../program/slice.js';
 import { Budget, stopwatch } from '../../core/budget.js';
-import { OutOfMemory, ReplayFailed, SolverUnknown, Timeout, nonlinearReason } from '../../core/errors.js';
+import { InternalError, orUnknown, stopReason, type Stop } from '../../core/errors.js';
 import type { Outcome } from '../../core/outcome.js';
+import { spacer, spacerCannotTake, spacerUnknown } from '../../core/spacer.js';
 import { INV, productSystem } from './encode.js';
 import { checkInvariant, invariantSize, type InvariantProof } from './proof.js';
 import { findErrorTrace } from '../../core/unroll.js';
@@ -64,8 +64,38 @@ export async function verifyMonolithic(whole: Program, solver: SmtSolver, opts: 
   const ms = { spacerMs: 0, checkMs: 0, unrollMs: 0 };
   let invariant: MonolithicStats['invariant'] = null;
   let unrolledSteps: number | null = null;
-  const done = (o: Outcome<InvariantProof>): MonolithicVerdict => ({
-    ...o,
+  const budget = opts.budget ?? new Budget();
+  const checkTime = (): void => budget.check();
+  const queryTimeoutMs = (): number | undefined => budget.queryMs(opts.queryTimeoutMs);
+  const timed = stopwatch(ms);
+  // A timeout after Spacer found an error reachable is the trace search's.
+  const explain = (s: Stop): string =>
+    s.timeout && unrolledSteps !== null
+      ? `timeout (Spacer found an error reachable; the search for its trace ran out of time${unrolledSteps ? `, none has ${unrolledSteps} steps or fewer` : ''})`
+      : stopReason(s);
+  const outcome = await orUnknown<InvariantProof>(async () => {
+    checkTime();
+    const cannot = spacerCannotTake(slice);
+    if (cannot) return { verdict: 'unknown', reason: cannot };
+    const r = await timed('spacerMs', () => spacer(solver, sys, queryTimeoutMs()));
+    if (r.status === 'unknown') return { verdict: 'unknown', reason: spacerUnknown(r.reason) };
+    if (r.status === 'sat') {
+      const proof: InvariantProof = { kind: 'invariant', invariant: r.solution.get(INV)! };
+      const failed = await timed('checkMs', () => checkInvariant(whole, proof, opts.checker(), queryTimeoutMs));
+      if (failed) throw new InternalError(`invariant check failed: ${failed}`);
+      invariant = invariantSize(proof);
+      return { verdict: 'safe', proof, proofChecked: true };
+    }
+    // unsat: an error state is reachable; a verdict needs the trace.
+    unrolledSteps = 0;
+    const trace = await timed('unrollMs', () =>
+      findErrorTrace(whole, solver, { checkTime, queryTimeoutMs, onDepth: (k) => (unrolledSteps = k) }),
+    );
+    // Unbounded, the unrolling returns only with a trace (or throws).
+    return { verdict: 'unsafe', trace: trace!, traceReplayed: true };
+  }, opts.onInternalError, explain);
+  return {
+    ...outcome,
     stats: {
       clauses: sys.clauses.length,
       variables: slice.vars.size,
@@ -76,54 +106,5 @@ export async function verifyMonolithic(whole: Program, solver: SmtSolver, opts: 
       solver: { ...solver.stats },
       timeMs: performance.now() - t0,
     },
-  });
-  const internal = (message: string): MonolithicVerdict => {
-    opts.onInternalError?.(message);
-    return done({ verdict: 'unknown', reason: message });
   };
-  const budget = opts.budget ?? new Budget();
-  const checkTime = (): void => budget.check();
-  const queryTimeoutMs = (): number | undefined => budget.queryMs(opts.queryTimeoutMs);
-  const timed = stopwatch(ms);
-  try {
-    checkTime();
-    // Spacer answers only linear clauses (`%` or `/` by a variable, x*y: `Uninterpreted 'mod'`).
-    const nonlinear = slice.threads.flatMap((t) => t.transitions).find((t) => !t.linear);
-    if (nonlinear) return done({ verdict: 'unknown', reason: nonlinearReason(nonlinear, 'Spacer') });
-    let r: HornResult;
-    try {
-      r = await timed('spacerMs', () => solver.horn(sys, { timeoutMs: queryTimeoutMs() }));
-    } catch (e) {
-      // The solver failed (died, a limit): UNKNOWN with its reason (the outer catch).
-      if (e instanceof SolverFailed) throw e;
-      // An answer the solver layer cannot read (e.g. a construct the IR lacks) proves nothing.
-      return internal(`internal: Spacer's answer could not be read: ${(e as Error).message}`);
-    }
-    if (r.status === 'unknown') return done({ verdict: 'unknown', reason: r.reason === 'timeout' ? 'timeout' : `Spacer: unknown (${r.reason})` });
-    if (r.status === 'sat') {
-      const proof: InvariantProof = { kind: 'invariant', invariant: r.solution.get(INV)! };
-      const failed = await timed('checkMs', () => checkInvariant(whole, proof, opts.checker(), queryTimeoutMs));
-      if (failed) return internal(`invariant check failed: ${failed}`);
-      invariant = invariantSize(proof);
-      return done({ verdict: 'safe', proof, proofChecked: true });
-    }
-    // unsat: an error state is reachable; a verdict needs the trace.
-    unrolledSteps = 0;
-    const trace = await timed('unrollMs', () =>
-      findErrorTrace(whole, solver, { checkTime, queryTimeoutMs, onDepth: (k) => (unrolledSteps = k) }),
-    );
-    // Unbounded, the unrolling returns only with a trace (or throws).
-    return done({ verdict: 'unsafe', trace: trace!, traceReplayed: true });
-  } catch (e) {
-    const timeout = e instanceof Timeout || (e instanceof SolverUnknown && e.reason === 'timeout');
-    if (timeout && unrolledSteps !== null)
-      return done({
-        verdict: 'unknown',
-        reason: `timeout (Spacer found an error reachable; the search for its trace ran out of time${unrolledSteps ? `, none has ${unrolledSteps} steps or fewer` : ''})`,
-      });
-    if (timeout) return done({ verdict: 'unknown', reason: 'timeout' });
-    if (e instanceof SolverUnknown || e instanceof OutOfMemory || e instanceof SolverFailed) return done({ verdict: 'unknown', reason: e.message });
-    if (e instanceof ReplayFailed) return internal(e.message);
-    throw e;
-  }
 }

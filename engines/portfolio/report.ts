@@ -1,6 +1,7 @@
 /** How the portfolio's results read: the deciding lane's own report, then each lane's statistics under its name. */
 import type { Program } from '../../program/program.js';
 import type { EngineReport, RunInfo } from '../../core/engine.js';
+import { statisticsText } from '../../core/statistics.js';
 import { laneEngine, type LaneSummary, type PortfolioOptions, type PortfolioProof, type PortfolioStats } from './lanes.js';
 
 /** The run as the lane's own report sees it. */
@@ -13,11 +14,11 @@ const laneRun = (lane: LaneSummary, run: RunInfo<PortfolioOptions>): RunInfo<Rec
 
 const laneNamed = (s: PortfolioStats, name: string): LaneSummary => s.lanes.find((l) => l.engine === name)!;
 
-const ms = (x: number) => `${(x / 1000).toFixed(1)} s`;
+const seconds = (x: number): string => `${(x / 1000).toFixed(1)} s`;
 
 function laneLine(l: LaneSummary): string {
   const what = l.verdict === 'unknown' || l.verdict === 'error' ? `${l.verdict}: ${l.reason}` : l.verdict;
-  return `${l.engine} ${what}${l.stats ? ` after ${ms(l.stats.timeMs)}` : ''}`;
+  return `${l.engine} ${what}${l.stats ? ` after ${seconds(l.stats.timeMs)}` : ''}`;
 }
 
 export const portfolioReport: EngineReport<PortfolioOptions, PortfolioProof, PortfolioStats> = {
@@ -26,13 +27,14 @@ export const portfolioReport: EngineReport<PortfolioOptions, PortfolioProof, Por
     return laneEngine(lane.engine)!.report.proof(p, proof.proof, lane.stats!, laneRun(lane, run));
   },
   stats(s, run) {
-    const head = `  portfolio: ${s.decidedBy ? `decided by ${s.decidedBy}` : 'no lane decided'} (${s.lanes.map(laneLine).join('; ')})`;
+    const head = `portfolio: ${s.decidedBy ? `decided by ${s.decidedBy}` : 'no lane decided'} (${s.lanes.map(laneLine).join('; ')})`;
+    // Each lane's own block, under its name.
     const perLane = s.lanes.flatMap((l) => {
       if (!l.stats) return [];
-      const [, ...lines] = laneEngine(l.engine)!.report.stats(l.stats, laneRun(l, run)).split('\n');
-      return [`  ${l.engine}:`, ...lines.map((x) => `  ${x}`)];
+      const [, ...lines] = statisticsText(laneEngine(l.engine)!.report.stats(l.stats, laneRun(l, run)), l.stats.timeMs).split('\n');
+      return [`${l.engine}:`, ...lines];
     });
-    return ['statistics:', head, ...perLane, `  time: ${Math.round(s.timeMs)} ms`].join('\n');
+    return [head, ...perLane];
   },
   // What the lane that proved it shows.
   invariants: (p, proof) => laneEngine(proof.engine)!.report.invariants?.(p, proof.proof) ?? [],

@@ -13,6 +13,7 @@ export interface ThreadModularEngineOptions {
 export const threadModularEngine: Engine<ThreadModularEngineOptions, ThreadModularProof, ThreadModularStats> = {
   name: 'thread-modular',
   description: "proofs only: one invariant per thread over the globals and its own locals (Owicki–Gries, Flanagan–Qadeer's rule) by one Spacer query; threads created without a bound are proved for any number of instances",
+  decides: 'assertions',
   lowering: 'inline',
   templates: true,
   options: { solver: solverOption },

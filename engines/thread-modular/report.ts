@@ -2,9 +2,8 @@
 import { show } from '../../solver/formula.js';
 import type { EngineReport } from '../../core/engine.js';
 import type { ThreadModularProof } from './encode.js';
+import { ms, solverLine } from '../../core/statistics.js';
 import type { ThreadModularStats } from './verify.js';
-
-const ms = (x: number) => `${Math.round(x)} ms`;
 
 export const threadModularReport: EngineReport<object, ThreadModularProof, ThreadModularStats> = {
   proof: (p, proof, _s, run) =>
@@ -13,12 +12,9 @@ export const threadModularReport: EngineReport<object, ThreadModularProof, Threa
       ...(proof.lockOwners ? ['  with ghost owners of the lock flags: __owner[g] is the thread that took g (0: none)'] : []),
       ...[...proof.invariants].map(([name, inv]) => `  ${name}: ${show(inv)}`),
     ].join('\n'),
-  stats: (s, run) =>
-    [
-      'statistics:',
-      `  engine: thread-modular, ${s.clauses} Horn clauses${s.templates ? `, ${s.templates} template thread${s.templates === 1 ? '' : 's'}` : ''}`,
-      `  Spacer ${ms(s.spacerMs)}, proof check ${ms(s.checkMs)}`,
-      `  solver: ${run.backend}, queries ${s.solver.queries} (cache hits ${s.solver.cacheHits}), Horn queries ${s.solver.hornQueries}, ${ms(s.solver.timeMs)}`,
-      `  time: ${ms(s.timeMs)}`,
-    ].join('\n'),
+  stats: (s, run) => [
+    `engine: thread-modular, ${s.clauses} Horn clauses${s.templates ? `, ${s.templates} template thread${s.templates === 1 ? '' : 's'}` : ''}`,
+    `Spacer ${ms(s.spacerMs)}, proof check ${ms(s.checkMs)}`,
+    solverLine(run.backend, s.solver),
+  ],
 };

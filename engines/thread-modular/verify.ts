@@ -13,13 +13,13 @@
  * solver; `unsat` means no thread-modular invariant exists — not a bug — and is
  * UNKNOWN with that reason, as is everything else.
  */
-import type { HornResult } from '../../solver/horn.js';
-import { SolverFailed, type SmtSolver, type SolverStats } from '../../solver/smt.js';
+import type { SmtSolver, SolverStats } from '../../solver/smt.js';
 import type { Program } from '../../program/program.js';
 import { lockFlags, withLockOwners } from '../../program/lock-owners.js';
 import { Budget, stopwatch } from '../../core/budget.js';
-import { OutOfMemory, SolverUnknown, Timeout, nonlinearReason } from '../../core/errors.js';
+import { InternalError, orUnknown } from '../../core/errors.js';
 import type { Outcome } from '../../core/outcome.js';
+import { spacer, spacerCannotTake, spacerUnknown } from '../../core/spacer.js';
 import { firstFailingClause } from '../../core/certificate.js';
 import { perLocationSystem, perThreadInvariants, provedProgram, threadModularSystem, type ThreadModularProof } from './encode.js';
 
@@ -56,45 +56,28 @@ export async function verifyThreadModular(p: Program, solver: SmtSolver, opts: T
   const t0 = performance.now();
   const ms = { spacerMs: 0, checkMs: 0 };
   let clauses = 0;
-  const done = (o: Outcome<ThreadModularProof>): ThreadModularVerdict => ({
-    ...o,
-    stats: { clauses, templates: p.threads.filter((t) => t.replicated).length, ...ms, solver: { ...solver.stats }, timeMs: performance.now() - t0 },
-  });
   const budget = opts.budget ?? new Budget();
   const queryMs = (): number | undefined => budget.queryMs(undefined);
   const timed = stopwatch(ms);
-  try {
+  const outcome = await orUnknown<ThreadModularProof>(async () => {
     budget.check();
-    const nonlinear = p.threads.flatMap((t) => t.transitions).find((t) => !t.linear);
-    if (nonlinear) return done({ verdict: 'unknown', reason: nonlinearReason(nonlinear, 'Spacer') });
+    const cannot = spacerCannotTake(p);
+    if (cannot) return { verdict: 'unknown', reason: cannot };
     const flags = lockFlags(p);
     for (const lockOwners of flags.length ? [false, true] : [false]) {
       const q = lockOwners ? withLockOwners(p) : p;
       const sys = perLocationSystem(q);
       clauses = sys.clauses.length;
-      let r: HornResult;
-      try {
-        r = await timed('spacerMs', () => solver.horn(sys, { timeoutMs: queryMs() }));
-      } catch (e) {
-        const message = `internal: Spacer's answer could not be read: ${(e as Error).message}`;
-        opts.onInternalError?.(message);
-        return done({ verdict: 'unknown', reason: message });
-      }
-      if (r.status === 'unknown') return done({ verdict: 'unknown', reason: r.reason === 'timeout' ? 'timeout' : `Spacer: unknown (${r.reason})` });
+      const r = await timed('spacerMs', () => spacer(solver, sys, queryMs()));
+      if (r.status === 'unknown') return { verdict: 'unknown', reason: spacerUnknown(r.reason) };
       if (r.status === 'unsat') continue;
       const proof: ThreadModularProof = { kind: 'thread-modular', lockOwners, invariants: perThreadInvariants(q, r.solution) };
       const failed = await timed('checkMs', () => checkThreadModular(p, proof, opts.checker(), queryMs));
-      if (failed) {
-        opts.onInternalError?.(`proof check failed: ${failed}`);
-        return done({ verdict: 'unknown', reason: `proof check failed: ${failed}` });
-      }
-      return done({ verdict: 'safe', proof, proofChecked: true });
+      if (failed) throw new InternalError(`proof check failed: ${failed}`);
+      return { verdict: 'safe', proof, proofChecked: true };
     }
     const owners = flags.length ? `, with ghost owners of the lock flags ${flags.join(', ')} too` : '';
-    return done({ verdict: 'unknown', reason: `no thread-modular invariant exists (Spacer: the clauses are unsatisfiable${owners}); the proof needs to relate two threads' locals or count threads` });
-  } catch (e) {
-    if (e instanceof Timeout || (e instanceof SolverUnknown && e.reason === 'timeout')) return done({ verdict: 'unknown', reason: 'timeout' });
-    if (e instanceof SolverUnknown || e instanceof OutOfMemory || e instanceof SolverFailed) return done({ verdict: 'unknown', reason: e.message });
-    throw e;
-  }
+    return { verdict: 'unknown', reason: `no thread-modular invariant exists (Spacer: the clauses are unsatisfiable${owners}); the proof needs to relate two threads' locals or count threads` };
+  }, opts.onInternalError);
+  return { ...outcome, stats: { clauses, templates: p.threads.filter((t) => t.replicated).length, ...ms, solver: { ...solver.stats }, timeMs: performance.now() - t0 } };
 }

@@ -3,7 +3,7 @@
  * chosen solver, z3's Spacer or the paper's SOLVELINEARHC (§7, linear.ts), and every
  * solution validated against its clauses before anyone uses it.
  */
-import { SolverUnknown } from '../../../core/errors.js';
+import { InternalError, SolverUnknown } from '../../../core/errors.js';
 import { or } from '../../../solver/formula.js';
 import { solutionObligations, type HornResult, type HornSolution, type HornSystem } from '../../../solver/horn.js';
 import type { SmtSolver } from '../../../solver/smt.js';
@@ -20,7 +20,7 @@ export interface SolveOptions {
 }
 
 /** A solution that does not satisfy its clauses: a bug in a Horn solver, never a refinement. */
-export class InvalidSolution extends Error {
+export class InvalidSolution extends InternalError {
   constructor(by: string, reason: string) {
     super(`internal: the ${by} solution of the refinement clauses is not valid (${reason})`);
   }

@@ -7,14 +7,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { generateProgram } from '../../../benchmarks/generate-programs.js';
 import { mulberry32 } from '../../../benchmarks/prng.js';
 import { Budget } from '../../../core/budget.js';
 import type { LivenessOutcome } from '../../../core/lasso.js';
 import { lassoFailure, deadlockFailure } from '../../../engines/state-space/api.js';
-import { LIVENESS_ENGINES, livenessEngineNamed } from '../../../engines/registry.js';
-import { readProperty } from '../../../cli/ltl.js';
+import { LIVENESS_ENGINES, livenessEngineNamed, type AnyLivenessEngine } from '../../../engines/registry.js';
+import { readProperty, type BoundProperty } from '../../../cli/ltl.js';
 import type { Fairness } from '../../../core/fair-cycles.js';
 import { rely } from '../../helpers.js';
 
@@ -49,10 +50,12 @@ int main() {
 }
 `;
 
-const check = (f: string, ltl: string, engine: string, fairness: Fairness = 'unconditional'): LivenessOutcome => {
-  const bound = readProperty(f, { ltl, fairness }, {});
-  return livenessEngineNamed(engine)!.check(bound.program, bound.property, new Budget({ deadline: performance.now() + 60_000 }));
-};
+/** The engine's verdict on `property`, within `seconds`. */
+const decide = async (engine: AnyLivenessEngine, bound: BoundProperty, seconds: number): Promise<LivenessOutcome> =>
+  (await engine.run(bound.program, {}, { budget: new Budget({ deadline: performance.now() + seconds * 1000 }), log: pino({ level: 'silent' }) }, bound.property)).verdict;
+
+const check = (f: string, ltl: string, engine: string, fairness: Fairness = 'unconditional'): Promise<LivenessOutcome> =>
+  decide(livenessEngineNamed(engine)!, readProperty(f, { ltl, fairness }, {}), 60);
 
 describe('rely verify --ltl', () => {
   const mux = file(muxSem(3));
@@ -63,7 +66,7 @@ describe('rely verify --ltl', () => {
       expect(r.code, r.out + r.err).toBe(0);
       expect(r.out).toMatch(/^SAFE: the property holds: G F x == 0 \(fairness: unconditional\)/);
     }
-    const r = check(mux, 'G F x == 0', 'split');
+    const r = await check(mux, 'G F x == 0', 'split');
     expect(r.verdict === 'holds' && r.stats).toMatchObject({ refinements: 0 });
   });
 
@@ -77,7 +80,7 @@ describe('rely verify --ltl', () => {
     expect(j.stats.refinements).toBe(1);
     expect(j.stats.exposed.length).toBeGreaterThan(0);
     expect(j.stats.symmetry).toEqual(['P#2..P#3 (2 instances)']);
-    const s = check(mux, 'G (at(P#1, J1) -> F at(P#1, J2))', 'split');
+    const s = await check(mux, 'G (at(P#1, J1) -> F at(P#1, J2))', 'split');
     expect(s.verdict).toBe('fails');
     if (s.verdict === 'fails') expect(lassoFailure(readProperty(mux, { ltl: 'true', fairness: 'unconditional' }, {}).program, readProperty(mux, { ltl: 'G (at(P#1, J1) -> F at(P#1, J2))', fairness: 'unconditional' }, {}).property, s.lasso, [-2n, 2n])).toBeUndefined();
   });
@@ -110,7 +113,7 @@ describe('rely verify --ltl', () => {
     expect((await rely(['verify', mux, '--engine', 'split'])).code).toBe(2);
   });
 
-  it('a global the property reads counts with every value: not drawn around the program\'s own thresholds, nor fixed where the program no longer needs it', () => {
+  it('a global the property reads counts with every value: not drawn around the program\'s own thresholds, nor fixed where the program no longer needs it', async () => {
     // The program compares x only with 0, and overwrites y before it starts the thread: the atoms x == 2 and y == 2 still see 2.
     const f = file(`${HEAD}extern int __VERIFIER_nondet_int(void);
 int x = 0, y = 0;
@@ -118,8 +121,8 @@ void *w(void *arg) { while (1) { if (x == 0) { } } return 0; }
 int main() { x = __VERIFIER_nondet_int(); y = __VERIFIER_nondet_int(); y = 0; pthread_t t; pthread_create(&t, 0, w, 0); return 0; }
 `);
     for (const engine of ['split', 'explicit-global']) {
-      expect([engine, check(f, 'G x != 2', engine).verdict]).toEqual([engine, 'fails']);
-      expect([engine, check(f, 'G y != 2', engine).verdict]).toEqual([engine, 'fails']);
+      expect([engine, (await check(f, 'G x != 2', engine)).verdict]).toEqual([engine, 'fails']);
+      expect([engine, (await check(f, 'G y != 2', engine)).verdict]).toEqual([engine, 'fails']);
     }
   });
 
@@ -130,9 +133,9 @@ void *spinner(void *arg) { while (1) { } return 0; }
 int main() { pthread_t a, b; pthread_create(&a, 0, setter, 0); pthread_create(&b, 0, spinner, 0); return 0; }
 `);
     for (const engine of ['split', 'explicit-global']) {
-      expect(check(f, 'F x == 1', engine, 'unconditional').verdict).toBe('holds');
-      expect(check(f, 'F x == 1', engine, 'weak').verdict).toBe('holds');
-      expect(check(f, 'F x == 1', engine, 'none').verdict).toBe('fails');
+      expect((await check(f, 'F x == 1', engine, 'unconditional')).verdict).toBe('holds');
+      expect((await check(f, 'F x == 1', engine, 'weak')).verdict).toBe('holds');
+      expect((await check(f, 'F x == 1', engine, 'none')).verdict).toBe('fails');
     }
     const r = await rely(['verify', f, '--ltl', 'F x == 1', '--fairness', 'none']);
     expect(r.code).toBe(1);
@@ -148,7 +151,7 @@ int main() { pthread_t p, q; pthread_create(&p, 0, t1, 0); pthread_create(&q, 0,
 `);
     const p = readProperty(f, { ltl: 'true', fairness: 'unconditional' }, {}).program;
     for (const engine of ['split', 'explicit-global']) {
-      const r = check(f, 'G F x == 1', engine);
+      const r = await check(f, 'G F x == 1', engine);
       expect(r.verdict).toBe('deadlock');
       if (r.verdict === 'deadlock') expect(deadlockFailure(p, r.run, [-2n, 2n])).toBeUndefined();
       const out = await rely(['verify', f, '--ltl', 'G F x == 1', '--engine', engine]);
@@ -157,14 +160,14 @@ int main() { pthread_t p, q; pthread_create(&p, 0, t1, 0); pthread_create(&q, 0,
     }
   });
 
-  it('a terminating program: its last state repeats forever', () => {
+  it('a terminating program: its last state repeats forever', async () => {
     const f = file(`${HEAD}int x = 0;
 void *t(void *arg) { x = 1; return 0; }
 int main() { pthread_t a; pthread_create(&a, 0, t, 0); pthread_join(a, 0); x = 2; return 0; }
 `);
     for (const engine of ['split', 'explicit-global']) {
-      expect(check(f, 'F G x == 2', engine).verdict).toBe('holds');
-      expect(check(f, 'G F x == 1', engine).verdict).toBe('fails');
+      expect((await check(f, 'F G x == 2', engine)).verdict).toBe('holds');
+      expect((await check(f, 'G F x == 1', engine)).verdict).toBe('fails');
     }
   });
 });
@@ -179,7 +182,7 @@ function randomFormula(r: () => number, atoms: readonly string[], depth: number)
 }
 
 describe('differential: split against explicit-global', () => {
-  it('on 60 generated programs (half of them looping forever) × 2 formulas × the three fairness notions: no contradiction, every lasso and deadlock replays', () => {
+  it('on 60 generated programs (half of them looping forever) × 2 formulas × the three fairness notions: no contradiction, every lasso and deadlock replays', async () => {
     const r = mulberry32(22);
     const counts = { agree: 0, unknown: 0, holds: 0, fails: 0, deadlock: 0 };
     const contradictions: string[] = [];
@@ -192,7 +195,7 @@ describe('differential: split against explicit-global', () => {
         const ltl = randomFormula(r, atoms, 3);
         const fairness = (['unconditional', 'weak', 'none'] as const)[(k + j) % 3];
         const bound = readProperty(f, { ltl, fairness }, {});
-        const out = LIVENESS_ENGINES.map((e) => e.check(bound.program, bound.property, new Budget({ deadline: performance.now() + 20_000 })));
+        const out = await Promise.all(LIVENESS_ENGINES.map((e) => decide(e, bound, 20)));
         for (const o of out) {
           if (o.verdict === 'fails') expect(lassoFailure(bound.program, bound.property, o.lasso, [-2n, 2n])).toBeUndefined();
           if (o.verdict === 'deadlock') expect(deadlockFailure(bound.program, o.run, [-2n, 2n])).toBeUndefined();
@@ -208,9 +211,9 @@ describe('differential: split against explicit-global', () => {
     expect(counts.agree).toBeGreaterThan(100);
     expect(counts.holds).toBeGreaterThan(5);
     expect(counts.fails).toBeGreaterThan(5);
-  });
+  }, 300_000); // a minute or more on a busy machine
 
-  it('with identical instances (split keeps views up to symmetry): generated programs and MUX-SEM(2..4), no contradiction, every lasso replays', () => {
+  it('with identical instances (split keeps views up to symmetry): generated programs and MUX-SEM(2..4), no contradiction, every lasso replays', async () => {
     const r = mulberry32(2211);
     const counts = { agree: 0, unknown: 0, holds: 0, fails: 0, deadlock: 0, symmetric: 0 };
     const contradictions: string[] = [];
@@ -227,7 +230,7 @@ describe('differential: split against explicit-global', () => {
     for (const { src, ltl, fairness } of cases) {
       const f = file(src);
       const bound = readProperty(f, { ltl, fairness }, {});
-      const out = LIVENESS_ENGINES.map((e) => e.check(bound.program, bound.property, new Budget({ deadline: performance.now() + 20_000 })));
+      const out = await Promise.all(LIVENESS_ENGINES.map((e) => decide(e, bound, 20)));
       for (const o of out) {
         if (o.verdict === 'fails') expect(lassoFailure(bound.program, bound.property, o.lasso, [-2n, 2n])).toBeUndefined();
         if (o.verdict === 'deadlock') expect(deadlockFailure(bound.program, o.run, [-2n, 2n])).toBeUndefined();
@@ -244,5 +247,5 @@ describe('differential: split against explicit-global', () => {
     expect(counts.agree).toBeGreaterThan(cases.length * 0.8);
     expect(counts.holds).toBeGreaterThan(3);
     expect(counts.fails).toBeGreaterThan(3);
-  });
+  }, 300_000); // a minute or more on a busy machine
 });
