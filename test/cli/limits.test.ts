@@ -52,7 +52,6 @@ function cli(args: string[], env: Record<string, string> = {}): { code: number |
   const t0 = performance.now();
   const r = spawnSync(process.execPath, ['cli/rely.js', ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } });
   const s = (performance.now() - t0) / 1000;
-  console.log(`rely ${args.join(' ')}: exit ${r.status} in ${s.toFixed(1)} s: ${r.stdout.split('\n')[0]}`);
   return { code: r.status, out: r.stdout, err: r.stderr, s };
 }
 
