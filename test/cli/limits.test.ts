@@ -4,14 +4,15 @@
  * crashes, one that hangs: each ends UNKNOWN with its reason (exit 3), promptly. Run
  * through cli/rely.js as a user runs rely (its worker's heap cap is part of the limit);
  * the fake z3s (RELY_Z3) are shell scripts, so only the tests of the real one skip
- * without it.
+ * without it. A z3 that never answers, waited for until the deadline, is in
+ * limits.slow.test.ts.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rely } from '../helpers.js';
+import { ackingZ3, cli, CRASHING, dir, HANGING, script, startup } from './fake-z3.js';
 import { ReadingTimeout } from '../../program/diagnostics.js';
 import { compileProgram } from '../../frontend/index.js';
 import { NativeBackend, findZ3 } from '../../solver/z3-native.js';
@@ -21,46 +22,6 @@ import { mkVar, num, gt, lt } from '../../solver/formula.js';
 const z3 = findZ3();
 const Z3_SKIP = 'no z3 binary on PATH and RELY_Z3 unset (apt-get install z3)';
 if (!z3) console.warn(`limits tests: the real z3's half skipped: ${Z3_SKIP}`);
-
-const dir = mkdtempSync(join(tmpdir(), 'rely-limits-'));
-const script = (name: string, text: string): string => {
-  const f = join(dir, name);
-  writeFileSync(f, text);
-  chmodSync(f, 0o755);
-  return f;
-};
-/** A fake z3 that acknowledges every command (the echo markers) and answers `cases` (bash case arms) first. */
-const ackingZ3 = (name: string, cases: string): string =>
-  script(
-    name,
-    `#!/bin/bash
-while IFS= read -r line; do
-  case "$line" in
-${cases}
-    '(echo "'*) m=\${line#'(echo "'}; echo "\${m%'")'}" ;;
-  esac
-done
-`,
-  );
-/** A z3 that dies by SIGKILL at the first check-sat. */
-const CRASHING = ackingZ3('crashing-z3.sh', '    *check-sat*) kill -9 $$ ;;');
-/** A z3 that reads every command and never answers. */
-const HANGING = script('hanging-z3.sh', '#!/bin/bash\nwhile IFS= read -r line; do :; done\n');
-
-/** cli/rely.js with `args`: exit code, output, seconds taken. */
-function cli(args: string[], env: Record<string, string> = {}): { code: number | null; out: string; err: string; s: number } {
-  const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['cli/rely.js', ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } });
-  const s = (performance.now() - t0) / 1000;
-  return { code: r.status, out: r.stdout, err: r.stderr, s };
-}
-
-/** How long node and rely take to start here, measured: the slack of every "promptly" below. */
-const startup = ((): number => {
-  const t0 = performance.now();
-  spawnSync(process.execPath, ['cli/rely.js', '--version'], { encoding: 'utf8' });
-  return (performance.now() - t0) / 1000;
-})();
 
 describe('--max-memory: parsing and help', () => {
   it('--help says what it bounds, the default, and what happens at the limit', async () => {
@@ -129,14 +90,6 @@ describe('a native z3 that fails: UNKNOWN with the reason, promptly (fake z3s th
     expect(r.out).toMatch(/aret: solver: z3 exited \(signal SIGKILL\) during a query/);
     expect(r.out).toMatch(/monolithic: solver: z3 exited \(signal SIGKILL\) during a query/);
     expect(r.s).toBeLessThan(startup + 10);
-  });
-
-  it.each(['aret', 'monolithic'])('one that never answers, --engine %s: killed at the deadline (+ 2 s grace), UNKNOWN, exit 3', (engine) => {
-    const r = cli(['verify', '--engine', engine, '--solver', 'native', '--timeout', '3', 'benchmarks/programs/peterson.c'], { RELY_Z3: HANGING });
-    expect(r.code).toBe(3);
-    expect(r.out).toMatch(/^UNKNOWN: (solver: unknown \()?timeout/);
-    expect(r.err).toBe('');
-    expect(r.s).toBeLessThan(2 * startup + 3 + 2 + 4); // startup counted twice: the machine's load varies
   });
 
   it('a request without a time limit of its own (push) to a z3 that never answers: SolverFailed at the deadline + 2 s', async () => {
