@@ -1,13 +1,23 @@
 /**
- * The explicit-state engines against the concrete explorer on the differential corpus:
- * both agree with it on every program it decides. The other tests are in explicit.test.ts.
+ * The explicit-state engines on unbounded recursion (finite summaries prove it), and
+ * against the concrete explorer on the differential corpus: both agree with it on every
+ * program it decides. The other tests are in explicit.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { compileProgram } from '../../../frontend/index.js';
+import { compileProgram, loadProgram } from '../../../frontend/index.js';
 import { InputError } from '../../../program/diagnostics.js';
 import { explore } from '../../../engines/state-space/explore.js';
 import { verifyExplicit, type ExplicitEngine } from '../../../engines/explicit/verify.js';
 import { generateProgram } from '../../../benchmarks/generate-programs.js';
+
+describe('recursion: calls kept as calls (AG PDA rules)', () => {
+  it('unbounded recursion: finite summaries prove it, the global stacks never end', () => {
+    const p = loadProgram('benchmarks/programs/recursive-unbounded.c', { calls: 'keep' });
+    expect(verifyExplicit(p, 'explicit-modular').verdict).toBe('safe');
+    const g = verifyExplicit(p, 'explicit-global', { maxStates: 20_000 });
+    expect(g.verdict === 'unknown' && g.reason).toBe('state limit (20000 states)');
+  });
+});
 
 describe('agreement with the concrete explorer on the differential corpus (seed 20110126)', () => {
   const SEED = 20110126;

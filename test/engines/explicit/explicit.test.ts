@@ -1,8 +1,8 @@
 /**
  * The explicit-state engines: Simple(n) state counts against Flanagan and Qadeer's
  * analysis, recursion (kept calls), bounds, the re-checks behind SAFE and UNSAFE.
- * Agreement with the concrete explorer on the differential corpus is in
- * explicit.slow.test.ts.
+ * Agreement with the concrete explorer on the differential corpus, and unbounded
+ * recursion, are in explicit.slow.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -79,13 +79,6 @@ describe('recursion: calls kept as calls (AG PDA rules)', () => {
       expect(v.verdict).toBe('unsafe');
       if (v.verdict === 'unsafe') expect(v.trace.some((s) => s.steps.some((x) => x.text === 'return from sum'))).toBe(true);
     }
-  });
-
-  it('unbounded recursion: finite summaries prove it, the global stacks never end', () => {
-    const p = keep('recursive-unbounded');
-    expect(verifyExplicit(p, 'explicit-modular').verdict).toBe('safe');
-    const g = verifyExplicit(p, 'explicit-global', { maxStates: 20_000 });
-    expect(g.verdict === 'unknown' && g.reason).toBe('state limit (20000 states)');
   });
 
   it('replay rejects a pop that does not restore the pushed frame', () => {
