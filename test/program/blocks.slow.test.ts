@@ -1,7 +1,8 @@
 /**
- * This machine's `gcc -E` output (glibc headers inlined): every bundled program lowers
- * exactly like its source, with line markers and without. The programs' verdicts with
- * small steps and large blocks are in blocks.test.ts.
+ * Large blocks never need more states than small steps, on every bundled program; and
+ * this machine's `gcc -E` output (glibc headers inlined) lowers exactly like its source,
+ * with line markers and without. The programs' verdicts with small steps and large
+ * blocks are in blocks.test.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
@@ -10,7 +11,19 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadProgram } from '../../frontend/index.js';
 import type { Program } from '../../program/program.js';
+import { explore } from '../../engines/state-space/explore.js';
 import { show } from '../../solver/formula.js';
+import { CASES } from './bundled-programs.js';
+
+describe('benchmark programs and fixtures', () => {
+  it('large blocks never need more states than small steps', () => {
+    for (const [file] of CASES) {
+      const big = explore(loadProgram(file)).states;
+      const small = explore(loadProgram(file, { largeBlocks: false })).states;
+      expect(big).toBeLessThanOrEqual(small);
+    }
+  });
+});
 
 /** Whether this machine has gcc (for `.i` files it preprocesses itself). */
 function hasGcc(): boolean {

@@ -1,30 +1,14 @@
 /**
  * Our Dekker, Peterson, readers-writer lock and Simple(4) (benchmarks/programs) and the SV-COMP
  * style fixtures: each lowers, and the explorer finds the error exactly in the broken
- * versions — with small steps and with large blocks alike. That this machine's `gcc -E`
- * output lowers exactly like its source is in blocks.slow.test.ts.
+ * versions — with small steps and with large blocks alike. That large blocks never need
+ * more states, and that this machine's `gcc -E` output lowers exactly like its source,
+ * are in blocks.slow.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { loadProgram } from '../../frontend/index.js';
 import { explore } from '../../engines/state-space/explore.js';
-
-const CASES: [file: string, errorExpected: boolean][] = [
-  ['benchmarks/programs/dekker.c', false],
-  ['benchmarks/programs/dekker-broken.c', true],
-  ['benchmarks/programs/peterson.c', false],
-  ['benchmarks/programs/peterson-broken.c', true],
-  ['benchmarks/programs/rwlock.c', false],
-  ['benchmarks/programs/rwlock-broken.c', true],
-  ['benchmarks/programs/simple4.c', false],
-  ['benchmarks/programs/simple4-broken.c', true],
-  ['benchmarks/programs/lockbit.c', false],
-  ['benchmarks/programs/lockid.c', false],
-  ['benchmarks/programs/lockbitcnt.c', false],
-  ['test/fixtures/svcomp-style.c', false],
-  ['test/fixtures/svcomp-style-bug.c', true],
-  ['test/fixtures/pthread-glibc.src.c', false],
-  ['test/fixtures/pthread-glibc.i', false],
-];
+import { CASES } from './bundled-programs.js';
 
 describe('benchmark programs and fixtures', () => {
   for (const [file, bad] of CASES)
@@ -43,14 +27,6 @@ describe('benchmark programs and fixtures', () => {
           expect(last.steps.some((s) => /ERROR|reach_error|assert/.test(s.text))).toBe(true);
         }
       });
-
-  it('large blocks never need more states than small steps', () => {
-    for (const [file] of CASES) {
-      const big = explore(loadProgram(file)).states;
-      const small = explore(loadProgram(file, { largeBlocks: false })).states;
-      expect(big).toBeLessThanOrEqual(small);
-    }
-  });
 
   it('peterson-broken: the trace is the interleaving described in the file header', () => {
     const r = explore(loadProgram('benchmarks/programs/peterson-broken.c'));
