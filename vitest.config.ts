@@ -1,8 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects: `fast` (every area, the loop `npm test` runs) and `slow` (whole slow
+ * suites and the slow cases of the others, in `*.slow.test.ts` files beside their fast
+ * ones). `vitest run` runs both (`npm run test:all`, which CI runs).
+ */
+const SLOW = 'test/**/*.slow.test.ts';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [SLOW] } },
+      { extends: true, test: { name: 'slow', include: [SLOW] } },
+    ],
   },
 });

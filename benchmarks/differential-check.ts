@@ -2,7 +2,7 @@
  * The differential check of one generated program (generate-programs.ts): explored
  * exhaustively, then decided by each configuration of the engine registry (every
  * engine with its defaults; the ARET engine once per bias and Horn solver); a verdict
- * that contradicts exploration is a soundness bug. test/benchmarks/differential.test.ts and
+ * that contradicts exploration is a soundness bug. test/benchmarks/differential.slow.test.ts and
  * `rely bench --suite differential` (differential-suite.ts) run it, and DiffSummary
  * counts what they saw, per configuration.
  */

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { parseSync } from 'oxc-parser';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -125,5 +126,116 @@ describe('import graph', () => {
     const folders = readdirSync(ROOT).filter((n) => !n.startsWith('.') && n !== 'node_modules' && n !== 'dist' && n !== 'test' && statSync(join(ROOT, n)).isDirectory());
     const withTs = folders.filter((f) => sources(join(ROOT, f)).length > 0);
     expect(withTs.filter((f) => layerOf(f) < 0)).toEqual([]);
+  });
+});
+
+/** Files and folders of the tree that are not sources: tools' output, installed packages, recorded runs. */
+const NOT_SOURCES = new Set(['node_modules', 'dist', '.git', 'results']);
+/** Code: what the checks below measure; C programs, `.i` files, JSON, HTML and text are inputs, data or documents. */
+const CODE = /\.(ts|js|mjs|cjs)$/;
+const MAX_TOP_FOLDERS = 9;
+const MAX_FILE_LINES = 600;
+const MAX_FUNCTION_LINES = 120;
+
+/**
+ * Files over MAX_FILE_LINES and functions over MAX_FUNCTION_LINES (as `path name`) that are
+ * being split on other branches. The lead empties this list once they are merged; an entry
+ * that no longer offends fails the test too, so the list cannot outlive its offenders.
+ */
+const KNOWN_OFFENDERS_BEING_SPLIT: readonly string[] = [
+  'benchmarks/gen-ag.ts',
+  'benchmarks/generate-programs.ts',
+  'frontend/lower/pointers.ts',
+  'frontend/lower/translation-unit.ts',
+  'solver/formula.ts',
+  'benchmarks/gen-ag.ts chiron',
+  'benchmarks/gen-ag.ts gasStation',
+  'benchmarks/gen-ag.ts smokers',
+  'benchmarks/generate-programs.ts generateProgram',
+  'engines/learn/assume-guarantee.ts checkAssumeGuarantee',
+  'engines/learn/assume-guarantee.ts round',
+  'engines/state-space/explore.ts explore',
+  'frontend/preprocess.ts preprocess',
+  'program/blocks.ts build',
+];
+
+/** Every code file under `dir` (a repository path), recorded runs and installed packages left out. */
+function codeFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((n) => {
+    const p = dir ? `${dir}/${n}` : n;
+    if (NOT_SOURCES.has(n)) return [];
+    if (statSync(join(ROOT, p)).isDirectory()) return codeFiles(p);
+    return CODE.test(n) && !n.endsWith('.d.ts') ? [p] : [];
+  });
+}
+
+const lineCount = (text: string): number => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+
+type Node = { type?: string; start?: number; end?: number; [key: string]: unknown };
+
+/** The name a function goes by: its own, its variable's, its property's or method's key; `anonymous` otherwise. */
+function functionName(fn: Node, parent: Node | undefined): string {
+  const named = (n: unknown): string | undefined => {
+    const k = n as Node | undefined;
+    return typeof k?.name === 'string' ? k.name : typeof k?.value === 'string' ? k.value : undefined;
+  };
+  return named(fn.id) ?? (parent?.type === 'VariableDeclarator' ? named(parent.id) : named(parent?.key)) ?? 'anonymous';
+}
+
+/** The functions of a TypeScript source over `max` lines: their lines, keyed by `path name`. */
+function longFunctions(path: string, max: number): Map<string, number> {
+  const src = readFileSync(join(ROOT, path), 'utf8');
+  const { program, errors } = parseSync(path, src, { lang: 'ts' });
+  if (errors.length > 0) throw new Error(`${path}: oxc-parser: ${errors[0].message}`);
+  const lineAt = (offset: number): number => src.slice(0, offset).split('\n').length;
+  const out = new Map<string, number>();
+  const walk = (node: unknown, parent: Node | undefined): void => {
+    if (Array.isArray(node)) return node.forEach((n) => walk(n, parent));
+    if (node === null || typeof node !== 'object') return;
+    const n = node as Node;
+    if (n.type && /^(FunctionDeclaration|FunctionExpression|ArrowFunctionExpression)$/.test(n.type)) {
+      const lines = lineAt(n.end!) - lineAt(n.start!) + 1;
+      const key = `${path} ${functionName(n, parent)}`;
+      if (lines > max) out.set(key, Math.max(lines, out.get(key) ?? 0));
+    }
+    for (const [k, v] of Object.entries(n)) if (k !== 'parent' && v && typeof v === 'object') walk(v, n);
+  };
+  walk(program, undefined);
+  return out;
+}
+
+/** Offenders found (with their lines) against the known ones of a kind: the new ones, and the known ones no longer offending. */
+function againstKnown(found: Map<string, number>, isOfKind: (entry: string) => boolean): { new: string[]; noLongerOffending: string[] } {
+  const known = KNOWN_OFFENDERS_BEING_SPLIT.filter(isOfKind);
+  return {
+    new: [...found].filter(([k]) => !known.includes(k)).map(([k, n]) => `${k} (${n} lines)`),
+    noLongerOffending: known.filter((k) => !found.has(k)),
+  };
+}
+
+describe('the tree', () => {
+  const all = codeFiles('');
+
+  it(`has at most ${MAX_TOP_FOLDERS} top-level folders that hold code`, () => {
+    const folders = [...new Set(all.filter((p) => p.includes('/')).map((p) => p.split('/')[0]))].sort();
+    expect(folders).toContain('test');
+    expect(folders.length, folders.join(', ')).toBeLessThanOrEqual(MAX_TOP_FOLDERS);
+  });
+
+  it(`has no code file over ${MAX_FILE_LINES} lines`, () => {
+    const long = new Map(all.map((p) => [p, lineCount(readFileSync(join(ROOT, p), 'utf8'))] as const).filter(([, n]) => n > MAX_FILE_LINES));
+    expect(againstKnown(long, (k) => !k.includes(' '))).toEqual({ new: [], noLongerOffending: [] });
+  });
+
+  it(`has no function over ${MAX_FUNCTION_LINES} lines (test/ aside)`, () => {
+    const found = new Map(all.filter((p) => p.endsWith('.ts') && !p.startsWith('test/')).flatMap((p) => [...longFunctions(p, MAX_FUNCTION_LINES)]));
+    expect(againstKnown(found, (k) => k.includes(' '))).toEqual({ new: [], noLongerOffending: [] });
+  });
+
+  it('measures a function by its lines, named by its variable or method', () => {
+    const file = 'test/architecture.test.ts';
+    const found = longFunctions(file, 20);
+    expect(found.get(`${file} cycles`)).toBeGreaterThan(20);
+    expect(found.has(`${file} lineCount`)).toBe(false);
   });
 });

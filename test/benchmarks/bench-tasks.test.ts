@@ -1,5 +1,5 @@
 /**
- * The measuring side of issue 38: the c-data suite of the manifest, and `rely bench
+ * The c-data suite of the manifest, and `rely bench
  * --tasks DIR` over SV-COMP task definitions. In both a program rely cannot read is an
  * UNKNOWN (as SV-COMP scores it), not a failed run, and results.md has a table per folder.
  */

@@ -171,7 +171,7 @@ describe('statements and expressions', () => {
     expect(run(src, { nondetRange: [0n, 5n] }).errorReachable).toBe(true);
     // A value the formula fixes is solved for, not drawn from the range.
     expect(run(check('int n = __VERIFIER_nondet_int();', 'n != 5')).errorReachable).toBe(true);
-    // A nondet value no atom mentions is still a choice (regression: it was taken as unchanged).
+    // A nondet value no atom mentions is still a choice, not taken as unchanged.
     for (const largeBlocks of [false, true])
       expect(run('int main() { int n = 0; n = __VERIFIER_nondet_int(); pthread_mutex_t m; pthread_mutex_init(&m, 0); if (n == 1) reach_error(); return 0; }', { largeBlocks }).errorReachable).toBe(true);
     // A bounded nondet type needs no range.

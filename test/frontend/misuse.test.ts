@@ -1,5 +1,5 @@
 /**
- * `--check misuse` (issue 39): misuse of the pthread library that the models can tell
+ * `--check misuse`: misuse of the pthread library that the models can tell
  * reaches the error location, by a step that names it. Each misuse in a program that
  * is SAFE without the flag (an unlock frees the lock whoever holds it, a destroy has no
  * effect) and UNSAFE with it, agreed by the explorer and the engines, the trace's last

@@ -1,11 +1,11 @@
 /**
- * Arrays whose size is known only at run time (issue 38 item 3): `malloc(n * sizeof(T))`,
+ * Arrays whose size is known only at run time: `malloc(n * sizeof(T))`,
  * `calloc(n, sizeof(T))` and VLAs `T buf[n]` with n a nondet value, an object of n cells of
  * a scalar type that the symbolic engines model as an SMT array. Each construct in a SAFE
  * program and the mutation that makes it UNSAFE, agreed by the explorer, aret and
  * monolithic Spacer (bmc for the UNSAFE ones); an index outside [0, n) is undefined
- * behaviour and reaches the error; the symbolic verdicts do not depend on --int-range;
- * the shapes that stay refused, with their message and location.
+ * behaviour and reaches the error; the symbolic verdicts do not depend on --int-range
+ * (runtime-arrays.slow.test.ts); the shapes that stay refused, with their message and location.
  *
  * The explorer keeps no arrays (it refuses these programs), so the expected verdicts are
  * the tests' own (each was also checked by concrete runs of the program compiled with gcc).
@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agreeOnMutations, PRELUDE, refusedCases, rely, verdictsAgree, type MutationCase } from '../helpers.js';
 
-const GAP = 'known gap: the symbolic engines time out on this shape (issue 38 item 3: regions are read, these proofs and traces are too slow)';
+const GAP = 'known gap: the symbolic engines time out on this shape (the regions are read, but these proofs and traces are too slow)';
 
 /** The engines that read arrays: monolithic Spacer decides both verdicts, bmc finds the errors; aret and thread-modular where `engines` adds them. */
 const engines = verdictsAgree('rely-rtarrays-', { explorer: false });
@@ -197,31 +197,6 @@ describe.skip(`run-time-size arrays: the larger constructs (${GAP})`, () => {
 
 describe('run-time-size arrays: an index outside [0, n) reaches the error (monolithic, aret, bmc)', () => {
   agreeOnMutations(OUT_OF_BOUNDS, agreeWith({ safe: ['aret'], unsafe: ['aret'] }), 200_000);
-});
-
-describe('run-time-size arrays: the symbolic verdicts do not depend on --int-range', () => {
-  // n up to 1000 is beyond what the explorer enumerates (it draws n from -2..2): the
-  // error needs n >= 5, so only an engine that reasons about every n decides it.
-  const src = (bound: number): string => `${PRELUDE}#include <stdlib.h>
-int *a; int n;
-void *w(void *x) { a[n - 1] = n; return 0; }
-int main() { n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 < n && n <= 1000);
-  a = calloc(n, sizeof(int));
-  pthread_t t; pthread_create(&t, 0, w, 0); pthread_join(t, 0);
-  if (a[n - 1] > ${bound}) reach_error(); return 0; }
-`;
-  const dir = mkdtempSync(join(tmpdir(), 'rely-rtarrays-range-'));
-  const verify = async (file: string, engine: string, range: string[]): Promise<{ verdict: string; reason?: string }> =>
-    JSON.parse((await rely(['verify', '--engine', engine, '--json', '--timeout', '30', ...range, file])).out);
-  for (const [name, bound, expected] of [['beyond-range-bug', 4, 'unsafe'], ['beyond-range', 1000, 'safe']] as const)
-    it(`${name}: ${expected} by the symbolic engines with and without --int-range 0..2; explicit-global says UNKNOWN (it keeps no arrays), never SAFE`, async () => {
-      const file = join(dir, `${name}.c`);
-      writeFileSync(file, src(bound));
-      for (const engine of expected === 'safe' ? ['monolithic'] : ['bmc', 'monolithic'])
-        for (const range of [[], ['--int-range', '0..2']]) expect((await verify(file, engine, range)).verdict, `${engine} ${range.join(' ')}`).toBe(expected);
-      const explicit = await verify(file, 'explicit-global', ['--int-range', '0..2']);
-      expect([explicit.verdict, explicit.reason]).toEqual(['unknown', expect.stringMatching(/^unsupported by the explicit-global engine: objects of a size known only at run time/)]);
-    }, 300_000);
 });
 
 const STDLIB = `${PRELUDE}#include <stdlib.h>\n`;

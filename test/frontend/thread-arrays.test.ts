@@ -5,9 +5,11 @@
  * `pthread_join(t[i], 0)` with i known at run time is a case split over the cells.
  * n = 1 + two nondet _Bool variables, so the explorer sees every n in [1, 3] without a
  * range cut (their names sort before n's: the explorer enumerates unknowns by name).
+ * The cases whose agreement takes longest are in thread-arrays.slow.test.ts.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { lower, rely, run, stopZ3, verdictsAgree, PRELUDE } from '../helpers.js';
+import { flags, JOIN_ALL } from './thread-array-programs.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,29 +18,6 @@ afterAll(stopZ3);
 
 const agree = verdictsAgree('rely-thread-arrays-');
 
-/**
- * Thread i sets d[i] (its argument is i); n in [1, cells] threads are created into
- * t[0..n-1]; `joins` and `check` follow; k is in [0, 2].
- */
-const flags = (cells: number, joins: string, check: string, extra = '') => `
-extern _Bool __VERIFIER_nondet_bool(void);
-int d[${cells + 1}];
-void *w(void *a) { d[(int) a] = 1; return 0; }
-int main() {
-  pthread_t t[${cells}];
-  int i;
-  _Bool b1 = __VERIFIER_nondet_bool(), b2 = ${cells > 2 ? '__VERIFIER_nondet_bool()' : '0'};
-  _Bool c1 = __VERIFIER_nondet_bool(), c2 = __VERIFIER_nondet_bool();
-  int n = 1 + b1 + b2, k = c1 + c2;
-  ${extra}
-  for (i = 0; i < n; i++) pthread_create(&t[i], 0, w, (void *) i);
-  ${joins}
-  ${check}
-  return 0;
-}`;
-
-const JOIN_ALL = 'for (i = 0; i < n; i++) pthread_join(t[i], 0);';
-
 // The engines get 2 cells (with 3, aret takes seconds to tens of seconds); the explorer also 3.
 describe('a loop creating threads into t[i], n known at run time', () => {
   it('one instance per cell: N + 1 threads; with 3 cells, exactly the first n flags are set', () => {
@@ -46,11 +25,6 @@ describe('a loop creating threads into t[i], n known at run time', () => {
     expect(run(flags(3, JOIN_ALL, 'if (d[0] + d[1] + d[2] + d[3] != n) reach_error();')).errorReachable).toBe(false);
     expect(run(flags(3, JOIN_ALL, 'if (d[2] != 1) reach_error();')).errorReachable).toBe(true);
   });
-
-  it('all joined: the last thread has run when n = 2 (safe), not when n = 1 (unsafe)', async () => {
-    await agree('all', flags(2, JOIN_ALL, 'if (n == 2 && d[1] != 1) reach_error();'), true);
-    await agree('all-1', flags(2, JOIN_ALL, 'if (d[1] != 1) reach_error();'), false);
-  }, 120_000);
 
   it('i after the loops is n (safe)', async () => {
     await agree('final-i', flags(2, JOIN_ALL, 'if (i != n) reach_error();'), true);
@@ -67,18 +41,6 @@ describe('a loop creating threads into t[i], n known at run time', () => {
     const some = 'for (i = 0; i < n; i++) if (i != 0) pthread_join(t[i], 0);';
     await agree('cond-join', flags(2, some, 'if (n == 2 && d[1] != 1) reach_error();'), true);
     await agree('cond-join-0', flags(2, some, 'if (d[0] != 1) reach_error();'), false);
-  }, 120_000);
-
-  it('pthread_join(t[k]) with k chosen at run time awaits the thread of cell k', async () => {
-    const one = (test: string) => flags(2, '', `if (${test}) { pthread_join(t[k], 0); if (d[k] != 1) reach_error(); }`);
-    await agree('join-k', one('k < n'), true);
-    // aret finds no error within 30 s here (nor with `k == 1 &&` in the test): an engine limit.
-    await agree('join-k-0', flags(2, '', 'if (k < n) { pthread_join(t[k], 0); if (d[0] != 1) reach_error(); }'), false, ['bmc', 'explicit-global']);
-    // t[k] for k == n < 2: a cell this run did not create into (undefined behaviour in C);
-    // its instance never starts, so the join blocks, as a join of a constant cell does.
-    expect(run(one('k <= n && k < 2')).errorReachable).toBe(false);
-    // k == n == 2 is past the end of t.
-    expect(run(one('k <= n')).errorReachable).toBe(true);
   }, 120_000);
 
   it('a break out of an unrolled loop leaves i at that iteration', async () => {

@@ -1,35 +1,14 @@
 /**
  * Our Dekker, Peterson, readers-writer lock and Simple(4) (benchmarks/programs) and the SV-COMP
  * style fixtures: each lowers, and the explorer finds the error exactly in the broken
- * versions — with small steps and with large blocks alike.
+ * versions — with small steps and with large blocks alike. That large blocks never need
+ * more states, and that this machine's `gcc -E` output lowers exactly like its source,
+ * are in blocks.slow.test.ts.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadProgram } from '../../frontend/index.js';
-import type { Program } from '../../program/program.js';
 import { explore } from '../../engines/state-space/explore.js';
-import { show } from '../../solver/formula.js';
-
-const CASES: [file: string, errorExpected: boolean][] = [
-  ['benchmarks/programs/dekker.c', false],
-  ['benchmarks/programs/dekker-broken.c', true],
-  ['benchmarks/programs/peterson.c', false],
-  ['benchmarks/programs/peterson-broken.c', true],
-  ['benchmarks/programs/rwlock.c', false],
-  ['benchmarks/programs/rwlock-broken.c', true],
-  ['benchmarks/programs/simple4.c', false],
-  ['benchmarks/programs/simple4-broken.c', true],
-  ['benchmarks/programs/lockbit.c', false],
-  ['benchmarks/programs/lockid.c', false],
-  ['benchmarks/programs/lockbitcnt.c', false],
-  ['test/fixtures/svcomp-style.c', false],
-  ['test/fixtures/svcomp-style-bug.c', true],
-  ['test/fixtures/pthread-glibc.src.c', false],
-  ['test/fixtures/pthread-glibc.i', false],
-];
+import { CASES } from './bundled-programs.js';
 
 describe('benchmark programs and fixtures', () => {
   for (const [file, bad] of CASES)
@@ -49,14 +28,6 @@ describe('benchmark programs and fixtures', () => {
         }
       });
 
-  it('large blocks never need more states than small steps', () => {
-    for (const [file] of CASES) {
-      const big = explore(loadProgram(file)).states;
-      const small = explore(loadProgram(file, { largeBlocks: false })).states;
-      expect(big).toBeLessThanOrEqual(small);
-    }
-  });
-
   it('peterson-broken: the trace is the interleaving described in the file header', () => {
     const r = explore(loadProgram('benchmarks/programs/peterson-broken.c'));
     const writes = r.trace!.map((s) => `${s.thread}:${s.steps.map((x) => x.text).join(';')}`);
@@ -72,40 +43,4 @@ describe('benchmark programs and fixtures', () => {
     expect(i.threads.map((t) => t.name)).toEqual(c.threads.map((t) => t.name));
     expect(explore(i).states).toBe(explore(c).states);
   });
-});
-
-/** Whether this machine has gcc (for `.i` files it preprocesses itself). */
-function hasGcc(): boolean {
-  try {
-    execFileSync('gcc', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** What lowering made of a program: threads, their transitions, variables, φ_init. */
-function fingerprint(p: Program): string {
-  const threads = p.threads.map((t) => [t.name, t.errorPc !== undefined, t.transitions.map((r) => `${r.from}>${r.to}: ${show(r.formula)}`)]);
-  return JSON.stringify({ threads, vars: [...p.vars.keys()], init: show(p.init) });
-}
-
-const gcc = hasGcc();
-if (!gcc) console.log('skipped: the gcc -E tests need gcc (apt-get install gcc)');
-
-describe.skipIf(!gcc)("this machine's gcc -E output (glibc headers inlined)", () => {
-  const dirs = ['benchmarks/programs', 'benchmarks/programs/hard'];
-  const files = dirs.flatMap((d) => readdirSync(d).filter((f) => f.endsWith('.c')).map((f) => join(d, f)));
-  const out = mkdtempSync(join(tmpdir(), 'rely-gcc-'));
-  // With line markers (gcc -E) and without (gcc -E -P, where no line says which
-  // declarations came from a header).
-  for (const flags of [['-E'], ['-E', '-P']])
-    it(`gcc ${flags.join(' ')}: every bundled program lowers exactly like its source (${files.length} programs)`, () => {
-      for (const f of files) {
-        const i = join(out, `${basename(f, '.c')}${flags.length}.i`);
-        execFileSync('gcc', [...flags, f, '-o', i]);
-        const calls = f.includes('recursive') ? 'keep' : 'inline';
-        expect(fingerprint(loadProgram(i, { calls })), f).toBe(fingerprint(loadProgram(f, { calls })));
-      }
-    }, 60_000);
 });

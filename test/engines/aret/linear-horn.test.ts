@@ -1,6 +1,6 @@
 /**
  * SOLVELINEARHC (§7): the paper's example (the clauses of Fig. 13(b) for LockBitCnt,
- * Fig. 12, and their modular version 13(c)) with the certificate weights shown, the
+ * Fig. 12, and their modular version 13(c)) with their Farkas certificates checked, the
  * Farkas step alone, and a property test against Spacer on generated clause sets.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,6 @@ import { add, and, eq, ge, le, mkVar, num, show, sub, type Term } from '../../..
 import { solutionObligations, type Atom, type HornClause, type HornSystem } from '../../../solver/horn.js';
 import { SmtSolver } from '../../../solver/smt.js';
 import { WasmBackend } from '../../../solver/z3-wasm.js';
-import { showLinearAtom } from '../../../engines/aret/horn/farkas.js';
 import { solveLinearHC, type CertificateEntry } from '../../../engines/aret/horn/linear.js';
 import { mulberry32 } from '../../../benchmarks/prng.js';
 
@@ -34,8 +33,6 @@ function certificateSum(cert: readonly CertificateEntry[]): { vars: number; cons
   }
   return { vars: [...coeffs.values()].filter((c) => c !== 0n).length, constant };
 }
-
-const showCert = (cert: readonly CertificateEntry[]): string => cert.map((e) => `${e.weight} * (${showLinearAtom(e.atom)})`).join(' + ');
 
 // ---- LockBitCnt (Fig. 12): pc1 ∈ {x=0, a=1, b=2}, pc2 ∈ {p=0, q=1}; cnt is thread 1's.
 const G = ['lock'];
@@ -81,7 +78,7 @@ function fig13(modular: boolean): HornSystem {
 }
 
 /**
- * Solves the clauses, shows the certificate and the solution, and checks that the
+ * Solves the clauses and checks that the
  * weights derive a contradiction (every variable cancels, c ≤ 0 with c > 0 remains)
  * and that the solution makes every clause valid.
  */
@@ -89,8 +86,6 @@ async function solveChecked(sys: HornSystem, label: string): Promise<ReadonlyMap
   const r = solveLinearHC(sys);
   if (r.status !== 'sat') throw new Error(`${label}: ${r.status}`);
   const [cert] = r.certificates;
-  console.log(`${label} certificate: ${showCert(cert)}`);
-  for (const [rel, sol] of r.solution) console.log(`  SOL(${rel}) = ${show(sol)}`);
   const sum = certificateSum(cert);
   expect(sum.vars).toBe(0);
   expect(sum.constant > 0n).toBe(true);
@@ -176,8 +171,7 @@ describe('SOLVELINEARHC against Spacer', () => {
       count[lin.status]++;
       if (lin.status === 'sat') await expectValid(sys, lin.solution);
     }
-    console.log(`linear vs Spacer: ${count.sat} sat, ${count.unsat} unsat, ${count.gaveUp} not answered by linear`);
-    expect(count.sat).toBeGreaterThan(20);
-    expect(count.unsat).toBeGreaterThan(20);
+    // The seed's systems: linear answers every one, and they are both kinds.
+    expect(count).toEqual({ sat: 96, unsat: 54, gaveUp: 0 });
   });
 });

@@ -1,58 +1,16 @@
 /**
- * Liveness (issue 22): `rely verify --ltl` end to end — formulas and their located
- * errors, fairness, deadlocks, the split engine's refinement — and the differential
- * test: on generated small finite-state programs and random formulas the split engine
- * and explicit-global never contradict each other, and every lasso replays.
+ * Liveness: `rely verify --ltl` end to end — formulas and their located errors,
+ * fairness, deadlocks, the split engine's refinement. The differential test against
+ * explicit-global is in liveness.slow.test.ts.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { generateProgram } from '../../../benchmarks/generate-programs.js';
-import { mulberry32 } from '../../../benchmarks/prng.js';
-import { Budget } from '../../../core/budget.js';
 import type { LivenessOutcome } from '../../../core/lasso.js';
 import { lassoFailure, deadlockFailure } from '../../../engines/state-space/api.js';
-import { LIVENESS_ENGINES, livenessEngineNamed, type AnyLivenessEngine } from '../../../engines/registry.js';
-import { readProperty, type BoundProperty } from '../../../cli/ltl.js';
+import { livenessEngineNamed } from '../../../engines/registry.js';
+import { readProperty } from '../../../cli/ltl.js';
 import type { Fairness } from '../../../core/fair-cycles.js';
 import { rely } from '../../helpers.js';
-
-const dir = mkdtempSync(join(tmpdir(), 'rely-liveness-'));
-let files = 0;
-const file = (src: string): string => {
-  const f = join(dir, `p${files++}.c`);
-  writeFileSync(f, src);
-  return f;
-};
-
-const HEAD = `#include <pthread.h>
-extern void __VERIFIER_atomic_begin(void);
-extern void __VERIFIER_atomic_end(void);
-extern void __VERIFIER_assume(int);
-`;
-
-/** MUX-SEM (Cohen–Namjoshi Fig. 1(a)) with n processes. */
-const muxSem = (n: number): string => `${HEAD}int x = 1;
-void *P(void *arg) {
-  while (1) {
-  NC: ;
-  J1: __VERIFIER_atomic_begin(); __VERIFIER_assume(x == 1); x = 0; __VERIFIER_atomic_end();
-  J2: x = 1;
-  }
-  return 0;
-}
-int main() {
-  pthread_t t[${n}];
-  for (int i = 0; i < ${n}; i++) pthread_create(&t[i], 0, P, 0);
-  return 0;
-}
-`;
-
-/** The engine's verdict on `property`, within `seconds`. */
-const decide = async (engine: AnyLivenessEngine, bound: BoundProperty, seconds: number): Promise<LivenessOutcome> =>
-  (await engine.run(bound.program, {}, { budget: new Budget({ deadline: performance.now() + seconds * 1000 }), log: pino({ level: 'silent' }) }, bound.property)).verdict;
+import { decide, file, HEAD, muxSem } from './liveness-programs.js';
 
 const check = (f: string, ltl: string, engine: string, fairness: Fairness = 'unconditional'): Promise<LivenessOutcome> =>
   decide(livenessEngineNamed(engine)!, readProperty(f, { ltl, fairness }, {}), 60);
@@ -104,8 +62,7 @@ describe('rely verify --ltl', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.err).toMatch(message);
     }
-    const f = join(dir, 'bad.ltl');
-    writeFileSync(f, 'G (x == 0 ->\n   F (x ==  ))\n');
+    const f = file('G (x == 0 ->\n   F (x ==  ))\n', 'bad.ltl');
     const r = await rely(['verify', mux, '--ltl-file', f]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(new RegExp(`^${f}:2:`));
@@ -170,82 +127,4 @@ int main() { pthread_t a; pthread_create(&a, 0, t, 0); pthread_join(a, 0); x = 2
       expect((await check(f, 'G F x == 1', engine)).verdict).toBe('fails');
     }
   });
-});
-
-/** A random formula over the atoms, as text. */
-function randomFormula(r: () => number, atoms: readonly string[], depth: number): string {
-  if (depth === 0 || r() < 0.25) return atoms[Math.floor(r() * atoms.length)];
-  const unary = ['!', 'X', 'F', 'G'];
-  const binary = ['&&', '||', '->', 'U', 'R'];
-  if (r() < 0.5) return `${unary[Math.floor(r() * unary.length)]} (${randomFormula(r, atoms, depth - 1)})`;
-  return `(${randomFormula(r, atoms, depth - 1)}) ${binary[Math.floor(r() * binary.length)]} (${randomFormula(r, atoms, depth - 1)})`;
-}
-
-describe('differential: split against explicit-global', () => {
-  it('on 60 generated programs (half of them looping forever) × 2 formulas × the three fairness notions: no contradiction, every lasso and deadlock replays', async () => {
-    const r = mulberry32(22);
-    const counts = { agree: 0, unknown: 0, holds: 0, fails: 0, deadlock: 0 };
-    const contradictions: string[] = [];
-    for (let k = 0; k < 60; k++) {
-      const src = generateProgram(2026, k, { looping: k % 2 === 0 });
-      const f = file(src);
-      const globals = ['x', 'y', 'z'].filter((v) => new RegExp(`^int ${v} =`, 'm').test(src));
-      const atoms = globals.flatMap((v) => [`${v} == ${Math.floor(r() * 3)}`, `${v} <= ${Math.floor(r() * 3)}`]);
-      for (let j = 0; j < 2; j++) {
-        const ltl = randomFormula(r, atoms, 3);
-        const fairness = (['unconditional', 'weak', 'none'] as const)[(k + j) % 3];
-        const bound = readProperty(f, { ltl, fairness }, {});
-        const out = await Promise.all(LIVENESS_ENGINES.map((e) => decide(e, bound, 20)));
-        for (const o of out) {
-          if (o.verdict === 'fails') expect(lassoFailure(bound.program, bound.property, o.lasso, [-2n, 2n])).toBeUndefined();
-          if (o.verdict === 'deadlock') expect(deadlockFailure(bound.program, o.run, [-2n, 2n])).toBeUndefined();
-        }
-        const [a, b] = out.map((o) => o.verdict);
-        if (a === 'unknown' || b === 'unknown') counts.unknown++;
-        else if (a !== b) contradictions.push(`program ${k}, ${ltl} (${fairness}): split ${a}, explicit-global ${b}`);
-        else (counts.agree++, counts[a]++);
-      }
-    }
-    console.log(`liveness differential: ${JSON.stringify(counts)}`);
-    expect(contradictions).toEqual([]);
-    expect(counts.agree).toBeGreaterThan(100);
-    expect(counts.holds).toBeGreaterThan(5);
-    expect(counts.fails).toBeGreaterThan(5);
-  }, 300_000); // a minute or more on a busy machine
-
-  it('with identical instances (split keeps views up to symmetry): generated programs and MUX-SEM(2..4), no contradiction, every lasso replays', async () => {
-    const r = mulberry32(2211);
-    const counts = { agree: 0, unknown: 0, holds: 0, fails: 0, deadlock: 0, symmetric: 0 };
-    const contradictions: string[] = [];
-    const cases: { src: string; ltl: string; fairness: Fairness }[] = [];
-    for (let k = 0; k < 30; k++) {
-      const src = generateProgram(2211, k, { looping: true, instances: true });
-      const globals = ['x', 'y', 'z'].filter((v) => new RegExp(`^int ${v} =`, 'm').test(src));
-      const atoms = globals.flatMap((v) => [`${v} == ${Math.floor(r() * 3)}`, `${v} <= ${Math.floor(r() * 3)}`]);
-      for (let j = 0; j < 2; j++) cases.push({ src, ltl: randomFormula(r, atoms, 3), fairness: (['unconditional', 'weak', 'none'] as const)[(k + j) % 3] });
-    }
-    const muxAtoms = ['x == 0', 'at(P#1, J1)', 'at(P#1, J2)', 'at(P#2, NC)'];
-    for (const n of [2, 3, 4])
-      for (let j = 0; j < 6; j++) cases.push({ src: muxSem(n), ltl: randomFormula(r, muxAtoms, 3), fairness: (['unconditional', 'weak', 'none'] as const)[j % 3] });
-    for (const { src, ltl, fairness } of cases) {
-      const f = file(src);
-      const bound = readProperty(f, { ltl, fairness }, {});
-      const out = await Promise.all(LIVENESS_ENGINES.map((e) => decide(e, bound, 20)));
-      for (const o of out) {
-        if (o.verdict === 'fails') expect(lassoFailure(bound.program, bound.property, o.lasso, [-2n, 2n])).toBeUndefined();
-        if (o.verdict === 'deadlock') expect(deadlockFailure(bound.program, o.run, [-2n, 2n])).toBeUndefined();
-      }
-      if ((out[0].stats as { symmetry?: string[] }).symmetry?.length) counts.symmetric++;
-      const [a, b] = out.map((o) => o.verdict);
-      if (a === 'unknown' || b === 'unknown') counts.unknown++;
-      else if (a !== b) contradictions.push(`${f}, ${ltl} (${fairness}): split ${a}, explicit-global ${b}`);
-      else (counts.agree++, counts[a]++);
-    }
-    console.log(`liveness differential with instances: ${JSON.stringify(counts)}`);
-    expect(contradictions).toEqual([]);
-    expect(counts.symmetric).toBeGreaterThan(cases.length / 2);
-    expect(counts.agree).toBeGreaterThan(cases.length * 0.8);
-    expect(counts.holds).toBeGreaterThan(3);
-    expect(counts.fails).toBeGreaterThan(3);
-  }, 300_000); // a minute or more on a busy machine
 });

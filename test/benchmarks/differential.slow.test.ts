@@ -68,7 +68,6 @@ describe(`verify never contradicts exhaustive exploration (seed ${SEED})`, () =>
           if (c.skipped?.startsWith('frontend')) rejected.push(`seed ${SEED} program ${i}: ${c.skipped}\n${c.source}`);
           for (const r of c.runs) if (r.contradiction) contradictions.push(contradictionReport(c, r));
         }
-        console.log(`programs ${from}..${to - 1} done in ${((performance.now() - t0) / 1000).toFixed(1)} s; so far: ${summary.line(SEED)}`);
         // The generator only writes what the frontend accepts.
         expect(rejected, rejected.join('\n\n')).toEqual([]);
         expect(contradictions.length, contradictions.join('\n\n')).toBe(0);

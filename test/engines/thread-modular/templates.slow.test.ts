@@ -91,16 +91,14 @@ describe('template threads against bounded instances', () => {
       if (proof.verdict === 'safe' && bug) tally.contradictions.push(`seed ${seed}: SAFE by templates, bug with ${bug} instances\n${src}`);
       expect(proof.verdict).not.toBe('unsafe'); // an abstract error of templates is never a bug report
     }
-    console.log(`templates: ${tally.safe} of 60 proved SAFE, ${tally.bugs} with a bug found by 1–3 instances`);
     expect(tally.contradictions).toEqual([]);
-    // The check can fail: both kinds of answer occur.
-    expect(tally.safe).toBeGreaterThan(10);
-    expect(tally.bugs).toBeGreaterThan(10);
+    // The check can fail: both kinds of answer occur; with these seeds, every program is one or the other.
+    expect([tally.safe, tally.bugs]).toEqual([38, 22]);
   }, 120_000);
 
   it('thread-modular (Spacer): its SAFE never meets a bug of 1–3 instances, and on finite-state programs it agrees with explicit-modular (the same rule)', async () => {
     const solver = createSolver('auto');
-    const tally = { safe: 0, owners: 0, bugs: 0, contradictions: [] as string[], disagreements: [] as string[] };
+    const tally = { safe: 0, bugs: 0, contradictions: [] as string[], disagreements: [] as string[] };
     try {
       for (let seed = 1; seed <= 30; seed++) {
         const counters = seed > 15;
@@ -111,7 +109,6 @@ describe('template threads against bounded instances', () => {
         expect(proof.verdict).not.toBe('unsafe'); // proofs only
         const bug = boundedBug(src, name);
         if (proof.verdict === 'safe') tally.safe++;
-        if (proof.verdict === 'safe' && proof.proof.lockOwners) tally.owners++;
         if (bug) tally.bugs++;
         if (proof.verdict === 'safe' && bug) tally.contradictions.push(`seed ${seed}: SAFE by thread-modular, bug with ${bug} instances\n${src}`);
         if (!counters) {
@@ -122,10 +119,10 @@ describe('template threads against bounded instances', () => {
     } finally {
       await solver.close();
     }
-    console.log(`thread-modular: ${tally.safe} of 30 proved SAFE (15 with counters, some with a lock flag; ${tally.owners} by its ghost owner), ${tally.bugs} with a bug found by 1–3 instances`);
     expect(tally.contradictions).toEqual([]);
     expect(tally.disagreements).toEqual([]);
+    // Proofs (18 seen) and bugs both occur; the bugs, found by bounded exploration, are these seeds' 12.
     expect(tally.safe).toBeGreaterThan(5);
-    expect(tally.bugs).toBeGreaterThan(5);
+    expect(tally.bugs).toBe(12);
   }, 240_000);
 });

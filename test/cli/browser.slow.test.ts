@@ -25,14 +25,13 @@ describe.skipIf(!CHROMIUM)('HTML reports in headless Chromium', () => {
   afterAll(async () => browser?.close());
 
   /** The page of a report, with the console errors it logged. */
-  async function open(file: string): Promise<{ page: Page; errors: string[]; ms: number }> {
+  async function open(file: string): Promise<{ page: Page; errors: string[] }> {
     const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
     const errors: string[] = [];
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     page.on('pageerror', (e) => errors.push(String(e)));
-    const t0 = performance.now();
     await page.goto(`file://${file}`);
-    return { page, errors, ms: performance.now() - t0 };
+    return { page, errors };
   }
 
   it('UNSAFE: swimlanes with a column per thread and a row per step; a step links to its line', async () => {
@@ -40,8 +39,7 @@ describe.skipIf(!CHROMIUM)('HTML reports in headless Chromium', () => {
     const r = await rely(['verify', 'benchmarks/programs/peterson-broken.c', '--engine', 'explicit-global', '--json', '--report', out]);
     expect(r.code, r.err).toBe(1);
     const trace = JSON.parse(r.out).counterexample as { thread: string; line: number }[];
-    const { page, errors, ms } = await open(out);
-    console.log(`unsafe report: ${readFileSync(out).length} bytes, opened in ${Math.round(ms)} ms`);
+    const { page, errors } = await open(out);
     expect(errors).toEqual([]);
     expect(await page.textContent('#verdict')).toBe('UNSAFE');
     const threads = await page.$$eval('#trace thead th', (ths) => ths.map((t) => t.textContent));
@@ -72,23 +70,16 @@ describe.skipIf(!CHROMIUM)('HTML reports in headless Chromium', () => {
     expect(await page.$$eval('#trace tbody tr.cycle', (trs) => trs.length)).toBe(lasso.cycle.length);
   });
 
-  it("Table 1's largest runs (Scull, Lamport, the readers-writer lock): the report's cost beyond the run, its size, its opening time (printed, not asserted as timings)", async () => {
+  it("Table 1's largest runs (Scull, Lamport, the readers-writer lock): the same verdict with --report, a page under 5 MB that opens without errors", async () => {
     for (const f of ['scull.c', 'lamport.c', 'rwlock.c']) {
       const file = join('benchmarks/programs', f);
-      const t0 = performance.now();
       const plain = await rely(['verify', file]);
-      const t1 = performance.now();
       const out = join(dir, f.replace('.c', '.html'));
       const with_ = await rely(['verify', file, '--report', out]);
-      const t2 = performance.now();
       expect(with_.code).toBe(plain.code);
-      const { page, errors, ms } = await open(out);
-      // Graphs too large to lay out quickly are named, not drawn.
-      const capped = await page.$$eval('p.capped', (ps) => ps.length);
-      const size = readFileSync(out).length;
-      console.log(`${f}: run ${Math.round(t1 - t0)} ms, with --report ${Math.round(t2 - t1)} ms, ${size} bytes (${capped} graphs capped), opened in ${Math.round(ms)} ms`);
+      const { errors } = await open(out);
       expect(errors).toEqual([]);
-      expect(size).toBeLessThan(5_000_000);
+      expect(readFileSync(out).length).toBeLessThan(5_000_000);
     }
   });
 
