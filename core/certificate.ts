@@ -64,12 +64,12 @@ export function obligationOf(pr: Premise<Term>): Obligation {
 }
 
 /**
- * A certificate script: `header` comments, every V and V' declared, the named
- * formulas `defs` as Boolean definitions (written once, used by name in the
- * obligations), and per obligation one check-sat of premise ∧ ¬conclusion, which
- * must answer unsat.
+ * A certificate script: a title naming `p`'s file, `explanation` (comment lines: the
+ * proof rule), every V and V' declared, the named formulas `defs` as Boolean
+ * definitions (written once, used by name in the obligations), and per obligation one
+ * check-sat of premise ∧ ¬conclusion, which must answer unsat.
  */
-export function obligationsSmt2(p: Program, defs: ReadonlyMap<string, Term>, obligations: readonly Obligation[], header: readonly string[]): string {
+export function obligationsSmt2(p: Program, defs: ReadonlyMap<string, Term>, obligations: readonly Obligation[], explanation: readonly string[]): string {
   // Every V and V' (as programSmt2 declares them), then whatever else the formulas
   // use: the transitions' auxiliary variables.
   const consts = new Set([...p.vars.keys()].flatMap((v) => [v, primed(v)]));
@@ -77,7 +77,9 @@ export function obligationsSmt2(p: Program, defs: ReadonlyMap<string, Term>, obl
   for (const name of defs.keys()) consts.delete(name);
 
   const out = [
-    ...header,
+    `; rely proof certificate for ${p.file}`,
+    ';',
+    ...explanation,
     ';',
     '; Run: z3 THIS_FILE.smt2   (every answer must be unsat)',
     '(set-logic ALL)',

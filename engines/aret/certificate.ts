@@ -29,8 +29,6 @@ export function proofSmt2(p: Program, proof: Proof): string {
   const obligations = proofObligations(p, { reach, env, modular: proof.modular });
 
   return obligationsSmt2(p, defs, obligations, [
-    `; rely proof certificate for ${p.file}`,
-    ';',
     "; A safety proof by the rule REACHENV (Gupta, Popeea, Rybalchenko, POPL'11, Fig. 5):",
     '; per thread i, R[i] over-approximates the states thread i reaches (over V, primed',
     "; over V' in R[i]') and E[i] the steps of the other threads as thread i sees them",

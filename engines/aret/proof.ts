@@ -71,8 +71,7 @@ export async function checkProof(p: Program, proof: Proof, checker: SmtSolver, c
       checkTime?.(); // a proof of many threads has many obligations: the run's deadline still holds
       const r = await checker.entails(o.premise, o.conclusion);
       // Undecided because the run's time is up or the run was stopped (a portfolio's other
-      // lane decided, and the checker closed): a timeout, not a failed proof (it was
-      // logged as an internal error: fuzz seed 20261127 case 212).
+      // lane decided, and the checker closed): a timeout, not a failed proof.
       if (r === 'unknown') checkTime?.();
       if (r !== true) return `${o.name} ${r === 'unknown' ? 'undecided' : 'does not hold'}`;
     }

@@ -56,8 +56,6 @@ export function invariantSmt2(p: Program, proof: InvariantProof): string {
   ]);
   const obligations = productPremises(p, mkVar(INV, 'bool'), mkVar(primed(INV), 'bool'), true).map(obligationOf);
   return obligationsSmt2(p, defs, obligations, [
-    `; rely proof certificate for ${p.file}`,
-    ';',
     '; A safety proof by one inductive invariant Inv[V] of the product program (all threads',
     "; interleaved, every pc a variable; Inv[V] over V, Inv[V]' the same over V'). Each",
     '; obligation below asserts its premise and the negation of its conclusion (initiation:',

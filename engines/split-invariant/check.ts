@@ -14,7 +14,7 @@ import { compile } from '../../core/compile.js';
 import { automatonSteps, type LtlProperty } from '../../core/property.js';
 import { fairCycle, type Edge, type Fairness, type GraphLasso, type Requirement } from '../../core/fair-cycles.js';
 import type { ConcreteLasso, LivenessOutcome, RunStep } from '../../core/lasso.js';
-import { DEFAULT_NONDET_RANGE, Layout, findDeadlock, findSymmetry, globalMoves, initialStates, lassoFailure, type RealMove, type Symmetry } from '../state-space/api.js';
+import { DEFAULT_NONDET_RANGE, Layout, ProductNodes, findDeadlock, findSymmetry, globalMoves, initialStates, lassoFailure, type RealMove, type Symmetry } from '../state-space/api.js';
 import { exposeLocals, withShadows, type Shadow } from './expose.js';
 import { Frames } from './frames.js';
 import { macroMoves, usesNext } from './macro-steps.js';
@@ -71,25 +71,141 @@ interface AbstractProduct {
 }
 
 export function checkLivenessSplit(p: Program, prop: LtlProperty, opts: SplitOptions = {}): LivenessOutcome<SplitStats> {
-  const t0 = performance.now();
-  const range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
-  const maxRefinements = opts.maxRefinements ?? DEFAULT_MAX_REFINEMENTS;
-  const texts = [...prop.atoms.keys()];
-  const seen = exposeLocals(p, [...prop.atoms.values()], (t) => varsOf(t));
-  const atoms = texts.map((text, k) => [text, seen.terms[k]] as const);
-  const refinements: Shadow[] = [];
+  const c = new SplitCheck(p, prop, opts);
+  for (let round = 0; ; round++) {
+    const r = c.round(round);
+    if (r) return r;
+  }
+}
+
+type Outcome = LivenessOutcome<SplitStats>;
+
+/** A failing abstract process: thread i's, its product with the automaton, and the lasso found in it. */
+interface Failed {
+  readonly i: number;
+  readonly product: AbstractProduct;
+  readonly lasso: GraphLasso<AbstractEdge>;
+}
+
+/** One run of checkLivenessSplit: the refinements so far and the statistics, round by round. */
+class SplitCheck {
+  private readonly t0 = performance.now();
+  /** performance.now() past which the check stops (UNKNOWN). */
+  private readonly deadline: number | undefined;
+  private readonly range: readonly [bigint, bigint];
+  private readonly maxRefinements: number;
+  /** The property's shared shadows of the locals its atoms read, and the atoms over them. */
+  private readonly seen: ReturnType<typeof exposeLocals>;
+  private readonly atoms: (readonly [string, Term])[];
+  private readonly refinements: Shadow[] = [];
   /** Per thread, the booleans exposed of its locals, which its invisible steps may set (macro-steps.ts); null: X counts steps, nothing is merged. */
-  const hidden = usesNext(prop.formula) ? null : (k: number): ReadonlySet<string> => new Set(refinements.filter((r) => r.thread === k).map((r) => r.name));
+  private readonly hidden: ((k: number) => ReadonlySet<string>) | null;
   /** The exposed predicates, by representative (over its locals). */
-  const predicates = new Map<number, Term[]>();
-  const exposed: string[] = [];
-  let rounds = 0;
-  let states = 0;
-  let checks = 0;
-  let invariantSize = 0;
-  let symmetry: string[] = [];
-  const stats = (): SplitStats => ({ timeMs: performance.now() - t0, states, invariantSize, refinements: rounds, exposed, newVariables: refinements.length, checks, symmetry });
-  const timeout = (): LivenessOutcome<SplitStats> => ({ verdict: 'unknown', reason: 'timeout', stats: stats() });
+  private readonly predicates = new Map<number, Term[]>();
+  private readonly exposed: string[] = [];
+  private rounds = 0;
+  private states = 0;
+  private checks = 0;
+  private invariantSize = 0;
+  private symmetry: string[] = [];
+
+  constructor(
+    private readonly p: Program,
+    private readonly prop: LtlProperty,
+    opts: SplitOptions,
+  ) {
+    this.deadline = opts.deadline;
+    this.range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
+    this.maxRefinements = opts.maxRefinements ?? DEFAULT_MAX_REFINEMENTS;
+    const texts = [...prop.atoms.keys()];
+    this.seen = exposeLocals(p, [...prop.atoms.values()], (t) => varsOf(t));
+    this.atoms = texts.map((text, k) => [text, this.seen.terms[k]] as const);
+    this.hidden = usesNext(prop.formula) ? null : (k: number): ReadonlySet<string> => new Set(this.refinements.filter((r) => r.thread === k).map((r) => r.name));
+  }
+
+  /** Round `round`: θ of the program with the refinements so far, every abstract process checked; an outcome, or undefined after a refinement. */
+  round(round: number): Outcome | undefined {
+    const { p, range } = this;
+    const q = withShadows(p, [...this.seen.shadows, ...this.refinements]);
+    const frames = new Frames(q, symmetryFor(q, this.atoms.map(([, t]) => t)));
+    this.symmetry = frames.describe(q);
+    const theta = splitInvariant(q, frames, this.hidden, range, this.deadline);
+    if (theta === 'timeout') return this.timeout();
+    this.invariantSize = theta.size;
+    this.states += theta.size;
+    const failed = this.failing(q, theta, frames);
+    if (failed === 'timeout') return this.timeout();
+    if (!failed) {
+      if (theta.clipped) return this.deadlockOr(theta, q, { verdict: 'unknown', reason: `no counterexample with nondeterministic values in ${range[0]}..${range[1]}, which the program does not bound itself`, stats: this.stats() });
+      return this.deadlockOr(theta, q, { verdict: 'holds', stats: this.stats() });
+    }
+    const { i, product, lasso } = failed;
+    const obstacles = mayTransitions(q, theta, product, lasso, i);
+    if (!obstacles.length) return this.deadlockOr(theta, q, this.counterexample(q, theta, failed));
+    if (round >= this.maxRefinements) return this.deadlockOr(theta, q, { verdict: 'unknown', reason: `no proof or counterexample after ${this.maxRefinements} refinements`, stats: this.stats() });
+    if (!this.refine(q, theta, frames, obstacles)) return this.deadlockOr(theta, q, { verdict: 'unknown', reason: 'a refinement found no new predicate (the abstract counterexample stays)', stats: this.stats() });
+    this.rounds++;
+    return undefined;
+  }
+
+  private stats(): SplitStats {
+    const { states, invariantSize, exposed, checks, symmetry } = this;
+    return { timeMs: performance.now() - this.t0, states, invariantSize, refinements: this.rounds, exposed, newVariables: this.refinements.length, checks, symmetry };
+  }
+
+  private timeout(): Outcome {
+    return { verdict: 'unknown', reason: 'timeout', stats: this.stats() };
+  }
+
+  /** The first representative whose abstract process P̄[θ,i] × A has a fair accepting lasso (Theorem 4), if any. */
+  private failing(q: Program, theta: SplitInvariant, frames: Frames): Failed | undefined | 'timeout' {
+    const { prop } = this;
+    const letterOf = letters(theta, this.atoms, q.globals);
+    for (const i of frames.reps) {
+      if (this.deadline !== undefined && performance.now() > this.deadline) return 'timeout';
+      this.checks++;
+      const product = abstractProduct(q, theta, i, prop, letterOf, this.range);
+      this.states += product.view.length;
+      const accepting = (n: number): boolean => prop.negated.accepting.has(product.q[n]);
+      const reqs = [{ edge: (from: number, e: AbstractEdge) => (e.thread === i || e.thread < 0) && accepting(from) }, ...fairness(product, i, prop.fairness)];
+      const lasso = fairCycle(product, reqs);
+      if (lasso) return { i, product, lasso };
+    }
+    return undefined;
+  }
+
+  /** An abstract lasso of must-transitions only, as the program's lasso (Theorem 6), replayed. */
+  private counterexample(q: Program, theta: SplitInvariant, { i, product, lasso }: Failed): Outcome {
+    const { p, range } = this;
+    const concrete = concretize(p, q, theta, product, lasso, i, range, this.hidden);
+    if (typeof concrete === 'string') return { verdict: 'unknown', reason: `internal: the abstract counterexample of ${p.threads[i].name} has must-transitions only, but ${concrete}`, stats: this.stats() };
+    const bad = lassoFailure(p, this.prop, concrete, range);
+    if (bad) return { verdict: 'unknown', reason: `the counterexample of ${p.threads[i].name}'s abstract process is not a run of the program (${bad})`, stats: this.stats() };
+    return { verdict: 'fails', lasso: concrete, stats: this.stats() };
+  }
+
+  /** Each obstacle that tells something new exposed as shared booleans; the number exposed. */
+  private refine(q: Program, theta: SplitInvariant, frames: Frames, obstacles: readonly Obstacle[]): number {
+    let added = 0;
+    for (const { k, locals, universe } of obstacles) {
+      // The obstacle p_k over the representative's locals, exposed for every instance it stands for (one boolean each), so the program stays symmetric.
+      const th = q.threads[k];
+      const pred = obstaclePredicate(th.locals, th.locals.indexOf(th.pc), locals, universe);
+      if (exposesNothing(theta, k, pred, this.predicates.get(k) ?? [])) continue;
+      this.predicates.set(k, [...(this.predicates.get(k) ?? []), pred]);
+      const n = this.exposed.length + 1;
+      const instances = frames.instanceLocals(k, th.locals);
+      for (const { thread, locals: names } of instances) {
+        const value = rename(pred, (v) => names[th.locals.indexOf(v)] ?? v);
+        this.refinements.push({ name: `__b${n}.${q.threads[thread].name}`, thread, value, bool: true });
+      }
+      const who = instances.length > 1 ? `each of ${th.name}..${q.threads[instances[instances.length - 1].thread].name} (${instances.length} instances)` : th.name;
+      this.exposed.push(`__b${n} ≡ ${show(pred)} (for ${who})`);
+      added++;
+    }
+    return added;
+  }
+
   /**
    * Before a verdict: a deadlock θ does not rule out is looked for by a bounded global
    * search (at most DEADLOCK_SEARCH_STATES states, a tenth of the time left or a
@@ -97,68 +213,14 @@ export function checkLivenessSplit(p: Program, prop: LtlProperty, opts: SplitOpt
    * and a proof still decides the runs with blocked threads' self-loops, which the output
    * says. θ of the last round is the most precise: often the refinements rule it out.
    */
-  const deadlockOr = (theta: SplitInvariant, q: Program, verdict: LivenessOutcome<SplitStats>): LivenessOutcome<SplitStats> => {
+  private deadlockOr(theta: SplitInvariant, q: Program, verdict: Outcome): Outcome {
     if (!mayDeadlock(theta, q.threads.length)) return verdict;
-    const left = opts.deadline === undefined ? 60_000 : opts.deadline - performance.now();
-    const d = findDeadlock(p, { nondetRange: range, deadline: performance.now() + Math.min(left / 10, DEADLOCK_SEARCH_MS), maxStates: DEADLOCK_SEARCH_STATES });
-    if (typeof d === 'object' && 'run' in d) return { verdict: 'deadlock', run: d.run, stats: stats() };
+    const { deadline } = this;
+    const left = deadline === undefined ? 60_000 : deadline - performance.now();
+    const d = findDeadlock(this.p, { nondetRange: this.range, deadline: performance.now() + Math.min(left / 10, DEADLOCK_SEARCH_MS), maxStates: DEADLOCK_SEARCH_STATES });
+    if (typeof d === 'object' && 'run' in d) return { verdict: 'deadlock', run: d.run, stats: this.stats() };
     if (d === 'none' || verdict.verdict !== 'holds') return verdict;
     return { ...verdict, caveat: `deadlock freedom is not established: the split invariant admits a state where no thread moves, and ${d.unknown}; a run that stays in such a state satisfies the property` };
-  };
-  for (let round = 0; ; round++) {
-    const q = withShadows(p, [...seen.shadows, ...refinements]);
-    const frames = new Frames(q, symmetryFor(q, atoms.map(([, t]) => t)));
-    symmetry = frames.describe(q);
-    const theta = splitInvariant(q, frames, hidden, range, opts.deadline);
-    if (theta === 'timeout') return timeout();
-    invariantSize = theta.size;
-    states += theta.size;
-    const letterOf = letters(theta, atoms, q.globals);
-    let failed: { i: number; product: AbstractProduct; lasso: GraphLasso<AbstractEdge> } | undefined;
-    for (const i of frames.reps) {
-      if (failed) break;
-      if (opts.deadline !== undefined && performance.now() > opts.deadline) return timeout();
-      checks++;
-      const product = abstractProduct(q, theta, i, prop, letterOf, range);
-      states += product.view.length;
-      const accepting = (n: number): boolean => prop.negated.accepting.has(product.q[n]);
-      const reqs = [{ edge: (from: number, e: AbstractEdge) => (e.thread === i || e.thread < 0) && accepting(from) }, ...fairness(product, i, prop.fairness)];
-      const lasso = fairCycle(product, reqs);
-      if (lasso) failed = { i, product, lasso };
-    }
-    if (!failed) {
-      if (theta.clipped) return deadlockOr(theta, q, { verdict: 'unknown', reason: `no counterexample with nondeterministic values in ${range[0]}..${range[1]}, which the program does not bound itself`, stats: stats() });
-      return deadlockOr(theta, q, { verdict: 'holds', stats: stats() });
-    }
-    const { i, product, lasso } = failed;
-    const obstacles = mayTransitions(q, theta, product, lasso, i);
-    if (!obstacles.length) {
-      const concrete = concretize(p, q, theta, product, lasso, i, range, hidden);
-      if (typeof concrete === 'string') return deadlockOr(theta, q, { verdict: 'unknown', reason: `internal: the abstract counterexample of ${p.threads[i].name} has must-transitions only, but ${concrete}`, stats: stats() });
-      const bad = lassoFailure(p, prop, concrete, range);
-      if (bad) return deadlockOr(theta, q, { verdict: 'unknown', reason: `the counterexample of ${p.threads[i].name}'s abstract process is not a run of the program (${bad})`, stats: stats() });
-      return deadlockOr(theta, q, { verdict: 'fails', lasso: concrete, stats: stats() });
-    }
-    if (round >= maxRefinements) return deadlockOr(theta, q, { verdict: 'unknown', reason: `no proof or counterexample after ${maxRefinements} refinements`, stats: stats() });
-    let added = 0;
-    for (const { k, locals, universe } of obstacles) {
-      // The obstacle p_k over the representative's locals, exposed for every instance it stands for (one boolean each), so the program stays symmetric.
-      const th = q.threads[k];
-      const pred = obstaclePredicate(th.locals, th.locals.indexOf(th.pc), locals, universe);
-      if (exposesNothing(theta, k, pred, predicates.get(k) ?? [])) continue;
-      predicates.set(k, [...(predicates.get(k) ?? []), pred]);
-      const n = exposed.length + 1;
-      const instances = frames.instanceLocals(k, th.locals);
-      for (const { thread, locals: names } of instances) {
-        const value = rename(pred, (v) => names[th.locals.indexOf(v)] ?? v);
-        refinements.push({ name: `__b${n}.${q.threads[thread].name}`, thread, value, bool: true });
-      }
-      const who = instances.length > 1 ? `each of ${th.name}..${q.threads[instances[instances.length - 1].thread].name} (${instances.length} instances)` : th.name;
-      exposed.push(`__b${n} ≡ ${show(pred)} (for ${who})`);
-      added++;
-    }
-    if (!added) return deadlockOr(theta, q, { verdict: 'unknown', reason: 'a refinement found no new predicate (the abstract counterexample stays)', stats: stats() });
-    rounds++;
   }
 }
 
@@ -216,22 +278,9 @@ function abstractProduct(q: Program, theta: SplitInvariant, i: number, prop: Ltl
   const A = prop.negated;
   const T = theta.threads.get(i)!;
   const { width, frames } = theta;
-  const ids = new Map<string, number>();
-  const view: View[] = [];
-  const qs: number[] = [];
+  const nodes = new ProductNodes<View, string>((v, s) => `${v.key}|${s}`);
   const out: AbstractEdge[][] = [];
   const groups: Map<string, GroupAt>[] = [];
-  const node = (v: View, s: number): number => {
-    const key = `${v.key}|${s}`;
-    let n = ids.get(key);
-    if (n === undefined) {
-      n = view.length;
-      ids.set(key, n);
-      view.push(v);
-      qs.push(s);
-    }
-    return n;
-  };
   const viewOf = (vals: readonly bigint[]): View => T.byKey.get(inFrame(frames, i, vals, width).join(','))!;
   /** i's view with shared values g2 (a key, in the frame of the view it leaves) and locals `local`: g2's frame is kept per g2. */
   const framed = new Map<string, string>();
@@ -245,16 +294,16 @@ function abstractProduct(q: Program, theta: SplitInvariant, i: number, prop: Ltl
   for (const s of initialStates(q, all, range).states) {
     const v = viewOf(T.layout.names.map((x) => s[all.index.get(x)!]));
     for (const s2 of automatonSteps(A, 0, letterOf(v.gKey))) {
-      const n = node(v, s2);
+      const n = nodes.node(v, s2);
       if (!initial.includes(n)) initial.push(n);
     }
   }
-  for (let n = 0; n < view.length; n++) {
-    const v = view[n];
+  for (let n = 0; n < nodes.size; n++) {
+    const v = nodes.state[n];
     const g = theta.shared.get(v.gKey)!;
     const edges: AbstractEdge[] = [];
     const to = (v2: View, e: Omit<AbstractEdge, 'to'>): void => {
-      for (const s2 of automatonSteps(A, qs[n], letterOf(v2.gKey))) edges.push({ ...e, to: node(v2, s2) });
+      for (const s2 of automatonSteps(A, nodes.q[n], letterOf(v2.gKey))) edges.push({ ...e, to: nodes.node(v2, s2) });
     };
     if (v.moves.length) for (const m of v.moves) to(viewOf(m.next), { thread: i, move: m });
     else if (!v.idle) to(v, { thread: i });
@@ -277,7 +326,7 @@ function abstractProduct(q: Program, theta: SplitInvariant, i: number, prop: Ltl
     out.push(edges);
     groups.push(here);
   }
-  return { initial, out, view, q: qs, groups };
+  return { initial, out, view: nodes.state, q: nodes.q, groups };
 }
 
 /**

@@ -77,82 +77,88 @@ export function inFrame(frames: Frames, k: number, vals: Vec, width: number): Ve
 
 /** The strongest thread-modular split invariant of `p` up to the symmetry of `frames`, or 'timeout'. */
 export function splitInvariant(p: Program, frames: Frames, hidden: ((k: number) => ReadonlySet<string>) | null, range: readonly [bigint, bigint], deadline?: number): SplitInvariant | 'timeout' {
-  const width = p.globals.length;
-  const shared = new Map<string, Vec>();
-  const gKeyOf = (vals: Vec): string => {
-    const g = vals.slice(0, width);
-    const k = g.join(',');
-    if (!shared.has(k)) shared.set(k, g);
-    return k;
-  };
-  const threads = new Map<number, ThreadViews>(
-    frames.reps.map((k) => {
-      const layout = new Layout([...p.globals, ...p.threads[k].locals]);
-      const moves = macroMoves(p, p.threads[k], new ThreadMoves(p, p.threads[k], layout, range), layout.index.get(p.threads[k].pc)!, hidden && hidden(k));
-      return [k, { moves, layout, byKey: new Map(), byG: new Map(), guarantee: new Map() }];
-    }),
-  );
-  const theta: SplitInvariant = { frames, threads, shared, width, clipped: false, size: 0, cache: new Map() };
-  const work: [number, Vec][] = [];
-  const seen = new Map(frames.reps.map((k) => [k, new Set<string>()]));
-  /** Views by the orbit of their shared values: another thread's new update there may apply to them. */
-  const byOrbit = new Map<string, [number, View][]>();
-  const orbit = (g: Vec): string => frames.canon(null, g).g.join(',');
-  /** A view of thread t (any instance), stored as its representative's. */
-  const add = (t: number, vals: Vec, framed = false): void => {
-    const k = frames.rep(t);
-    const v = framed ? vals : inFrame(frames, t, vals, width);
-    const key = v.join(',');
-    if (!seen.get(k)!.has(key)) (seen.get(k)!.add(key), work.push([k, v]));
-  };
-  // Frames are recomputed for the same few shared valuations over and over: kept, by a number per valuation.
-  const ids = new Map<string, number>();
-  const id = (gKey: string): number => ids.get(gKey) ?? (ids.set(gKey, ids.size), ids.size - 1);
-  const memo = <T>(m: Map<string, T>, key: string, make: () => T): T => {
-    let v = m.get(key);
-    if (v === undefined) m.set(key, (v = make()));
-    return v;
-  };
-  const actorsMemo = new Map<string, Actor[]>();
-  const framesMemo = new Map<string, { gc: string; back: Perm | null }>();
-  const updateMemo = new Map<string, Vec>();
-  /** The others' known updates at view w of k, applied to it. */
-  const interfere = (k: number, w: View): void => {
-    const g = shared.get(w.gKey)!;
-    const at = id(w.gKey);
-    const local = w.vals.slice(width);
-    for (const a of memo(actorsMemo, `${k}|${at}`, () => frames.actors(k, g, p.threads.length))) {
-      const { gc, back } = memo(framesMemo, `${a.thread}|${at}`, () => {
-        const { g: gc, perm } = frames.canon(a.thread, g);
-        return { gc: gc.join(','), back: frames.inverse(perm) };
-      });
-      for (const g2 of threads.get(frames.rep(a.thread))!.guarantee.get(gc) ?? []) {
-        const mine = memo(updateMemo, `${k}|${a.thread}|${at}|${id(g2)}`, () => frames.canon(k, frames.apply(shared.get(g2)!, back)).g);
-        add(k, [...mine, ...local], true);
-      }
-    }
-  };
+  const f = new Fixpoint(p, frames, hidden, range);
   const all = new Layout([...p.vars.keys()]);
   const init = initialStates(p, all, range);
-  for (const s of init.states) for (const th of p.threads) add(th.index, [...p.globals, ...th.locals].map((v) => s[all.index.get(v)!]));
-  let steps = 0;
-  while (work.length) {
-    if ((++steps & 255) === 0 && deadline !== undefined && performance.now() > deadline) return 'timeout';
-    const [k, vals] = work.pop()!;
-    const T = threads.get(k)!;
-    const gKey = gKeyOf(vals);
+  for (const s of init.states) for (const th of p.threads) f.add(th.index, [...p.globals, ...th.locals].map((v) => s[all.index.get(v)!]));
+  for (let steps = 1; f.pending(); steps++) {
+    if ((steps & 255) === 0 && deadline !== undefined && performance.now() > deadline) return 'timeout';
+    f.expand();
+  }
+  const { threads } = f;
+  return { frames, threads, shared: f.shared, width: f.width, clipped: init.clipped || [...threads.values()].some((T) => T.moves.clipped), size: [...threads.values()].reduce((n, T) => n + T.byKey.size, 0), cache: new Map() };
+}
+
+/** The value `make` gives for `key`, made once. */
+function memo<T>(m: Map<string, T>, key: string, make: () => T): T {
+  let v = m.get(key);
+  if (v === undefined) m.set(key, (v = make()));
+  return v;
+}
+
+/** The fixpoint behind splitInvariant: the views found, those still to expand, and the step that expands one. */
+class Fixpoint {
+  readonly width: number;
+  readonly shared = new Map<string, Vec>();
+  readonly threads: Map<number, ThreadViews>;
+  private readonly work: [number, Vec][] = [];
+  private readonly seen: Map<number, Set<string>>;
+  /** Views by the orbit of their shared values: another thread's new update there may apply to them. */
+  private readonly byOrbit = new Map<string, [number, View][]>();
+  // Frames are recomputed for the same few shared valuations over and over: kept, by a number per valuation.
+  private readonly ids = new Map<string, number>();
+  private readonly actorsMemo = new Map<string, Actor[]>();
+  private readonly framesMemo = new Map<string, { gc: string; back: Perm | null }>();
+  private readonly updateMemo = new Map<string, Vec>();
+
+  constructor(
+    private readonly p: Program,
+    private readonly frames: Frames,
+    hidden: ((k: number) => ReadonlySet<string>) | null,
+    range: readonly [bigint, bigint],
+  ) {
+    this.width = p.globals.length;
+    this.threads = new Map(
+      frames.reps.map((k) => {
+        const layout = new Layout([...p.globals, ...p.threads[k].locals]);
+        const moves = macroMoves(p, p.threads[k], new ThreadMoves(p, p.threads[k], layout, range), layout.index.get(p.threads[k].pc)!, hidden && hidden(k));
+        return [k, { moves, layout, byKey: new Map(), byG: new Map(), guarantee: new Map() }];
+      }),
+    );
+    this.seen = new Map(frames.reps.map((k) => [k, new Set<string>()]));
+  }
+
+  /** A view of thread t (any instance), stored as its representative's. */
+  add(t: number, vals: Vec, framed = false): void {
+    const k = this.frames.rep(t);
+    const v = framed ? vals : inFrame(this.frames, t, vals, this.width);
+    const key = v.join(',');
+    const seen = this.seen.get(k)!;
+    if (!seen.has(key)) (seen.add(key), this.work.push([k, v]));
+  }
+
+  pending(): boolean {
+    return this.work.length > 0;
+  }
+
+  /** The newest view to expand: stored with its steps, its successors added, the others' updates applied to it and its new updates to theirs. */
+  expand(): void {
+    const { frames } = this;
+    const [k, vals] = this.work.pop()!;
+    const T = this.threads.get(k)!;
+    const gKey = this.gKeyOf(vals);
     const moves = T.moves.real(vals);
     const idle = T.moves.idle(vals);
-    const nextG = new Set(moves.length ? moves.map((m) => gKeyOf(m.next)) : idle ? [] : [gKey]);
+    const nextG = new Set(moves.length ? moves.map((m) => this.gKeyOf(m.next)) : idle ? [] : [gKey]);
     const view: View = { vals, key: vals.join(','), gKey, moves, nextG, idle };
     T.byKey.set(view.key, view);
     if (!T.byG.has(gKey)) T.byG.set(gKey, []);
     T.byG.get(gKey)!.push(view);
-    const o = orbit(shared.get(gKey)!);
-    if (!byOrbit.has(o)) byOrbit.set(o, []);
-    byOrbit.get(o)!.push([k, view]);
-    for (const m of moves) add(k, m.next);
-    interfere(k, view);
+    const o = frames.canon(null, this.shared.get(gKey)!).g.join(',');
+    if (!this.byOrbit.has(o)) this.byOrbit.set(o, []);
+    this.byOrbit.get(o)!.push([k, view]);
+    for (const m of moves) this.add(k, m.next);
+    this.interfere(k, view);
     // Its new updates, applied to every view they may act on (the others', and, in a class, the other instances' acting on the representative's).
     let fresh = false;
     for (const g2 of nextG) {
@@ -162,7 +168,37 @@ export function splitInvariant(p: Program, frames: Frames, hidden: ((k: number) 
       T.guarantee.set(gKey, mine.add(g2));
       fresh = true;
     }
-    if (fresh) for (const [j, w] of byOrbit.get(o)!) if (j !== k || frames.symmetric) interfere(j, w);
+    if (fresh) for (const [j, w] of this.byOrbit.get(o)!) if (j !== k || frames.symmetric) this.interfere(j, w);
   }
-  return { ...theta, clipped: init.clipped || [...threads.values()].some((T) => T.moves.clipped), size: [...threads.values()].reduce((n, T) => n + T.byKey.size, 0) };
+
+  /** The key of a view's shared values, which are kept by it. */
+  private gKeyOf(vals: Vec): string {
+    const g = vals.slice(0, this.width);
+    const k = g.join(',');
+    if (!this.shared.has(k)) this.shared.set(k, g);
+    return k;
+  }
+
+  private id(gKey: string): number {
+    const { ids } = this;
+    return ids.get(gKey) ?? (ids.set(gKey, ids.size), ids.size - 1);
+  }
+
+  /** The others' known updates at view w of k, applied to it. */
+  private interfere(k: number, w: View): void {
+    const { frames, shared } = this;
+    const g = shared.get(w.gKey)!;
+    const at = this.id(w.gKey);
+    const local = w.vals.slice(this.width);
+    for (const a of memo(this.actorsMemo, `${k}|${at}`, () => frames.actors(k, g, this.p.threads.length))) {
+      const { gc, back } = memo(this.framesMemo, `${a.thread}|${at}`, () => {
+        const { g: gc, perm } = frames.canon(a.thread, g);
+        return { gc: gc.join(','), back: frames.inverse(perm) };
+      });
+      for (const g2 of this.threads.get(frames.rep(a.thread))!.guarantee.get(gc) ?? []) {
+        const mine = memo(this.updateMemo, `${k}|${a.thread}|${at}|${this.id(g2)}`, () => frames.canon(k, frames.apply(shared.get(g2)!, back)).g);
+        this.add(k, [...mine, ...local], true);
+      }
+    }
+  }
 }

@@ -12,6 +12,7 @@ export { ThreadMoves, globalMoves, deadlocked, type RealMove } from './moves.js'
 export { lassoFailure, deadlockFailure } from './lasso.js';
 export { checkLivenessGlobal, findDeadlock, type LivenessOptions } from './liveness.js';
 export { DEFAULT_NONDET_RANGE } from './explore.js';
+export { ProductNodes } from './product-nodes.js';
 export { findSymmetry, type Symmetry } from './symmetry.js';
 
 export interface FixpointAnswer {

@@ -83,166 +83,226 @@ type Stacks = readonly (readonly (readonly bigint[])[])[];
 export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   singleInstances(p, 'explicit-global');
   const t0 = performance.now();
-  const range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
-  const maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;
-  const { layout, byPc, dead } = compiled(p, range);
-  const { names, index } = layout;
-  let usedRange = false;
+  const x = new Explorer(p, opts);
+  x.search();
+  const closed = x.recheck();
+  return x.result(t0, closed);
+}
 
-  const hasStack = p.threads.some((th) => th.transitions.some((t) => t.stack));
-  const localSlots = p.threads.map((th) => th.locals.map((v) => index.get(v)!));
-  const pcSlot = p.threads.map((th) => index.get(th.pc)!);
-  const errPc = p.threads.map((th) => th.errorPc);
-  const bounded = opts.intRange ? boundedSlots(p, names) : [];
-  const [lo, hi] = opts.intRange ?? [0n, 0n];
+/** One search of `explore`: the compiled program, the state store, and the steps that fill it. */
+class Explorer {
+  private readonly range: readonly [bigint, bigint];
+  private readonly maxStates: number;
+  private readonly layout: Layout;
+  private readonly byPc: Map<number, CompiledStep[]>[];
+  private readonly dead: Map<bigint, number[]>[];
+  private readonly hasStack: boolean;
+  private readonly localSlots: number[][];
+  private readonly pcSlot: number[];
+  private readonly errPc: (number | undefined)[];
+  /** The slots --int-range bounds, and its bounds. */
+  private readonly bounded: number[];
+  private readonly lo: bigint;
+  private readonly hi: bigint;
+  /** The preemption bound, if any. */
+  private readonly bound: number | undefined;
+  private readonly canon: ReturnType<typeof canonicalizer>;
+  private readonly noStacks: Stacks;
 
-  const bound = opts.preemptions;
-  const canon = canonicalizer(opts.symmetry ?? null, index);
-
-  // State store.
-  const values: bigint[][] = [];
+  // The state store, by state id.
+  private readonly values: bigint[][] = [];
   /** Per state, the permutation that made its successor canonical (null: none was needed). */
-  const perms: (Perm | null)[] = [];
-  const stacks: Stacks[] = [];
+  private readonly perms: (Perm | null)[] = [];
+  private readonly stacks: Stacks[] = [];
   /** With a preemption bound: per state, the thread that moved last (-1: none yet) and the preemptions so far. */
-  const last: number[] = [];
-  const preempted: number[] = [];
+  private readonly last: number[] = [];
+  private readonly preempted: number[] = [];
   /** With a preemption bound: the states still to expand, the newest last. */
-  const pending: number[] = [];
-  const parent: number[] = [];
-  const via: (CompiledStep | undefined)[] = [];
-  const viaAux: bigint[][] = [];
-  const seen = new Map<string, number>();
-  let fired = 0;
-  let cut = 0;
-  let stoppedBy: ExploreResult['stoppedBy'];
-  let memory: string | undefined;
-  let errorState = -1;
+  private readonly pending: number[] = [];
+  private readonly parent: number[] = [];
+  private readonly via: (CompiledStep | undefined)[] = [];
+  private readonly viaAux: bigint[][] = [];
+  private readonly seen = new Map<string, number>();
+
+  private usedRange = false;
+  private fired = 0;
+  private cut = 0;
+  private stoppedBy: ExploreResult['stoppedBy'];
+  private memory: string | undefined;
+  private errorState = -1;
   /** A successor beyond the preemption bound was left out. */
-  let pruned = false;
-  const noStacks: Stacks = p.threads.map(() => []);
-  const inBounds = (vals: readonly bigint[]): boolean => !bounded.some((i) => vals[i] < lo || vals[i] > hi);
+  private pruned = false;
+
+  constructor(
+    private readonly p: Program,
+    private readonly opts: ExploreOptions,
+  ) {
+    this.range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
+    this.maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;
+    ({ layout: this.layout, byPc: this.byPc, dead: this.dead } = compiled(p, this.range));
+    const { names, index } = this.layout;
+    this.hasStack = p.threads.some((th) => th.transitions.some((t) => t.stack));
+    this.localSlots = p.threads.map((th) => th.locals.map((v) => index.get(v)!));
+    this.pcSlot = p.threads.map((th) => index.get(th.pc)!);
+    this.errPc = p.threads.map((th) => th.errorPc);
+    this.bounded = opts.intRange ? boundedSlots(p, names) : [];
+    [this.lo, this.hi] = opts.intRange ?? [0n, 0n];
+    this.bound = opts.preemptions;
+    this.canon = canonicalizer(opts.symmetry ?? null, index);
+    this.noStacks = p.threads.map(() => []);
+  }
+
+  /** From the initial states (φ_init solved for all variables) until an error, a bound, or no state is left to expand. */
+  search(): void {
+    const init = initialStates(this.p, this.layout, this.range);
+    this.usedRange = init.clipped;
+    for (const s0 of init.states) this.add(s0, this.noStacks, -1, undefined, []);
+    // Breadth-first (shortest traces, and the re-check's closed set); a bug search goes depth-first, the newest state next, to reach deep states soon.
+    const next = this.bound === undefined ? (s: number) => s + 1 : () => (this.pending.length ? this.pending.pop()! : this.values.length);
+    for (let s = next(-1), n = 0; s < this.values.length && this.errorState < 0 && !this.stoppedBy; s = next(s), n++) {
+      if ((n & 1023) === 0 && this.opts.deadline !== undefined && performance.now() > this.opts.deadline) this.stoppedBy = 'timeout';
+      else if ((n & 1023) === 0 && (this.memory = this.opts.memory?.())) this.stoppedBy = 'out of memory';
+      if (this.bound === undefined)
+        this.successors(s, (next, nst, c, aux) => {
+          this.fired++;
+          this.add(next, nst, s, c, aux);
+        });
+      else this.boundedSuccessors(s);
+    }
+  }
+
+  /**
+   * With `recheck`, after a complete search without error: is the explored set closed
+   * under the rules (every successor of every state explored or cut), so that no state
+   * was lost on the way? Undefined otherwise.
+   */
+  recheck(): boolean | undefined {
+    if (!this.opts.recheck || this.errorState >= 0 || this.stoppedBy) return undefined;
+    let closed = true;
+    for (let s = 0; s < this.values.length && closed && !this.stoppedBy; s++) {
+      // The re-check is part of the search: it too ends at the deadline (then incomplete, no verdict).
+      if ((s & 1023) === 0 && this.opts.deadline !== undefined && performance.now() > this.opts.deadline) this.stoppedBy = 'timeout';
+      this.successors(s, (next, nst) => {
+        if (!this.inBounds(next)) return;
+        const c = this.canon(next, nst);
+        if (!this.seen.has(this.stateKey(c.vals, c.stacks))) closed = false;
+      });
+    }
+    return this.stoppedBy ? undefined : closed;
+  }
+
+  result(t0: number, closed: boolean | undefined): ExploreResult {
+    const error = this.errorState;
+    return {
+      errorReachable: error >= 0,
+      complete: !this.stoppedBy && !this.pruned,
+      stoppedBy: this.stoppedBy,
+      memory: this.memory,
+      usedNondetRange: this.usedRange,
+      nondetRange: this.range,
+      cut: this.cut,
+      states: this.values.length,
+      transitionsFired: this.fired,
+      closed,
+      trace: error >= 0 ? this.traceTo(error) : undefined,
+      run: error >= 0 ? this.runTo(error) : undefined,
+      timeMs: performance.now() - t0,
+    };
+  }
+
+  private inBounds(vals: readonly bigint[]): boolean {
+    return !this.bounded.some((i) => vals[i] < this.lo || vals[i] > this.hi);
+  }
+
   /** States that differ only in variables dead at their threads' locations have the same key: the one stored stands for both (dead-locals.ts). */
-  const stateKey = (raw: readonly bigint[], st: Stacks): string => {
+  private stateKey(raw: readonly bigint[], st: Stacks): string {
     let vals = raw;
-    for (let k = 0; k < dead.length; k++) {
-      const slots = dead[k].get(raw[pcSlot[k]]);
+    for (let k = 0; k < this.dead.length; k++) {
+      const slots = this.dead[k].get(raw[this.pcSlot[k]]);
       if (!slots) continue;
       if (vals === raw) vals = raw.slice();
       for (const i of slots) (vals as bigint[])[i] = 0n;
     }
-    return hasStack ? `${vals.join(',')}|${st.map((s) => s.map((f) => f.join(',')).join(';')).join('/')}` : vals.join(',');
-  };
+    return this.hasStack ? `${vals.join(',')}|${st.map((s) => s.map((f) => f.join(',')).join(';')).join('/')}` : vals.join(',');
+  }
 
-  const add = (raw: bigint[], rawSt: Stacks, from: number, c: CompiledStep | undefined, aux: bigint[], by = -1, preemptions = 0): void => {
-    if (errorState >= 0 || stoppedBy) return;
-    if (!inBounds(raw)) {
-      cut++;
+  /** Stores a successor of `from` (by step c of thread `by`) unless it is out of bounds or known; marks it if it is an error (or the target). */
+  private add(raw: bigint[], rawSt: Stacks, from: number, c: CompiledStep | undefined, aux: bigint[], by = -1, preemptions = 0): void {
+    if (this.errorState >= 0 || this.stoppedBy) return;
+    if (!this.inBounds(raw)) {
+      this.cut++;
       return;
     }
-    const { vals, stacks: st, perm } = canon(raw, rawSt);
+    const { vals, stacks: st, perm } = this.canon(raw, rawSt);
     // The thread that moved, where the permutation put it.
-    const mover = canon.thread(by, perm);
-    const key = bound === undefined ? stateKey(vals, st) : `${stateKey(vals, st)}|${mover}|${preemptions}`;
-    if (seen.has(key)) return;
-    if (values.length >= maxStates) {
-      stoppedBy = 'state limit';
+    const mover = this.canon.thread(by, perm);
+    const key = this.bound === undefined ? this.stateKey(vals, st) : `${this.stateKey(vals, st)}|${mover}|${preemptions}`;
+    if (this.seen.has(key)) return;
+    if (this.values.length >= this.maxStates) {
+      this.stoppedBy = 'state limit';
       return;
     }
-    const id = values.length;
-    seen.set(key, id);
-    values.push(vals);
-    perms.push(perm);
-    if (bound !== undefined) pending.push(id);
-    last.push(mover);
-    preempted.push(preemptions);
-    stacks.push(st);
-    parent.push(from);
-    via.push(c);
-    viaAux.push(aux);
-    if (opts.target ? opts.target(vals) : p.threads.some((th, k) => errPc[k] !== undefined && vals[pcSlot[k]] === BigInt(errPc[k]!))) errorState = id;
-  };
-
-  // Initial states: solve φ_init for all variables.
-  const init = initialStates(p, layout, range);
-  usedRange = init.clipped;
-  for (const s0 of init.states) add(s0, noStacks, -1, undefined, []);
+    const id = this.values.length;
+    this.seen.set(key, id);
+    this.values.push(vals);
+    this.perms.push(perm);
+    if (this.bound !== undefined) this.pending.push(id);
+    this.last.push(mover);
+    this.preempted.push(preemptions);
+    this.stacks.push(st);
+    this.parent.push(from);
+    this.via.push(c);
+    this.viaAux.push(aux);
+    const { threads } = this.p;
+    if (this.opts.target ? this.opts.target(vals) : threads.some((_, k) => this.errPc[k] !== undefined && vals[this.pcSlot[k]] === BigInt(this.errPc[k]!))) this.errorState = id;
+  }
 
   /** BASIC (PDA) STEP, PUSH and POP from state s: every successor goes to `found`. */
-  const successors = (s: number, found: (next: bigint[], st: Stacks, c: CompiledStep, aux: bigint[]) => void): void => {
-    const cur = values[s];
-    const st = stacks[s];
-    for (let k = 0; k < p.threads.length; k++) {
-      for (const c of byPc[k].get(Number(cur[pcSlot[k]])) ?? []) {
+  private successors(s: number, found: (next: bigint[], st: Stacks, c: CompiledStep, aux: bigint[]) => void): void {
+    const cur = this.values[s];
+    const st = this.stacks[s];
+    for (let k = 0; k < this.p.threads.length; k++) {
+      for (const c of this.byPc[k].get(Number(cur[this.pcSlot[k]])) ?? []) {
         const kind = c.t.stack?.kind;
         if (kind === 'pop' && st[k].length === 0) continue;
-        usedRange = fire(c, cur, (next, aux) => {
-          let nst = st;
-          if (kind === 'push') {
-            // The frame: the caller's locals (pc first), resuming at the return site.
-            const frame = localSlots[k].map((i) => cur[i]);
-            frame[0] = BigInt((c.t.stack as { returnPc: number }).returnPc);
-            nst = st.map((x, j) => (j === k ? [...x, frame] : x));
-          } else if (kind === 'pop') {
-            const frame = st[k][st[k].length - 1];
-            const keep = new Set((c.t.stack as { keep: readonly string[] }).keep);
-            localSlots[k].forEach((i, j) => {
-              if (!keep.has(names[i])) next[i] = frame[j];
-            });
-            nst = st.map((x, j) => (j === k ? x.slice(0, -1) : x));
-          }
-          found(next, nst, c, aux);
-        }) || usedRange; // fire first: `||=` would skip it once a choice was cut
-        if (errorState >= 0 || stoppedBy) return;
+        this.usedRange =
+          fire(c, cur, (next, aux) => {
+            let nst = st;
+            if (kind === 'push') {
+              // The frame: the caller's locals (pc first), resuming at the return site.
+              const frame = this.localSlots[k].map((i) => cur[i]);
+              frame[0] = BigInt((c.t.stack as { returnPc: number }).returnPc);
+              nst = st.map((x, j) => (j === k ? [...x, frame] : x));
+            } else if (kind === 'pop') {
+              const frame = st[k][st[k].length - 1];
+              const keep = new Set((c.t.stack as { keep: readonly string[] }).keep);
+              this.localSlots[k].forEach((i, j) => {
+                if (!keep.has(this.layout.names[i])) next[i] = frame[j];
+              });
+              nst = st.map((x, j) => (j === k ? x.slice(0, -1) : x));
+            }
+            found(next, nst, c, aux);
+          }) || this.usedRange; // fire first: `||=` would skip it once a choice was cut
+        if (this.errorState >= 0 || this.stoppedBy) return;
       }
     }
-  };
-
-  // Breadth-first (shortest traces, and the re-check's closed set); a bug search goes depth-first, the newest state next, to reach deep states soon.
-  const next = bound === undefined ? (s: number) => s + 1 : () => (pending.length ? pending.pop()! : values.length);
-  for (let s = next(-1), n = 0; s < values.length && errorState < 0 && !stoppedBy; s = next(s), n++) {
-    if ((n & 1023) === 0 && opts.deadline !== undefined && performance.now() > opts.deadline) stoppedBy = 'timeout';
-    else if ((n & 1023) === 0 && (memory = opts.memory?.())) stoppedBy = 'out of memory';
-    if (bound === undefined)
-      successors(s, (next, nst, c, aux) => {
-        fired++;
-        add(next, nst, s, c, aux);
-      });
-    else boundedSuccessors(s);
   }
 
   /** The successors of s within the preemption bound. */
-  function boundedSuccessors(s: number): void {
+  private boundedSuccessors(s: number): void {
     const found: [bigint[], Stacks, CompiledStep, bigint[]][] = [];
-    successors(s, (...succ) => {
-      fired++;
+    this.successors(s, (...succ) => {
+      this.fired++;
       found.push(succ);
     });
-    const moved = last[s];
+    const moved = this.last[s];
     const canContinue = found.some(([, , c]) => c.t.thread === moved);
     for (const [next, nst, c, aux] of found) {
       const k = c.t.thread;
-      const n = preempted[s] + (k !== moved && canContinue ? 1 : 0);
-      if (n > bound!) pruned = true;
-      else add(next, nst, s, c, aux, k, n);
+      const n = this.preempted[s] + (k !== moved && canContinue ? 1 : 0);
+      if (n > this.bound!) this.pruned = true;
+      else this.add(next, nst, s, c, aux, k, n);
     }
-  }
-
-  // The re-check: the explored set is closed under the rules (every successor of every
-  // state was explored or cut), so no state was lost on the way.
-  let closed: boolean | undefined;
-  if (opts.recheck && errorState < 0 && !stoppedBy) {
-    closed = true;
-    for (let s = 0; s < values.length && closed && !stoppedBy; s++) {
-      // The re-check is part of the search: it too ends at the deadline (then incomplete, no verdict).
-      if ((s & 1023) === 0 && opts.deadline !== undefined && performance.now() > opts.deadline) stoppedBy = 'timeout';
-      successors(s, (next, nst) => {
-        if (!inBounds(next)) return;
-        const c = canon(next, nst);
-        if (!seen.has(stateKey(c.vals, c.stacks))) closed = false;
-      });
-    }
-    if (stoppedBy) closed = undefined;
   }
 
   /**
@@ -250,41 +310,27 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
    * run really reaches is the stored one with the permutations along the way undone,
    * and each step is the corresponding transition of the instance really at that place.
    */
-  const runTo = (id: number): Run<bigint> => {
+  private runTo(id: number): Run<bigint> {
     const ids: number[] = [];
-    for (let s = id; s >= 0; s = parent[s]) ids.push(s);
+    for (let s = id; s >= 0; s = this.parent[s]) ids.push(s);
     ids.reverse();
     let P: Perm | null = null; // canonical = P(actual)
     const states: Map<string, bigint>[] = [];
     const steps: Run<bigint>['steps'][number][] = [];
     for (const s of ids) {
-      const t = via[s]?.t;
-      if (t) steps.push({ transition: canon.actualTransition(t, P), aux: new Map(t.aux.map((a, i) => [a, viaAux[s][i]])) });
-      P = canon.compose(perms[s], P);
-      const actual = canon.undo(values[s], P);
-      states.push(new Map(names.map((v, i) => [v, actual[i]])));
+      const t = this.via[s]?.t;
+      if (t) steps.push({ transition: this.canon.actualTransition(t, P), aux: new Map(t.aux.map((a, i) => [a, this.viaAux[s][i]])) });
+      P = this.canon.compose(this.perms[s], P);
+      const actual = this.canon.undo(this.values[s], P);
+      states.push(new Map(this.layout.names.map((v, i) => [v, actual[i]])));
     }
     return { states, steps };
-  };
-  const traceTo = (id: number): TraceStep[] => {
-    const run = runTo(id);
-    return run.steps.map((step, i) => traceStep(p, step.transition, (v) => run.states[i + 1].get(v)!));
-  };
-  return {
-    errorReachable: errorState >= 0,
-    complete: !stoppedBy && !pruned,
-    stoppedBy,
-    memory,
-    usedNondetRange: usedRange,
-    nondetRange: range,
-    cut,
-    states: values.length,
-    transitionsFired: fired,
-    closed,
-    trace: errorState >= 0 ? traceTo(errorState) : undefined,
-    run: errorState >= 0 ? runTo(errorState) : undefined,
-    timeMs: performance.now() - t0,
-  };
+  }
+
+  private traceTo(id: number): TraceStep[] {
+    const run = this.runTo(id);
+    return run.steps.map((step, i) => traceStep(this.p, step.transition, (v) => run.states[i + 1].get(v)!));
+  }
 }
 
 /** Per thread, by pc value: the slots of the variables dead there (among those its liveness follows), if any. */

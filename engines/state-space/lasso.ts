@@ -1,5 +1,5 @@
 /**
- * The interpreter's check of a liveness counterexample (issue 22), whichever engine
+ * The interpreter's check of a liveness counterexample, whichever engine
  * found it: every state is the program's, every step a transition of it (executed on
  * the IR formulas) or a self-loop of a thread that cannot move, the cycle returns to
  * its first state, the automaton of the negated property accepts the lasso's word,

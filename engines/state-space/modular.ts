@@ -315,41 +315,86 @@ function initFacts(p: Program, ts: readonly ThreadState[], init: readonly Vec[])
  */
 export function checkModular(p: Program, opts: SearchOptions = {}, groups: readonly (readonly number[])[] = p.threads.map((_, i) => [i])): ModularResult {
   const t0 = performance.now();
-  const range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
-  const maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;
-  const ts = groups.map((g) => new ThreadState(p, g.map((i) => p.threads[i]), range));
-  const bounded = ts.map((T) => (opts.intRange ? boundedSlots(p, T.layout.names) : []));
-  const [lo, hi] = opts.intRange ?? [0n, 0n];
-  const env = new Environment(p, ts);
-  const work: Fact[] = [];
-  let states = 0;
-  let cut = 0;
-  let fired = 0;
-  let stoppedBy: ModularResult['stoppedBy'];
-  let memory: string | undefined;
-  let errorThread: number | undefined;
+  const w = new Worklist(p, opts, groups);
+  const init = initialStates(p, new Layout([...p.vars.keys()]), w.range);
+  const clipped = w.run(init.states);
+  return w.result(t0, init.states, init.clipped || clipped);
+}
 
-  const add = (f: Fact): void => {
-    if (stoppedBy || errorThread !== undefined) return;
-    const T = ts[f.k];
-    if (f.kind === 'G') {
-      const gk = key(f.g);
-      const g2k = key(f.g2);
-      if (gk === g2k || T.G.has(`${gk}>${g2k}`)) return;
-      T.G.add(`${gk}>${g2k}`);
-      f.g.forEach((x, i) => x !== f.g2[i] && T.writes.add(p.globals[i]));
-      // AG PDA ENV1 / ENV2 for the other threads' entries already at g (in their view).
-      env.add(f.k, f.g, f.g2, (j, a, b) => {
-        const U = ts[j];
-        const ak = key(a);
-        for (const { ctx, st } of U.pByG.get(ak) ?? []) add({ kind: 'P', k: j, ctx, st: withG(p, st, b) });
-        for (const { ctx, f: fr, cur } of U.qByG.get(ak) ?? []) add({ kind: 'Q', k: j, ctx, f: fr, cur: withG(p, cur, b) });
-      });
-      return;
+/** One run of checkModular: the threads' relations, the facts still to apply the rules to, the counts. */
+class Worklist {
+  readonly range: readonly [bigint, bigint];
+  private readonly maxStates: number;
+  private readonly ts: ThreadState[];
+  /** Per thread, the slots --int-range bounds, and its bounds. */
+  private readonly bounded: number[][];
+  private readonly lo: bigint;
+  private readonly hi: bigint;
+  private readonly env: Environment;
+  private readonly work: Fact[] = [];
+  private states = 0;
+  private cut = 0;
+  private fired = 0;
+  private stoppedBy: ModularResult['stoppedBy'];
+  private memory: string | undefined;
+  private errorThread: number | undefined;
+
+  constructor(
+    private readonly p: Program,
+    private readonly opts: SearchOptions,
+    groups: readonly (readonly number[])[],
+  ) {
+    this.range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
+    this.maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;
+    this.ts = groups.map((g) => new ThreadState(p, g.map((i) => p.threads[i]), this.range));
+    this.bounded = this.ts.map((T) => (opts.intRange ? boundedSlots(p, T.layout.names) : []));
+    [this.lo, this.hi] = opts.intRange ?? [0n, 0n];
+    this.env = new Environment(p, this.ts);
+  }
+
+  /** From AG PDA INIT until the fixpoint, an error, or a bound; whether some choice was cut to the nondet range. */
+  run(init: readonly Vec[]): boolean {
+    const { opts, work } = this;
+    let clipped = false;
+    for (const f of initFacts(this.p, this.ts, init)) this.add(f);
+    for (let i = 0; i < work.length && !this.stoppedBy && this.errorThread === undefined; i++) {
+      if ((i & 1023) === 0 && opts.deadline !== undefined && performance.now() > opts.deadline) this.stoppedBy = 'timeout';
+      else if ((i & 1023) === 0 && (this.memory = opts.memory?.())) this.stoppedBy = 'out of memory';
+      clipped = consequences(this.p, this.ts, this.env, work[i], (f) => this.add(f), () => this.fired++) || clipped;
     }
+    return clipped;
+  }
+
+  result(t0: number, init: readonly Vec[], clipped: boolean): ModularResult {
+    const { ts, stoppedBy, errorThread } = this;
+    const done = !stoppedBy && errorThread === undefined;
+    return {
+      errorReachable: errorThread !== undefined,
+      errorThread: errorThread === undefined ? undefined : ts[errorThread].name,
+      complete: !stoppedBy,
+      stoppedBy,
+      memory: this.memory,
+      usedNondetRange: clipped,
+      nondetRange: this.range,
+      cut: this.cut,
+      states: this.states,
+      guarantee: ts.reduce((s, T) => s + T.G.size, 0),
+      transitionsFired: this.fired,
+      threads: ts.map((T) => ({ thread: T.replicated ? `${T.name} (template: any number of instances)` : T.name, states: T.pCount, summaries: T.Q.size, guarantee: T.G.size, writes: [...T.writes].sort() })),
+      proof: done ? { program: this.p, init, threads: ts, env: this.env, range: this.range } : undefined,
+      timeMs: performance.now() - t0,
+    };
+  }
+
+  /** A fact concluded: stored and queued if new (a P or Q entry within the bounds), or a guarantee recorded. */
+  private add(f: Fact): void {
+    if (this.stoppedBy || this.errorThread !== undefined) return;
+    if (f.kind === 'G') return this.addGuarantee(f);
+    const { p } = this;
+    const T = this.ts[f.k];
     const here = f.kind === 'P' ? f.st : f.cur;
-    if (bounded[f.k].some((i) => here[i] < lo || here[i] > hi)) {
-      cut++;
+    if (this.bounded[f.k].some((i) => here[i] < this.lo || here[i] > this.hi)) {
+      this.cut++;
       return;
     }
     const ck = key(f.ctx);
@@ -357,49 +402,41 @@ export function checkModular(p: Program, opts: SearchOptions = {}, groups: reado
     if (f.kind === 'P') {
       let m = T.P.get(ck);
       if (m?.at.has(hk)) return;
-      if (states >= maxStates) return void (stoppedBy = 'state limit');
+      if (this.states >= this.maxStates) return void (this.stoppedBy = 'state limit');
       if (!m) T.P.set(ck, (m = { ctx: f.ctx, at: new Map() }));
       m.at.set(hk, here);
       T.pCount++;
       push(T.pByG, key(here.slice(0, nG(p))), { ctx: f.ctx, st: here });
-      if (T.atError(here)) errorThread = f.k;
+      if (T.atError(here)) this.errorThread = f.k;
     } else {
       const qk = `${ck}|${key(f.f)}|${hk}`;
       if (T.Q.has(qk)) return;
-      if (states >= maxStates) return void (stoppedBy = 'state limit');
+      if (this.states >= this.maxStates) return void (this.stoppedBy = 'state limit');
       T.Q.add(qk);
       push(T.qAt, hk, { ctx: f.ctx, f: f.f });
       push(T.qByG, key(here.slice(0, nG(p))), { ctx: f.ctx, f: f.f, cur: here });
     }
-    states++;
-    work.push(f);
-  };
-
-  const init = initialStates(p, new Layout([...p.vars.keys()]), range);
-  let clipped = init.clipped;
-  for (const f of initFacts(p, ts, init.states)) add(f);
-  for (let i = 0; i < work.length && !stoppedBy && errorThread === undefined; i++) {
-    if ((i & 1023) === 0 && opts.deadline !== undefined && performance.now() > opts.deadline) stoppedBy = 'timeout';
-    else if ((i & 1023) === 0 && (memory = opts.memory?.())) stoppedBy = 'out of memory';
-    clipped = consequences(p, ts, env, work[i], add, () => fired++) || clipped;
+    this.states++;
+    this.work.push(f);
   }
-  const done = !stoppedBy && errorThread === undefined;
-  return {
-    errorReachable: errorThread !== undefined,
-    errorThread: errorThread === undefined ? undefined : ts[errorThread].name,
-    complete: !stoppedBy,
-    stoppedBy,
-    memory,
-    usedNondetRange: clipped,
-    nondetRange: range,
-    cut,
-    states,
-    guarantee: ts.reduce((s, T) => s + T.G.size, 0),
-    transitionsFired: fired,
-    threads: ts.map((T) => ({ thread: T.replicated ? `${T.name} (template: any number of instances)` : T.name, states: T.pCount, summaries: T.Q.size, guarantee: T.G.size, writes: [...T.writes].sort() })),
-    proof: done ? { program: p, init: init.states, threads: ts, env, range } : undefined,
-    timeMs: performance.now() - t0,
-  };
+
+  /** A global update of thread f.k: into G, and applied to the other threads' entries already at its source. */
+  private addGuarantee(f: Extract<Fact, { kind: 'G' }>): void {
+    const { p, ts } = this;
+    const T = ts[f.k];
+    const gk = key(f.g);
+    const g2k = key(f.g2);
+    if (gk === g2k || T.G.has(`${gk}>${g2k}`)) return;
+    T.G.add(`${gk}>${g2k}`);
+    f.g.forEach((x, i) => x !== f.g2[i] && T.writes.add(p.globals[i]));
+    // AG PDA ENV1 / ENV2 for the other threads' entries already at g (in their view).
+    this.env.add(f.k, f.g, f.g2, (j, a, b) => {
+      const U = ts[j];
+      const ak = key(a);
+      for (const { ctx, st } of U.pByG.get(ak) ?? []) this.add({ kind: 'P', k: j, ctx, st: withG(p, st, b) });
+      for (const { ctx, f: fr, cur } of U.qByG.get(ak) ?? []) this.add({ kind: 'Q', k: j, ctx, f: fr, cur: withG(p, cur, b) });
+    });
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * What a thread can do in a state, for linear-time properties (issue 22). Runs are
+ * What a thread can do in a state, for linear-time properties. Runs are
  * infinite: a thread with no transition enabled that has not ended — blocked at an
  * await — takes a self-loop step instead, as the paper's deadlock-freedom assumption
  * (Cohen–Namjoshi §3.2: "deadlock" is a state whose only transition is a self-loop)

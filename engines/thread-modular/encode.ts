@@ -33,8 +33,6 @@ export function threadModularSmt2(whole: Program, proof: ThreadModularProof): st
     return substitute(proof.invariants.get(invariantName(p.threads[i].name))!, new Map(params.map((v, k) => [v, args[k]] as const)));
   };
   return obligationsSmt2(p, new Map(), threadModularPremises(p, R).map(obligationOf), [
-    `; rely proof certificate for ${p.file}`,
-    ';',
     '; A thread-modular proof (Owicki-Gries without auxiliary variables): per thread an',
     '; invariant over the globals and its own locals, closed under its own steps and under',
     "; every other thread's steps from that thread's invariant" + (p.threads.some((t) => t.replicated) ? ' (a template thread: also under' : '.'),

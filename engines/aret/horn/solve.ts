@@ -29,7 +29,7 @@ export class InvalidSolution extends InternalError {
 /**
  * Every clause valid under the solution: one query for the disjunction of the violations.
  * A check left undecided (its time up) says nothing against the solution: SolverUnknown,
- * an UNKNOWN of the run (fuzz seed 20261127 case 5444 reported it as an internal error).
+ * an UNKNOWN of the run, not an internal error.
  */
 async function validate(sys: HornSystem, sol: HornSolution, solver: SmtSolver, by: string, timeoutMs?: number): Promise<void> {
   const r = await solver.check([or(...solutionObligations(sys, sol))], { timeoutMs });

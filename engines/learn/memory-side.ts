@@ -1,0 +1,54 @@
+/**
+ * S1, the component with the memory (assume-guarantee.ts): its threads' locals and
+ * every global, its states interned so that their moves are computed once for every
+ * check of every round.
+ */
+import { Unknown, type Step, type Vec } from './search.js';
+import { errorAt, localSlots, type AgContext } from './sides.js';
+
+export class MemorySide {
+  /** The interned states, by id. */
+  readonly vecs: Vec[] = [];
+  /** err[id]: some thread of S1 is at its error location in state id. */
+  readonly err: boolean[] = [];
+  /** The globals' slots, in the order of the program's globals. */
+  readonly gSlots: number[];
+  private readonly slots: number[];
+  private readonly ids = new Map<string, number>();
+  private readonly succs: [number, Step][][] = [];
+
+  constructor(
+    private readonly ctx: AgContext,
+    /** S1's threads. */
+    readonly ks: readonly number[],
+  ) {
+    this.gSlots = ctx.p.globals.map((g) => ctx.layout.index.get(g)!);
+    this.slots = [...this.gSlots, ...localSlots(ctx, ks)];
+  }
+
+  /** The id of the state of S1 in `v` (its globals and S1's locals); Unknown past the bound on states. */
+  intern(v: Vec): number {
+    const key = this.slots.map((s) => v[s]).join(',');
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      if (this.vecs.length >= this.ctx.maxStates) throw new Unknown(`S1 reached its bound of ${this.ctx.maxStates} states`);
+      (id = this.vecs.length), this.ids.set(key, id), this.vecs.push(v), this.err.push(this.ks.some((k) => errorAt(this.ctx, k, v)));
+    }
+    return id;
+  }
+
+  /** S1's own moves from `id`; a move keeps the interned state as its successor, so a state reached again is held once. */
+  succ(id: number): [number, Step][] {
+    return (this.succs[id] ??= this.ks.flatMap((k) =>
+      this.ctx.threads[k].real(this.vecs[id]).map((m): [number, Step] => {
+        const to = this.intern(m.next);
+        return [to, { thread: k, move: { t: m.t, aux: m.aux, next: this.vecs[to] }, event: null }];
+      }),
+    ));
+  }
+
+  /** The memory's valuation in state `id`: the globals' values in program order. */
+  memoryOf(id: number): bigint[] {
+    return this.gSlots.map((s) => this.vecs[id][s]);
+  }
+}
