@@ -10,6 +10,7 @@
 import type { Command } from 'commander';
 import { loadProgram } from '../frontend/index.js';
 import { parseCount } from '../core/options.js';
+import { Budget } from '../core/budget.js';
 import { explore } from '../engines/state-space/explore.js';
 import { checkModular } from '../engines/state-space/modular.js';
 import { checkAssumeGuarantee, type AgOutcome } from '../engines/learn/assume-guarantee.js';
@@ -47,12 +48,12 @@ export function decomposeCommand(program: Command, session: Session): void {
       const s2 = p.threads.filter((t) => !(mask & (1 << t.index))).map((t) => t.index);
       const name = (ks: readonly number[]): string => ks.map((k) => p.threads[k].name).join(',');
       for (const components of s2.length > 1 ? [[s1, s2], [s1, ...s2.map((k) => [k])]] : [[s1, s2]])
-        if (rows.length < max) rows.push({ split: components.map(name).join(' | '), outcome: checkAssumeGuarantee(p, components, { deadline: performance.now() + limit }) });
+        if (rows.length < max) rows.push({ split: components.map(name).join(' | '), outcome: checkAssumeGuarantee(p, components, { budget: new Budget({ deadline: performance.now() + limit }) }) });
     }
-    const global = explore(p, { deadline: performance.now() + limit });
+    const global = explore(p, { budget: new Budget({ deadline: performance.now() + limit }) });
     const globalVerdict = !global.complete ? 'unknown' : global.errorReachable ? 'unsafe' : 'safe';
     // Thread-modular model checking over-approximates: an error it reaches may not be one.
-    const modular = checkModular(p, { deadline: performance.now() + limit });
+    const modular = checkModular(p, { budget: new Budget({ deadline: performance.now() + limit }) });
     const modularVerdict = !modular.complete ? 'unknown' : modular.errorReachable ? 'error in the abstraction' : 'safe';
     const decided = rows.filter((r) => r.outcome.verdict !== 'unknown');
     const best = decided.reduce<Row | undefined>((b, r) => (!b || r.outcome.stats.largestCheck < b.outcome.stats.largestCheck ? r : b), undefined);

@@ -15,6 +15,7 @@ import { solverOption } from '../core/options.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { createSolver, type SolverChoice } from '../solver/select.js';
 import { threadModularViews } from '../engines/state-space/api.js';
+import { Budget } from '../core/budget.js';
 import { correctnessYaml, readWitness, violationYaml, type Producer, type ReadInvariant, type ReadWaypoint } from '../witness/format.js';
 import { violationWaypoints, followViolation } from '../witness/violation.js';
 import { checkInvariants, invariantsFromViews } from '../witness/correctness.js';
@@ -48,7 +49,7 @@ export function writeWitness(out: string, file: string, answer: Answer, o: Commo
     writeFileSync(out, violationYaml(waypoints, by));
     return void io.err(`rely: wrote a violation witness (${waypoints.length} waypoints, format 2.2) to ${out}\n`);
   }
-  const views = threadModularViews(rp.program, { maxStates: VIEW_STATES, deadline });
+  const views = threadModularViews(rp.program, { maxStates: VIEW_STATES, budget: new Budget({ deadline }) });
   const invariants = views ? invariantsFromViews(rp.program, rp.functions, views, by.file) : [];
   writeFileSync(out, correctnessYaml(invariants, by));
   io.err(`rely: wrote a correctness witness (${invariants.length} location invariants, format 2.0) to ${out}\n`);

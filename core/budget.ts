@@ -27,6 +27,13 @@ export interface BudgetLimits {
 const HEAP_CHECK_MS = 100;
 /** How long a checkpoint lets a search run without a turn of the event loop. */
 const TURN_MS = 25;
+/**
+ * Steps of a loop between two looks at the budget (`tick`). A step of the cheapest
+ * loops (a state of an explicit search, a row of an elimination) takes about a
+ * microsecond, a look a clock read: every 1024 steps the looks cost nothing
+ * measurable, and a deadline is seen within a few milliseconds.
+ */
+const STEPS_PER_LOOK = 1024;
 
 export class Budget {
   readonly deadline: number | undefined;
@@ -37,6 +44,7 @@ export class Budget {
   private readonly heapDefault: boolean;
   private heapSeen = -Infinity;
   private turned = performance.now();
+  private steps = 0;
 
   constructor(limits: BudgetLimits = {}) {
     this.deadline = limits.deadline;
@@ -95,12 +103,13 @@ export class Budget {
     return m.total > this.memoryLimitMb * MB ? memoryNote(m, this.memoryLimitMb) : undefined;
   }
 
-  /** memoryProblem(), at most every HEAP_CHECK_MS (undefined between): for searches that check their own way (the explicit engines). */
-  overMemory(): string | undefined {
-    const now = performance.now();
-    if (now - this.heapSeen < HEAP_CHECK_MS) return undefined;
-    this.heapSeen = now;
-    return this.memoryProblem();
+  /**
+   * check() at the first call and every STEPS_PER_LOOK-th after: for the step of a loop
+   * too cheap to look at the clock each time. A loop whose step costs far more than a
+   * clock read (a whole search, a round of L*) calls check() itself.
+   */
+  tick(): void {
+    if ((this.steps++ & (STEPS_PER_LOOK - 1)) === 0) this.check();
   }
 
   /**
@@ -126,6 +135,12 @@ export class Budget {
     const left = this.deadline === undefined ? undefined : Math.max(1, this.deadline - performance.now());
     return left === undefined ? capMs : Math.min(left, capMs ?? left);
   }
+}
+
+/** What a budget's check threw (Timeout, OutOfMemory: a search that stops with UNKNOWN, its message the reason); anything else, Cancelled included, is thrown on. */
+export function ranOut(e: unknown): Timeout | OutOfMemory {
+  if (e instanceof Timeout || e instanceof OutOfMemory) return e;
+  throw e;
 }
 
 /** A timer that adds the time of each awaited step to its entry of `ms` (an engine's time per phase). */

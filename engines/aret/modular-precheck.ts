@@ -22,6 +22,7 @@
  */
 import type { Program } from '../../program/program.js';
 import { threadModularFixpoint } from '../state-space/api.js';
+import { Budget } from '../../core/budget.js';
 
 /** Each search's budget: the programs of Table 1 need at most 430 states and 0.12 s. */
 const MAX_STATES = 100_000;
@@ -31,11 +32,11 @@ const MAX_GROUPED_THREADS = 8;
 
 export type Groups = readonly (readonly number[])[];
 
-const budget = (deadline: number) => ({ maxStates: MAX_STATES, deadline: Math.min(deadline, performance.now() + BUDGET_MS) });
+const bounds = (budget: Budget) => ({ maxStates: MAX_STATES, budget: budget.within(performance.now() + BUDGET_MS) });
 
-/** True when thread-modular model checking reaches an error: no modular proof exists. It stops by `deadline` too. */
-export function modularProofExcluded(p: Program, deadline = Infinity): boolean {
-  return threadModularFixpoint(p, budget(deadline)).errorReachable;
+/** True when thread-modular model checking reaches an error: no modular proof exists. It stops by `budget` too. */
+export function modularProofExcluded(p: Program, budget = new Budget()): boolean {
+  return threadModularFixpoint(p, bounds(budget)).errorReachable;
 }
 
 /** Every partition of 0..n-1 into sets, by restricted growth strings. */
@@ -61,17 +62,17 @@ function partitions(n: number): number[][][] {
  * fixpoint has no error, neither every thread alone nor all in one group (that is
  * the unbiased proof); undefined if none is found within the budget.
  */
-export function provableGroups(p: Program, deadline = Infinity): Groups | undefined {
+export function provableGroups(p: Program, budget = new Budget()): Groups | undefined {
   const n = p.threads.length;
   if (n < 3 || n > MAX_GROUPED_THREADS) return undefined;
   const pairs = (gs: Groups): number => gs.reduce((s, g) => s + (g.length * (g.length - 1)) / 2, 0);
   const candidates = partitions(n)
     .filter((gs) => gs.length > 1 && gs.length < n)
     .sort((a, b) => pairs(a) - pairs(b));
-  const { deadline: until, maxStates } = budget(deadline);
+  const all = bounds(budget);
   for (const gs of candidates) {
-    if (performance.now() > until) return undefined;
-    const r = threadModularFixpoint(p, { maxStates, deadline: until }, gs);
+    if (all.budget.expired()) return undefined;
+    const r = threadModularFixpoint(p, all, gs);
     if (r.complete && !r.errorReachable) return gs;
   }
   return undefined;

@@ -121,11 +121,11 @@ function emptyAbstraction(p: Program): { abs: Abstraction; pairs: Map<string, Pr
  * it the modular ones (Fig. 11) unless the precheck shows no modular proof exists,
  * then the grouped ones where it found groups, and the unbiased ones last (§6).
  */
-function refinementLevels(p: Program, opts: VerifyOptions, deadline: number | undefined): { levels: Level[]; modularExcluded: boolean; groups?: Groups } {
+function refinementLevels(p: Program, opts: VerifyOptions, budget: Budget): { levels: Level[]; modularExcluded: boolean; groups?: Groups } {
   if (opts.bias === 'none') return { levels: [unbiasedLevel], modularExcluded: false };
   // The precheck is an explicit-state search: a program with arrays of run-time size has no integer states for it.
-  const modularExcluded = (opts.modularPrecheck ?? true) && !hasArrays(p) && modularProofExcluded(p, deadline);
-  const groups = modularExcluded ? provableGroups(p, deadline) : undefined;
+  const modularExcluded = (opts.modularPrecheck ?? true) && !hasArrays(p) && modularProofExcluded(p, budget);
+  const groups = modularExcluded ? provableGroups(p, budget) : undefined;
   return { levels: [...(modularExcluded ? [] : [modularLevel(p)]), ...(groups ? [groupedLevel(groups)] : []), unbiasedLevel], modularExcluded, groups };
 }
 
@@ -181,7 +181,7 @@ export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOpti
   const p = slice.program;
   const budget = opts.budget ?? new Budget();
   const { abs, pairs } = emptyAbstraction(p);
-  const { levels, modularExcluded, groups } = refinementLevels(p, opts, budget.deadline);
+  const { levels, modularExcluded, groups } = refinementLevels(p, opts, budget);
   const refinements = { modular: 0, grouped: 0, unbiased: 0 };
   const run: RunState = { abs, pairs, levels, memo: new AbstractionMemo(), iteration: 0, modularExcluded, groups, refinements, horn: newHornStats(), t0 };
   // A solver query that ran out of its own time says so (`solver: unknown (timeout)`).

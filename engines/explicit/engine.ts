@@ -33,8 +33,7 @@ const explicitEngine = (name: ExplicitEngine, description: string): Engine<Expli
       intRange: o.intRange,
       nondetRange: o.intRange,
       maxStates: o.maxStates,
-      deadline: ctx.budget.deadline,
-      memory: () => ctx.budget.overMemory(),
+      budget: ctx.budget,
       onInternalError: (message) => ctx.log.error({ file: p.file }, message),
     });
     return { verdict, backend: null };
@@ -55,7 +54,7 @@ export const explicitGlobalLivenessEngine: LivenessEngine<GlobalLivenessStats> =
   decides: 'ltl',
   lowering: 'inline',
   options: {},
-  run: async (p, _o, ctx, prop) => ({ verdict: checkLivenessGlobal(p, prop, { deadline: ctx.budget.deadline }), backend: null }),
+  run: async (p, _o, ctx, prop) => ({ verdict: checkLivenessGlobal(p, prop, { budget: ctx.budget }), backend: null }),
   report: {
     proof: (s) => [`no fair accepting cycle in the product of all ${s.programStates} program states with the ${s.automatonStates}-state automaton of the negated property (${s.states} product states, explored exhaustively)`],
     stats: (s) => [`${s.programStates} program states`, `${s.automatonStates} automaton states`],

@@ -12,6 +12,7 @@
  * template threads (any number of instances); the global engine does not.
  */
 import { hasArrays, hasTemplates, type Program } from '../../program/program.js';
+import type { Budget } from '../../core/budget.js';
 import { arraysReason } from '../../core/errors.js';
 import type { Outcome } from '../../core/outcome.js';
 import { replay } from '../../core/replay.js';
@@ -88,22 +89,23 @@ function globalOutcome(p: Program, r: ExploreResult, bound: string | null, symme
  */
 function searchGlobal(p: Program, search: SearchOptions, sym: ExploreOptions['symmetry']): ExploreResult {
   const start = performance.now();
-  const hunt = (bounds: readonly number[], deadline: number | undefined, maxStates = search.maxStates): ExploreResult | undefined => {
+  const hunt = (bounds: readonly number[], budget: Budget | undefined, maxStates = search.maxStates): ExploreResult | undefined => {
     for (const preemptions of bounds) {
-      if (deadline !== undefined && performance.now() >= deadline) return undefined;
-      const r = explore(p, { ...search, deadline, maxStates, preemptions, symmetry: sym });
+      if (budget?.expired()) return undefined;
+      const r = explore(p, { ...search, budget, maxStates, preemptions, symmetry: sym });
       if (r.errorReachable) return r;
       // Nothing was left out for the bound, or the search stopped: a larger bound finds no more in time.
       if (r.complete || r.stoppedBy) return undefined;
     }
     return undefined;
   };
-  const share = search.deadline === undefined ? undefined : start + 0.05 * (search.deadline - start);
+  const { budget } = search;
+  const share = budget?.deadline === undefined ? budget : budget.within(start + 0.05 * (budget.deadline - start));
   const early = p.threads.length > 3 ? hunt([0], share, Math.ceil((search.maxStates ?? DEFAULT_MAX_STATES) / 100)) : undefined;
   if (early) return early;
   const full = explore(p, { ...search, recheck: true, symmetry: sym });
   if (full.errorReachable || (full.stoppedBy !== 'state limit' && full.stoppedBy !== 'out of memory')) return full;
-  return hunt([0, 1, 2, 3, 4], search.deadline) ?? full;
+  return hunt([0, 1, 2, 3, 4], budget) ?? full;
 }
 
 export function verifyExplicit(p: Program, engine: ExplicitEngine, opts: ExplicitOptions = {}): ExplicitVerdict {
@@ -116,7 +118,7 @@ export function verifyExplicit(p: Program, engine: ExplicitEngine, opts: Explici
     const stats: ExplicitStats = { states: 0, guarantee: null, transitionsFired: 0, threads: null, bound: null, symmetry: null, confirmation: null, timeMs: 0 };
     return { verdict: 'unknown', reason: arraysReason(engine), engine, stats };
   }
-  const search = { nondetRange: opts.nondetRange, intRange: opts.intRange, maxStates: opts.maxStates, deadline: opts.deadline, memory: opts.memory };
+  const search = { nondetRange: opts.nondetRange, intRange: opts.intRange, maxStates: opts.maxStates, budget: opts.budget };
   // The global search takes states up to permutations of identical threads.
   const sym = hasTemplates(p) ? undefined : findSymmetry(p);
   const symmetry = sym ? sym.classes.map((c) => `${p.threads[c.threads[0]].fn} ×${c.threads.length}`).join(', ') : null;

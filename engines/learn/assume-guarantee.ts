@@ -24,12 +24,14 @@ import { MemorySide } from './memory-side.js';
 import { Round } from './round.js';
 import { interleave, Unknown, type Step, type Vec } from './search.js';
 import type { AgContext, AgEvent } from './sides.js';
+import { ranOut, type Budget } from '../../core/budget.js';
 
 export type { AgEvent } from './sides.js';
 
 export interface AgOptions {
   readonly nondetRange?: readonly [bigint, bigint];
-  readonly deadline?: number;
+  /** Ticked per state of a check: past its deadline or memory limit the check stops (UNKNOWN); Cancelled from it is thrown on. */
+  readonly budget?: Budget;
   /** States any one search may hold. */
   readonly maxStates?: number;
 }
@@ -122,30 +124,24 @@ export function checkAssumeGuarantee(p: Program, components: readonly (readonly 
       return { verdict: 'safe', assumption: r.proof.a, events: round.events.map((e) => showEvent(p, layout, e)), stats: stats() };
     }
   } catch (e) {
-    if (e instanceof Unknown) return { verdict: 'unknown', reason: e.message, stats: stats() };
-    throw e;
+    return { verdict: 'unknown', reason: e instanceof Unknown ? e.message : ranOut(e).message, stats: stats() };
   }
 }
 
 /** The sides' shared context: the bounds, the clock, and the counts kept in `tally`. */
 function context(p: Program, layout: Layout, threads: readonly ThreadMoves[], init: readonly Vec[], opts: AgOptions, tally: Tally): AgContext {
-  let ticks = 0;
+  const { budget } = opts;
   return {
     p,
     layout,
     threads,
     init,
     maxStates: opts.maxStates ?? 1_000_000,
-    // The clock is read every 256 calls: cheap enough for inner loops.
-    tick: () => {
-      if ((++ticks & 255) === 0 && opts.deadline !== undefined && performance.now() > opts.deadline) throw new Unknown('timeout');
-    },
+    tick: () => budget?.tick(),
     note: (states) => void (tally.largest = Math.max(tally.largest, states)),
     // Counted here, as the teacher answers: a deadline may end L* inside a query.
     learn: (alphabet, teacher) => {
-      const r = lstar(alphabet, { member: (w) => (tally.queries++, teacher.member(w)), conjecture: (c) => (tally.conjectures++, teacher.conjecture(c)) }, opts.deadline);
-      if ('timeout' in r) throw new Unknown('timeout');
-      return r.dfa;
+      return lstar(alphabet, { member: (w) => (tally.queries++, teacher.member(w)), conjecture: (c) => (tally.conjectures++, teacher.conjecture(c)) }, budget).dfa;
     },
   };
 }

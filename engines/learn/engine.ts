@@ -86,7 +86,7 @@ export const learnEngine: Engine<LearnOptions, LearnProof, LearnStats> = {
     const split = components.map((ks) => names(p, ks)).join(' | ');
     if (hasArrays(p)) return { verdict: { verdict: 'unknown', reason: arraysReason('learn'), stats: { ...emptyStats(), split } }, backend: null };
     if (components.some((ks) => !ks.length)) return { verdict: { verdict: 'unknown', reason: 'assume-guarantee needs two sides: the program has one thread', stats: { ...emptyStats(), split } }, backend: null };
-    const r = checkAssumeGuarantee(p, components, { deadline: ctx.budget.deadline });
+    const r = checkAssumeGuarantee(p, components, { budget: ctx.budget });
     const stats = { ...r.stats, split };
     if (r.verdict === 'safe') return { verdict: { verdict: 'safe', proof: { split, assumption: r.assumption, events: r.events }, proofChecked: true, stats }, backend: null };
     if (r.verdict === 'unsafe') return { verdict: { verdict: 'unsafe', trace: r.trace, traceReplayed: true, stats }, backend: null };

@@ -8,6 +8,7 @@
  * distinct, so no consistency check is needed and at most (states − 1) conjectures are
  * made.
  */
+import type { Budget } from '../../core/budget.js';
 
 /** A word: events, as indices into the alphabet. */
 export type Word = readonly number[];
@@ -31,7 +32,10 @@ export interface LearnStats {
   readonly conjectures: number;
 }
 
-export type LearnResult = { readonly dfa: Dfa; readonly stats: LearnStats } | { readonly timeout: true; readonly stats: LearnStats };
+export interface LearnResult {
+  readonly dfa: Dfa;
+  readonly stats: LearnStats;
+}
 
 /** The state a DFA reaches on `w`. */
 export function run(d: Dfa, w: Word, from = 0): number {
@@ -44,8 +48,8 @@ export function accepts(d: Dfa, w: Word): boolean {
   return d.accepting[run(d, w)];
 }
 
-/** Fig. 3.17 with the Rivest–Schapire analysis; `deadline` (performance.now()) bounds it. */
-export function lstar(alphabet: number, teacher: Teacher, deadline?: number): LearnResult {
+/** Fig. 3.17 with the Rivest–Schapire analysis; `budget` is checked per row of the table closed (it throws). */
+export function lstar(alphabet: number, teacher: Teacher, budget?: Budget): LearnResult {
   const answers = new Map<string, boolean>();
   let queries = 0;
   const member = (w: Word): boolean => {
@@ -68,7 +72,7 @@ export function lstar(alphabet: number, teacher: Teacher, deadline?: number): Le
     S.forEach((s, k) => index.set(row(s), k));
     const next: number[][] = [];
     for (let k = 0; k < S.length; k++) {
-      if (deadline !== undefined && performance.now() > deadline) return { timeout: true, stats: stats() };
+      budget?.check();
       const out: number[] = [];
       for (let a = 0; a < alphabet; a++) {
         const sa = [...S[k], a];

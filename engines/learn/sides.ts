@@ -30,11 +30,11 @@ export interface AgContext {
   /** Initial states, all variables. */
   readonly init: readonly Vec[];
   readonly maxStates: number;
-  /** Throws Unknown when the time is up. */
+  /** A step of a check: throws (Budget.tick) past the run's deadline or memory limit. */
   tick(): void;
   /** A check held this many states (the memory measure). */
   note(states: number): void;
-  /** L* over `alphabet` letters with this teacher: the learned DFA; Unknown on timeout. */
+  /** L* over `alphabet` letters with this teacher: the learned DFA; it throws as tick does. */
   learn(alphabet: number, teacher: Teacher): Dfa;
 }
 

@@ -11,6 +11,7 @@
 import { and, eq, mkVar, num, or, rename, show, varsOf, type Term } from '../../solver/formula.js';
 import type { Program } from '../../program/program.js';
 import { compile } from '../../core/compile.js';
+import { Budget, ranOut } from '../../core/budget.js';
 import { automatonSteps, type LtlProperty } from '../../core/property.js';
 import { fairCycle, type Edge, type Fairness, type GraphLasso, type Requirement } from '../../core/fair-cycles.js';
 import type { ConcreteLasso, LivenessOutcome, RunStep } from '../../core/lasso.js';
@@ -22,7 +23,8 @@ import { inFrame, nextShared, splitInvariant, viewsAt, type SplitInvariant, type
 
 export interface SplitOptions {
   readonly nondetRange?: readonly [bigint, bigint];
-  readonly deadline?: number;
+  /** Checked per step: past its deadline or memory limit the check stops (UNKNOWN); Cancelled from it is thrown on. */
+  readonly budget?: Budget;
   readonly maxRefinements?: number;
 }
 
@@ -72,9 +74,13 @@ interface AbstractProduct {
 
 export function checkLivenessSplit(p: Program, prop: LtlProperty, opts: SplitOptions = {}): LivenessOutcome<SplitStats> {
   const c = new SplitCheck(p, prop, opts);
-  for (let round = 0; ; round++) {
-    const r = c.round(round);
-    if (r) return r;
+  try {
+    for (let round = 0; ; round++) {
+      const r = c.round(round);
+      if (r) return r;
+    }
+  } catch (e) {
+    return { verdict: 'unknown', reason: ranOut(e).message, stats: c.stats() };
   }
 }
 
@@ -90,8 +96,7 @@ interface Failed {
 /** One run of checkLivenessSplit: the refinements so far and the statistics, round by round. */
 class SplitCheck {
   private readonly t0 = performance.now();
-  /** performance.now() past which the check stops (UNKNOWN). */
-  private readonly deadline: number | undefined;
+  private readonly budget: Budget;
   private readonly range: readonly [bigint, bigint];
   private readonly maxRefinements: number;
   /** The property's shared shadows of the locals its atoms read, and the atoms over them. */
@@ -114,7 +119,7 @@ class SplitCheck {
     private readonly prop: LtlProperty,
     opts: SplitOptions,
   ) {
-    this.deadline = opts.deadline;
+    this.budget = opts.budget ?? new Budget();
     this.range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
     this.maxRefinements = opts.maxRefinements ?? DEFAULT_MAX_REFINEMENTS;
     const texts = [...prop.atoms.keys()];
@@ -129,12 +134,10 @@ class SplitCheck {
     const q = withShadows(p, [...this.seen.shadows, ...this.refinements]);
     const frames = new Frames(q, symmetryFor(q, this.atoms.map(([, t]) => t)));
     this.symmetry = frames.describe(q);
-    const theta = splitInvariant(q, frames, this.hidden, range, this.deadline);
-    if (theta === 'timeout') return this.timeout();
+    const theta = splitInvariant(q, frames, this.hidden, range, this.budget);
     this.invariantSize = theta.size;
     this.states += theta.size;
     const failed = this.failing(q, theta, frames);
-    if (failed === 'timeout') return this.timeout();
     if (!failed) {
       if (theta.clipped) return this.deadlockOr(theta, q, { verdict: 'unknown', reason: `no counterexample with nondeterministic values in ${range[0]}..${range[1]}, which the program does not bound itself`, stats: this.stats() });
       return this.deadlockOr(theta, q, { verdict: 'holds', stats: this.stats() });
@@ -148,21 +151,17 @@ class SplitCheck {
     return undefined;
   }
 
-  private stats(): SplitStats {
+  stats(): SplitStats {
     const { states, invariantSize, exposed, checks, symmetry } = this;
     return { timeMs: performance.now() - this.t0, states, invariantSize, refinements: this.rounds, exposed, newVariables: this.refinements.length, checks, symmetry };
   }
 
-  private timeout(): Outcome {
-    return { verdict: 'unknown', reason: 'timeout', stats: this.stats() };
-  }
-
   /** The first representative whose abstract process P̄[θ,i] × A has a fair accepting lasso (Theorem 4), if any. */
-  private failing(q: Program, theta: SplitInvariant, frames: Frames): Failed | undefined | 'timeout' {
+  private failing(q: Program, theta: SplitInvariant, frames: Frames): Failed | undefined {
     const { prop } = this;
     const letterOf = letters(theta, this.atoms, q.globals);
     for (const i of frames.reps) {
-      if (this.deadline !== undefined && performance.now() > this.deadline) return 'timeout';
+      this.budget.check();
       this.checks++;
       const product = abstractProduct(q, theta, i, prop, letterOf, this.range);
       this.states += product.view.length;
@@ -215,9 +214,9 @@ class SplitCheck {
    */
   private deadlockOr(theta: SplitInvariant, q: Program, verdict: Outcome): Outcome {
     if (!mayDeadlock(theta, q.threads.length)) return verdict;
-    const { deadline } = this;
+    const { deadline } = this.budget;
     const left = deadline === undefined ? 60_000 : deadline - performance.now();
-    const d = findDeadlock(this.p, { nondetRange: this.range, deadline: performance.now() + Math.min(left / 10, DEADLOCK_SEARCH_MS), maxStates: DEADLOCK_SEARCH_STATES });
+    const d = findDeadlock(this.p, { nondetRange: this.range, budget: this.budget.within(performance.now() + Math.min(left / 10, DEADLOCK_SEARCH_MS)), maxStates: DEADLOCK_SEARCH_STATES });
     if (typeof d === 'object' && 'run' in d) return { verdict: 'deadlock', run: d.run, stats: this.stats() };
     if (d === 'none' || verdict.verdict !== 'holds') return verdict;
     return { ...verdict, caveat: `deadlock freedom is not established: the split invariant admits a state where no thread moves, and ${d.unknown}; a run that stays in such a state satisfies the property` };

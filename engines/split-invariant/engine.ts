@@ -8,7 +8,7 @@ export const splitEngine: LivenessEngine<SplitStats> = {
   decides: 'ltl',
   lowering: 'inline',
   options: {},
-  run: async (p, _o, ctx, prop) => ({ verdict: checkLivenessSplit(p, prop, { deadline: ctx.budget.deadline }), backend: null }),
+  run: async (p, _o, ctx, prop) => ({ verdict: checkLivenessSplit(p, prop, { budget: ctx.budget }), backend: null }),
   report: {
     proof: (s) => [
       `split invariant: ${s.invariantSize} views (Σ_k |θ_k|); every abstract process P̄[θ,i] passes Theorem 4's check (no fair run takes T_i infinitely often from accepting states)`,

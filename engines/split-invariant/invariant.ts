@@ -8,6 +8,7 @@
  * processes (Definition 2) and the must/may analysis (Theorem 6) read them.
  */
 import type { Program } from '../../program/program.js';
+import type { Budget } from '../../core/budget.js';
 import { Layout, ThreadMoves, initialStates } from '../state-space/api.js';
 import { macroMoves, type MacroMove, type Moves } from './macro-steps.js';
 import type { Actor, Frames, Perm } from './frames.js';
@@ -75,14 +76,14 @@ export function inFrame(frames: Frames, k: number, vals: Vec, width: number): Ve
   return perm ? [...g, ...vals.slice(width)] : vals;
 }
 
-/** The strongest thread-modular split invariant of `p` up to the symmetry of `frames`, or 'timeout'. */
-export function splitInvariant(p: Program, frames: Frames, hidden: ((k: number) => ReadonlySet<string>) | null, range: readonly [bigint, bigint], deadline?: number): SplitInvariant | 'timeout' {
+/** The strongest thread-modular split invariant of `p` up to the symmetry of `frames`; `budget` ticked per view expanded. */
+export function splitInvariant(p: Program, frames: Frames, hidden: ((k: number) => ReadonlySet<string>) | null, range: readonly [bigint, bigint], budget: Budget): SplitInvariant {
   const f = new Fixpoint(p, frames, hidden, range);
   const all = new Layout([...p.vars.keys()]);
   const init = initialStates(p, all, range);
   for (const s of init.states) for (const th of p.threads) f.add(th.index, [...p.globals, ...th.locals].map((v) => s[all.index.get(v)!]));
-  for (let steps = 1; f.pending(); steps++) {
-    if ((steps & 255) === 0 && deadline !== undefined && performance.now() > deadline) return 'timeout';
+  while (f.pending()) {
+    budget.tick();
     f.expand();
   }
   const { threads } = f;

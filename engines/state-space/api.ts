@@ -6,6 +6,7 @@
  */
 import type { Program } from '../../program/program.js';
 import { checkModular, checkModularProof } from './modular.js';
+import type { Budget } from '../../core/budget.js';
 
 export { Layout, initialStates } from './steps.js';
 export { ThreadMoves, globalMoves, deadlocked, type RealMove } from './moves.js';
@@ -25,9 +26,9 @@ export interface FixpointAnswer {
 /**
  * Flanagan–Qadeer thread-modular model checking (modular.ts) of `p`, each group of
  * `groups` explored as one thread (default: every thread alone), within `maxStates`
- * and by `deadline` (performance.now()).
+ * and `budget` (past its deadline or memory limit: incomplete).
  */
-export function threadModularFixpoint(p: Program, bounds: { maxStates: number; deadline: number }, groups?: readonly (readonly number[])[]): FixpointAnswer {
+export function threadModularFixpoint(p: Program, bounds: { maxStates: number; budget: Budget }, groups?: readonly (readonly number[])[]): FixpointAnswer {
   const r = checkModular(p, bounds, groups);
   return { errorReachable: r.errorReachable, complete: r.complete };
 }
@@ -46,7 +47,7 @@ export interface ThreadViews {
  * in it, no value drawn from a range, no call kept, and checkModularProof holds.
  * Otherwise undefined: views of a bounded search are not invariants.
  */
-export function threadModularViews(p: Program, bounds: { maxStates: number; deadline: number }): ThreadViews[] | undefined {
+export function threadModularViews(p: Program, bounds: { maxStates: number; budget: Budget }): ThreadViews[] | undefined {
   if (p.threads.some((th) => th.replicated || th.transitions.some((t) => t.stack))) return undefined;
   const r = checkModular(p, bounds);
   if (!r.proof || r.errorReachable || r.usedNondetRange || r.cut > 0 || checkModularProof(r.proof) !== undefined) return undefined;

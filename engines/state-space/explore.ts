@@ -10,6 +10,8 @@ import type { Run } from '../../core/replay.js';
 import { Layout, compileSteps, fire, initialStates, type Step as CompiledStep } from './steps.js';
 import type { Symmetry } from './symmetry.js';
 import { liveVariables } from '../../program/dead-locals.js';
+import { ranOut, type Budget } from '../../core/budget.js';
+import { Timeout } from '../../core/errors.js';
 
 /** The bounds of an explicit search (the explorer and the thread-modular engine). */
 export interface SearchOptions {
@@ -21,10 +23,8 @@ export interface SearchOptions {
    */
   intRange?: readonly [bigint, bigint];
   maxStates?: number;
-  /** performance.now() past which the search stops (incomplete). */
-  deadline?: number;
-  /** Asked every 1024 states: why the run is out of memory (the search stops, incomplete), or undefined (Budget.overMemory). */
-  memory?: () => string | undefined;
+  /** Ticked per state: past its deadline or memory limit the search stops (incomplete); Cancelled from it is thrown on. */
+  budget?: Budget;
 }
 
 export interface ExploreOptions extends SearchOptions {
@@ -67,6 +67,17 @@ export interface ExploreResult extends SearchResult {
   readonly trace?: readonly TraceStep[];
   /** The run to the error state, for core/replay.ts. */
   readonly run?: Run<bigint>;
+}
+
+/** Runs `search`: undefined, or why its budget stopped it (Timeout, OutOfMemory with its reason); anything else is thrown on. */
+export function stopOfBudget(search: () => void): { stoppedBy: 'timeout' | 'out of memory'; memory?: string } | undefined {
+  try {
+    search();
+    return undefined;
+  } catch (e) {
+    const why = ranOut(e);
+    return why instanceof Timeout ? { stoppedBy: 'timeout' } : { stoppedBy: 'out of memory', memory: why.message };
+  }
 }
 
 export const DEFAULT_NONDET_RANGE: readonly [bigint, bigint] = [-2n, 2n];
@@ -159,16 +170,23 @@ class Explorer {
     for (const s0 of init.states) this.add(s0, this.noStacks, -1, undefined, []);
     // Breadth-first (shortest traces, and the re-check's closed set); a bug search goes depth-first, the newest state next, to reach deep states soon.
     const next = this.bound === undefined ? (s: number) => s + 1 : () => (this.pending.length ? this.pending.pop()! : this.values.length);
-    for (let s = next(-1), n = 0; s < this.values.length && this.errorState < 0 && !this.stoppedBy; s = next(s), n++) {
-      if ((n & 1023) === 0 && this.opts.deadline !== undefined && performance.now() > this.opts.deadline) this.stoppedBy = 'timeout';
-      else if ((n & 1023) === 0 && (this.memory = this.opts.memory?.())) this.stoppedBy = 'out of memory';
-      if (this.bound === undefined)
-        this.successors(s, (next, nst, c, aux) => {
-          this.fired++;
-          this.add(next, nst, s, c, aux);
-        });
-      else this.boundedSuccessors(s);
-    }
+    this.untilStopped(() => {
+      for (let s = next(-1); s < this.values.length && this.errorState < 0 && !this.stoppedBy; s = next(s)) {
+        this.opts.budget?.tick();
+        if (this.bound === undefined)
+          this.successors(s, (next, nst, c, aux) => {
+            this.fired++;
+            this.add(next, nst, s, c, aux);
+          });
+        else this.boundedSuccessors(s);
+      }
+    });
+  }
+
+  /** Runs `search`; where the budget stops it (Timeout, OutOfMemory), `stoppedBy` and `memory` say why. */
+  private untilStopped(search: () => void): void {
+    const stop = stopOfBudget(search);
+    if (stop) ({ stoppedBy: this.stoppedBy, memory: this.memory } = stop);
   }
 
   /**
@@ -179,15 +197,17 @@ class Explorer {
   recheck(): boolean | undefined {
     if (!this.opts.recheck || this.errorState >= 0 || this.stoppedBy) return undefined;
     let closed = true;
-    for (let s = 0; s < this.values.length && closed && !this.stoppedBy; s++) {
-      // The re-check is part of the search: it too ends at the deadline (then incomplete, no verdict).
-      if ((s & 1023) === 0 && this.opts.deadline !== undefined && performance.now() > this.opts.deadline) this.stoppedBy = 'timeout';
-      this.successors(s, (next, nst) => {
-        if (!this.inBounds(next)) return;
-        const c = this.canon(next, nst);
-        if (!this.seen.has(this.stateKey(c.vals, c.stacks))) closed = false;
-      });
-    }
+    // The re-check is part of the search: its budget ends it too (then incomplete, no verdict).
+    this.untilStopped(() => {
+      for (let s = 0; s < this.values.length && closed; s++) {
+        this.opts.budget?.tick();
+        this.successors(s, (next, nst) => {
+          if (!this.inBounds(next)) return;
+          const c = this.canon(next, nst);
+          if (!this.seen.has(this.stateKey(c.vals, c.stacks))) closed = false;
+        });
+      }
+    });
     return this.stoppedBy ? undefined : closed;
   }
 

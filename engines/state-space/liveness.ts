@@ -19,12 +19,13 @@ import { deadlocked, globalMoves, type RealMove, type ThreadMoves } from './move
 import { initialStates, type Layout } from './steps.js';
 import { ProductNodes } from './product-nodes.js';
 import { deadlockFailure, lassoFailure } from './lasso.js';
+import { ranOut, type Budget } from '../../core/budget.js';
 
 export interface LivenessOptions {
   readonly nondetRange?: readonly [bigint, bigint];
   readonly maxStates?: number;
-  /** performance.now() past which the search stops (UNKNOWN). */
-  readonly deadline?: number;
+  /** Ticked per state: past its deadline or memory limit the check stops (UNKNOWN); Cancelled from it is thrown on. */
+  readonly budget?: Budget;
 }
 
 export interface GlobalLivenessStats {
@@ -44,7 +45,11 @@ interface ProductEdge extends Edge {
 /** The product of the program with the automaton of ¬φ, and its fair accepting cycles. */
 export function checkLivenessGlobal(p: Program, prop: LtlProperty, opts: LivenessOptions = {}): LivenessOutcome<GlobalLivenessStats> {
   const c = new GlobalLiveness(p, prop, opts);
-  return c.programGraph() ?? c.product() ?? c.verdict();
+  try {
+    return c.programGraph() ?? c.product() ?? c.verdict();
+  } catch (e) {
+    return { verdict: 'unknown', reason: ranOut(e).message, stats: c.stats() };
+  }
 }
 
 type Outcome = LivenessOutcome<GlobalLivenessStats>;
@@ -91,7 +96,7 @@ class GlobalLiveness {
   /**
    * The program's own graph first: every reachable state is checked for a deadlock,
    * whatever the automaton does (it may reject a prefix the program still runs on).
-   * An outcome if a deadlock, the deadline or the state limit ends the check.
+   * An outcome if a deadlock or the state limit ends the check; the budget throws.
    */
   programGraph(): Outcome | undefined {
     const { threads, values, movesOf, idle } = this;
@@ -99,7 +104,7 @@ class GlobalLiveness {
     this.clipped = init.clipped;
     this.roots = [...new Set(init.states.map((v) => this.stateOf(v)))];
     for (let s = 0; s < values.length; s++) {
-      if ((s & 1023) === 0 && this.opts.deadline !== undefined && performance.now() > this.opts.deadline) return { verdict: 'unknown', reason: 'timeout', stats: this.stats() };
+      this.opts.budget?.tick();
       if (values.length > this.maxStates) return { verdict: 'unknown', reason: `state limit: more than ${this.maxStates} program states`, stats: this.stats() };
       movesOf[s] = threads.map((m) => m.real(values[s]));
       idle[s] = threads.map((m) => m.idle(values[s]));
@@ -115,12 +120,12 @@ class GlobalLiveness {
     return undefined;
   }
 
-  /** The product of the program's graph with the automaton; an outcome if the deadline or the state limit ends it. */
+  /** The product of the program's graph with the automaton; an outcome if the state limit ends it; the budget throws. */
   product(): Outcome | undefined {
     const { A, nodes } = this;
     for (const s of this.roots) for (const q of automatonSteps(A, 0, this.letters[s])) if (!this.initial.includes(nodes.node(s, q))) this.initial.push(nodes.node(s, q));
     for (let n = 0; n < nodes.size; n++) {
-      if ((n & 1023) === 0 && this.opts.deadline !== undefined && performance.now() > this.opts.deadline) return { verdict: 'unknown', reason: 'timeout', stats: this.stats() };
+      this.opts.budget?.tick();
       if (nodes.size > this.maxStates) return { verdict: 'unknown', reason: `state limit: more than ${this.maxStates} product states`, stats: this.stats() };
       this.out.push(this.progOut[nodes.state[n]].flatMap((e) => automatonSteps(A, nodes.q[n], this.letters[e.to]).map((q2) => ({ ...e, to: nodes.node(e.to, q2) }))));
     }
@@ -150,7 +155,7 @@ class GlobalLiveness {
     return { verdict: 'fails', lasso, stats: this.stats() };
   }
 
-  private stats(): GlobalLivenessStats {
+  stats(): GlobalLivenessStats {
     return { timeMs: performance.now() - this.t0, states: this.nodes.size, programStates: this.values.length, automatonStates: this.A.size };
   }
 
@@ -197,7 +202,7 @@ function concreteRun(names: readonly string[], values: readonly bigint[][], stat
 export function findDeadlock(p: Program, opts: LivenessOptions = {}): { run: StepRun } | 'none' | { unknown: string } {
   const range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
   const { threads } = globalMoves(p, range);
-  const r = explore(p, { nondetRange: range, maxStates: opts.maxStates, deadline: opts.deadline, symmetry: findSymmetry(p), target: (vals) => deadlocked(threads, vals) });
+  const r = explore(p, { nondetRange: range, maxStates: opts.maxStates, budget: opts.budget, symmetry: findSymmetry(p), target: (vals) => deadlocked(threads, vals) });
   if (r.errorReachable && r.run) {
     const run: StepRun = { states: r.run.states, steps: r.run.steps.map((s) => ({ thread: s.transition.thread, transition: s.transition, aux: s.aux })) };
     const bad = deadlockFailure(p, run, range);

@@ -12,7 +12,7 @@
  * the program safe; an error in it may be an artefact of the abstraction.
  */
 import type { Program, Thread } from '../../program/program.js';
-import { DEFAULT_MAX_STATES, DEFAULT_NONDET_RANGE, boundedSlots, type SearchOptions, type SearchResult } from './explore.js';
+import { DEFAULT_MAX_STATES, DEFAULT_NONDET_RANGE, boundedSlots, stopOfBudget, type SearchOptions, type SearchResult } from './explore.js';
 import { Layout, compileSteps, fire, initialStates, type Step } from './steps.js';
 
 /** One thread's (or group's) share of the result. */
@@ -357,11 +357,13 @@ class Worklist {
     const { opts, work } = this;
     let clipped = false;
     for (const f of initFacts(this.p, this.ts, init)) this.add(f);
-    for (let i = 0; i < work.length && !this.stoppedBy && this.errorThread === undefined; i++) {
-      if ((i & 1023) === 0 && opts.deadline !== undefined && performance.now() > opts.deadline) this.stoppedBy = 'timeout';
-      else if ((i & 1023) === 0 && (this.memory = opts.memory?.())) this.stoppedBy = 'out of memory';
-      clipped = consequences(this.p, this.ts, this.env, work[i], (f) => this.add(f), () => this.fired++) || clipped;
-    }
+    const stop = stopOfBudget(() => {
+      for (let i = 0; i < work.length && !this.stoppedBy && this.errorThread === undefined; i++) {
+        opts.budget?.tick();
+        clipped = consequences(this.p, this.ts, this.env, work[i], (f) => this.add(f), () => this.fired++) || clipped;
+      }
+    });
+    if (stop) ({ stoppedBy: this.stoppedBy, memory: this.memory } = stop);
     return clipped;
   }
 

@@ -6,6 +6,8 @@
  * atoms it is a combination of. All arithmetic is on bigints; no floating point.
  */
 import { linearOf, sub, type Term } from '../../../solver/formula.js';
+import type { Budget } from '../../../core/budget.js';
+import { Timeout } from '../../../core/errors.js';
 
 /** `Σ c·v + constant = 0` (eq) or `≤ 0`. */
 export interface LinearAtom {
@@ -91,8 +93,8 @@ export interface FarkasLimits {
   readonly maxRows?: number;
   /** Atoms the rows of the elimination may refer to, summed over the rows (memory). */
   readonly maxOrigins?: number;
-  /** performance.now() past which the search stops. */
-  readonly deadline?: number;
+  /** The query's: past its deadline the search stops ('limit', 'deadline'); its other stops are thrown on. */
+  readonly budget?: Budget;
 }
 
 const contradiction = (r: Row): boolean => r.coeffs.size === 0 && (r.eq ? r.constant !== 0n : r.constant > 0n);
@@ -103,7 +105,17 @@ const contradiction = (r: Row): boolean => r.coeffs.size === 0 && (r.eq ? r.cons
  * one; 'limit' past the limits.
  */
 export function farkas(atoms: readonly LinearAtom[], limits: FarkasLimits = {}): FarkasResult {
-  const { maxRows = 20_000, maxOrigins = 2_000_000, deadline = Infinity } = limits;
+  try {
+    return certificate(atoms, limits);
+  } catch (e) {
+    if (e instanceof Timeout) return { status: 'limit', reason: 'deadline' };
+    throw e;
+  }
+}
+
+/** farkas, whose budget throws. */
+function certificate(atoms: readonly LinearAtom[], limits: FarkasLimits): FarkasResult {
+  const { maxRows = 20_000, maxOrigins = 2_000_000, budget } = limits;
   let origins = atoms.length;
   const found = (r: Row): FarkasResult => {
     const s = r.eq && r.constant < 0n ? -1n : 1n;
@@ -138,7 +150,7 @@ export function farkas(atoms: readonly LinearAtom[], limits: FarkasLimits = {}):
       if (contradiction(next)) return found(next);
       origins += next.origin.size - r.origin.size;
       if (origins > maxOrigins) return { status: 'limit', reason: `elimination past ${maxOrigins} atom references` };
-      if ((other & 1023) === 0 && performance.now() > deadline) return { status: 'limit', reason: 'deadline' };
+      budget?.tick();
       table[other] = next;
       index(other, next, true);
     }
@@ -164,7 +176,7 @@ export function farkas(atoms: readonly LinearAtom[], limits: FarkasLimits = {}):
     const ps = rows.filter((r) => (r.coeffs.get(best) ?? 0n) > 0n);
     const ns = rows.filter((r) => (r.coeffs.get(best) ?? 0n) < 0n);
     if (keep.length + ps.length * ns.length > maxRows) return { status: 'limit', reason: `Fourier–Motzkin past ${maxRows} rows` };
-    if (performance.now() > deadline) return { status: 'limit', reason: 'deadline' };
+    budget?.check();
     for (const p of ps) for (const n of ns) keep.push(eliminate(p, n, best));
     rows = keep;
   }

@@ -4,6 +4,7 @@
  * solution validated against its clauses before anyone uses it.
  */
 import { InternalError, SolverUnknown } from '../../../core/errors.js';
+import { Budget } from '../../../core/budget.js';
 import { or } from '../../../solver/formula.js';
 import { solutionObligations, type HornResult, type HornSolution, type HornSystem } from '../../../solver/horn.js';
 import type { SmtSolver } from '../../../solver/smt.js';
@@ -56,7 +57,7 @@ export async function solveClauses(sys: HornSystem, rationalUnsatSuffices: boole
   };
   if (o.hornSolver === 'spacer') return spacer();
   // Synchronous: it must stop by itself when the query's time is up.
-  const lin = solveLinearHC(sys, { farkas: { deadline: o.timeoutMs === undefined ? undefined : performance.now() + o.timeoutMs } });
+  const lin = solveLinearHC(sys, { farkas: { budget: o.timeoutMs === undefined ? undefined : new Budget({ deadline: performance.now() + o.timeoutMs }) } });
   if (lin.status === 'gave-up') return spacer(lin.reason);
   if (lin.status === 'unsat') {
     if (rationalUnsatSuffices && o.hornSolver === 'linear') return { status: 'unsat', by: 'linear' };

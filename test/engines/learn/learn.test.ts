@@ -12,6 +12,7 @@ import { loadProgram } from '../../../frontend/index.js';
 import { explore } from '../../../engines/state-space/explore.js';
 import { checkAssumeGuarantee } from '../../../engines/learn/assume-guarantee.js';
 import { accepts } from '../../../engines/learn/lstar.js';
+import { Budget } from '../../../core/budget.js';
 import { rely } from '../../helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rely-learn-'));
@@ -135,7 +136,7 @@ int main() { pthread_t h; pthread_create(&h, 0, t, 0); x = 1; return 0; }
       const truth = explore(p, { maxStates: 200_000 });
       const splits = s2.length > 1 ? [[s1, s2], [s1, ...s2.map((t) => [t])]] : [[s1, s2]];
       for (const [j, split] of splits.entries()) {
-        const r = checkAssumeGuarantee(p, split, { deadline: performance.now() + 5_000 });
+        const r = checkAssumeGuarantee(p, split, { budget: new Budget({ deadline: performance.now() + 5_000 }) });
         if (r.verdict === 'unknown' || !truth.complete) {
           counts.unknown++;
           continue;
