@@ -113,7 +113,7 @@ export function farkas(atoms: readonly LinearAtom[], limits: FarkasLimits = {}):
   }
 }
 
-/** farkas, whose budget throws. */
+/** The search of farkas; its budget throws (Timeout, which farkas answers with its limit, and OutOfMemory). */
 function certificate(atoms: readonly LinearAtom[], limits: FarkasLimits): FarkasResult {
   const { maxRows = 20_000, maxOrigins = 2_000_000, budget } = limits;
   let origins = atoms.length;
