@@ -7,7 +7,7 @@
 import { type Program, type Transition, singleInstances } from '../../program/program.js';
 import { traceStep, type TraceStep } from '../../core/trace.js';
 import type { Run } from '../../core/replay.js';
-import { Layout, compileSteps, fire, initialStates, type Step as CompiledStep } from './steps.js';
+import { Layout, beforeDeadline, compileSteps, fire, initialStates, type Step as CompiledStep } from './steps.js';
 import type { Symmetry } from './symmetry.js';
 import { liveVariables } from '../../program/dead-locals.js';
 
@@ -85,7 +85,9 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   const t0 = performance.now();
   const range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
   const maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;
-  const { layout, byPc, dead } = compiled(p, range);
+  const c = beforeDeadline(() => compiled(p, range, opts.deadline));
+  if (!c) return stoppedBeforeStart(range, t0);
+  const { layout, byPc, dead } = c;
   const { names, index } = layout;
   let usedRange = false;
 
@@ -287,6 +289,11 @@ export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   };
 }
 
+/** A search that reached its deadline before its first state, while compiling the transitions. */
+export function stoppedBeforeStart(range: readonly [bigint, bigint], t0: number): SearchResult {
+  return { errorReachable: false, complete: false, stoppedBy: 'timeout', usedNondetRange: false, nondetRange: range, cut: 0, states: 0, transitionsFired: 0, timeMs: performance.now() - t0 };
+}
+
 /** Per thread, by pc value: the slots of the variables dead there (among those its liveness follows), if any. */
 function deadSlots(p: Program, index: ReadonlyMap<string, number>): Map<bigint, number[]>[] {
   return p.threads.map((th) => {
@@ -308,14 +315,14 @@ interface Compiled {
   readonly dead: Map<bigint, number[]>[];
 }
 
-function compiled(p: Program, range: readonly [bigint, bigint]): Compiled {
+function compiled(p: Program, range: readonly [bigint, bigint], deadline: number | undefined): Compiled {
   let byRange = compiledSteps.get(p);
   if (!byRange) compiledSteps.set(p, (byRange = new Map()));
   const key = `${range[0]}..${range[1]}`;
   let c = byRange.get(key);
   if (!c) {
     const layout = new Layout([...p.vars.keys()]);
-    byRange.set(key, (c = { layout, byPc: p.threads.map((th) => compileSteps(p, th, layout, range)), dead: deadSlots(p, layout.index) }));
+    byRange.set(key, (c = { layout, byPc: p.threads.map((th) => compileSteps(p, th, layout, range, deadline)), dead: deadSlots(p, layout.index) }));
   }
   return c;
 }

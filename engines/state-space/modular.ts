@@ -12,8 +12,8 @@
  * the program safe; an error in it may be an artefact of the abstraction.
  */
 import type { Program, Thread } from '../../program/program.js';
-import { DEFAULT_MAX_STATES, DEFAULT_NONDET_RANGE, boundedSlots, type SearchOptions, type SearchResult } from './explore.js';
-import { Layout, compileSteps, fire, initialStates, type Step } from './steps.js';
+import { DEFAULT_MAX_STATES, DEFAULT_NONDET_RANGE, boundedSlots, stoppedBeforeStart, type SearchOptions, type SearchResult } from './explore.js';
+import { Layout, beforeDeadline, compileSteps, fire, initialStates, type Step } from './steps.js';
 
 /** One thread's (or group's) share of the result. */
 export interface ThreadSummary {
@@ -80,9 +80,10 @@ class ThreadState {
     readonly p: Program,
     readonly members: readonly Thread[],
     range: readonly [bigint, bigint],
+    deadline: number | undefined,
   ) {
     this.layout = new Layout([...p.globals, ...members.flatMap((th) => th.locals)]);
-    this.steps = members.map((th) => ({ byPc: compileSteps(p, th, this.layout, range), pcSlot: this.layout.index.get(th.pc)! }));
+    this.steps = members.map((th) => ({ byPc: compileSteps(p, th, this.layout, range, deadline), pcSlot: this.layout.index.get(th.pc)! }));
     this.name = members.map((th) => th.name).join('+');
     this.replicated = members.some((th) => th.replicated);
     if (this.replicated && members.length > 1) throw new Error(`internal: a template cannot be explored in a group (${this.name})`);
@@ -317,7 +318,8 @@ export function checkModular(p: Program, opts: SearchOptions = {}, groups: reado
   const t0 = performance.now();
   const range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
   const maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;
-  const ts = groups.map((g) => new ThreadState(p, g.map((i) => p.threads[i]), range));
+  const ts = beforeDeadline(() => groups.map((g) => new ThreadState(p, g.map((i) => p.threads[i]), range, opts.deadline)));
+  if (!ts) return { ...stoppedBeforeStart(range, t0), guarantee: 0, threads: [] };
   const bounded = ts.map((T) => (opts.intRange ? boundedSlots(p, T.layout.names) : []));
   const [lo, hi] = opts.intRange ?? [0n, 0n];
   const env = new Environment(p, ts);
