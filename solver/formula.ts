@@ -351,7 +351,18 @@ export function conjuncts(t: Term): readonly Term[] {
 // ---------------------------------------------------------------------------
 // Traversals.
 
+/** The variables of each term varsOf was asked about, in the order of its walk (terms are immutable and hash-consed). */
+const varsMemo = new WeakMap<Term, readonly string[]>();
+
 export function varsOf(t: Term, out: Set<string> = new Set()): Set<string> {
+  let vs = varsMemo.get(t);
+  if (!vs) varsMemo.set(t, (vs = walkVars(t)));
+  for (const v of vs) out.add(v);
+  return out;
+}
+
+function walkVars(t: Term): string[] {
+  const out = new Set<string>();
   const seen = new Set<number>();
   const walk = (u: Term): void => {
     if (seen.has(u.id)) return;
@@ -360,7 +371,7 @@ export function varsOf(t: Term, out: Set<string> = new Set()): Set<string> {
     else if (u.kind === 'app') u.args.forEach(walk);
   };
   walk(t);
-  return out;
+  return [...out];
 }
 
 /** Rebuilds a term bottom-up through the normalising builders. */
