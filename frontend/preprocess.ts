@@ -385,8 +385,8 @@ function includeTarget(args: Token[], macros: Map<string, Macro>, here: SourcePo
 /**
  * Macros expanding inside macros deeper than this are refused with a located error: each
  * expanded token carries the set of macros it came through, and expansion recurses once
- * per level, so a chain of n `#define`s each naming the next took time and memory n²
- * (20,000 took over 4 GB). Real headers nest a few dozen deep.
+ * per level, so a chain of n `#define`s each naming the next takes time and memory n²
+ * (20,000 take over 4 GB). Real headers nest a few dozen deep.
  */
 export const MAX_MACRO_NESTING = 1_000;
 

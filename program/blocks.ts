@@ -69,8 +69,8 @@ const MAX_PATHS_PER_CUT = 4096;
 /**
  * Work from one cut, in edges walked weighted by the length of the path so far (what a
  * step copies), before it counts as a path explosion too: an else-if chain of n arms
- * whose tests are stable made n paths of up to n edges each, n³ work and formulas n²
- * long (4,000 arms took minutes).
+ * whose tests are stable makes n paths of up to n edges each, n³ work and formulas n²
+ * long (4,000 arms take minutes).
  */
 const MAX_WORK_PER_CUT = 1_000_000;
 
@@ -116,8 +116,8 @@ export function buildTransitions(input: BlockInput): Blocks {
   } catch (e) {
     if (!(e instanceof PathExplosion)) throw e;
   }
-  // Still too much work (a straight run of thousands of steps, e.g. nested `if (1)`:
-  // its PathExplosion was an internal error, fuzz seed 2026 case 85): small blocks.
+  // Still too much work (a straight run of thousands of steps, e.g. nested `if (1)`,
+  // has no branch to cut at): small blocks.
   let pos: SourcePos;
   try {
     return build({ ...input, largeBlocks: false }, new Set(cuts));
@@ -126,7 +126,7 @@ export function buildTransitions(input: BlockInput): Blocks {
     pos = e.pos ?? input.cfg.posOf[input.entry]!;
   }
   // Small blocks cut at every step but inside an atomic section, which folds into one
-  // transition: its branches multiply (fuzz seed 20261127 case 3747). Such a section
+  // transition: its branches multiply. Such a section
   // runs step by step under the flag, cut at every branch as the thread's other code.
   if (!input.atomicFlag) throw new NeedsAtomicFlag(pos);
   const flagged = [

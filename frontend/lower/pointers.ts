@@ -444,7 +444,7 @@ function regionAllocation(b: ThreadBuilder, name: string, setSize: (size: Bindin
  * a large n allocates a few bytes and the accesses that follow are out of bounds: rely's
  * model of undefined behaviour (it reaches the error location) then reports an error in
  * SV-COMP tasks whose expected verdict ignores the wrap (weaver's `create_fresh_int_array`
- * without a bound on its size: six wrong verdicts when this was modelled).
+ * without a bound on its size: six tasks whose expected verdict the wrap contradicts).
  */
 function storeCellCount(b: ThreadBuilder, x: Binding, name: string, bytes: Term, size: bigint, where: string, pos: SourcePos): void {
   if (!linearOf(bytes))
