@@ -9,8 +9,8 @@
  * C's typedef ambiguity (`T * x;`) is resolved before matching: the parser marks
  * each token that is a typedef name of the file by replacing its first character with
  * TYPEDEF_MARK (the text keeps its length, so positions stay right), and `typedefName`
- * matches the mark. A per-file rule listing the names instead cost every identifier a
- * try of every name: 50,000 typedefs in a header took minutes.
+ * matches the mark. A per-file rule listing the names instead would cost every
+ * identifier a try of every name: 50,000 typedefs in a header would take minutes.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

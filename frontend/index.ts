@@ -1,7 +1,8 @@
 /** Frontend entry: C file → `Program`. */
 import { readFileSync } from 'node:fs';
 import { InputError, type SourcePos } from '../program/diagnostics.js';
-import { conditionReader, lowerProgram, type LowerOptions } from './lower/translation-unit.js';
+import { conditionReader, lowerProgram } from './lower/assemble.js';
+import type { LowerOptions } from './lower/translation-unit.js';
 import { parseC, parseExpression, type ParseOptions } from './parse/translation-unit.js';
 import type { Term } from '../solver/formula.js';
 import type { Program } from '../program/program.js';

@@ -182,112 +182,15 @@ export interface PreprocessOptions {
 
 /** Preprocesses a file (already read as text) into tokens with positions. */
 export function preprocess(source: string, file: string, opts: PreprocessOptions = {}): Preprocessed {
-  const macros = new Map<string, Macro>();
-  const systemIncludes = new Set<string>();
-  const out: Token[] = [];
-  let marked = false;
+  const pp = new Preprocessor();
+  pp.define(PREDEFINED);
+  for (const [k, v] of Object.entries(opts.defines ?? {})) pp.define(`#define ${k} ${v}\n`);
+  pp.run(tokenize(source, file, false), file, 0);
+  return { ...layOut(pp.out), systemIncludes: pp.systemIncludes, marked: pp.marked };
+}
 
-  const define = (src: string): void => run(tokenize(src, '<built-in>', true), '<built-in>', 0);
-
-  function run(toks: Token[], file: string, depth: number): void {
-    // Conditional stack: each entry says whether the current group is active and
-    // whether a branch of this #if was already taken.
-    const cond: { active: boolean; taken: boolean; outerActive: boolean }[] = [];
-    const active = (): boolean => cond.length === 0 || cond[cond.length - 1].active;
-    let lineDelta: { physical: number; mapped: number; file: string; system: boolean } | null = null;
-    const mapPos = (t: Token): Token => {
-      if (!lineDelta) return t;
-      const pos = { file: lineDelta.file, line: lineDelta.mapped + (t.pos.line - lineDelta.physical), col: t.pos.col };
-      return { ...t, pos, system: lineDelta.system };
-    };
-    let i = 0;
-    let pending: Token[] = [];
-    const flush = (): void => {
-      if (pending.length) append(out, expand(pending, macros));
-      pending = [];
-    };
-    while (i < toks.length) {
-      const t = toks[i];
-      if (t.text === '#' && t.bol) {
-        // A directive: the tokens up to the end of this physical line.
-        let j = i + 1;
-        while (j < toks.length && !toks[j].bol) j++;
-        const line = toks.slice(i + 1, j).map(mapPos);
-        i = j;
-        const name = line[0]?.text ?? '';
-        const args = line.slice(1);
-        const here = mapPos(t).pos;
-        if (name === 'if' || name === 'ifdef' || name === 'ifndef') {
-          const outer = active();
-          let v = false;
-          if (outer) {
-            if (name === 'if') v = evalCondition(args, macros, here);
-            else {
-              if (args[0]?.kind !== 'id') fail(here, `#${name} needs a macro name`);
-              v = macros.has(args[0].text) === (name === 'ifdef');
-            }
-          }
-          cond.push({ active: outer && v, taken: v, outerActive: outer });
-        } else if (name === 'elif') {
-          const top = cond[cond.length - 1] ?? fail(here, '#elif without #if');
-          const v = top.outerActive && !top.taken && evalCondition(args, macros, here);
-          top.active = v;
-          top.taken ||= v;
-        } else if (name === 'else') {
-          const top = cond[cond.length - 1] ?? fail(here, '#else without #if');
-          top.active = top.outerActive && !top.taken;
-          top.taken = true;
-        } else if (name === 'endif') {
-          if (!cond.pop()) fail(here, '#endif without #if');
-        } else if (!active()) {
-          // skipped group
-        } else if (name === 'define') {
-          flush();
-          defineMacro(args, macros, here);
-        } else if (name === 'undef') {
-          if (args[0]) macros.delete(args[0].text);
-        } else if (name === 'include') {
-          flush();
-          const target = includeTarget(args, macros, here);
-          if (target.system) {
-            systemIncludes.add(target.name);
-            if (target.name === 'stdbool.h') define(STDBOOL);
-          } else {
-            if (depth >= MAX_INCLUDE_DEPTH) fail(here, `#include nested more than ${MAX_INCLUDE_DEPTH} deep`);
-            const path = resolve(dirname(here.file), target.name);
-            if (!existsSync(path)) fail(here, `cannot find include file "${target.name}"`);
-            run(tokenize(readFileSync(path, 'utf8'), path, false), path, depth + 1);
-          }
-        } else if (name === 'line' || (line[0]?.kind === 'num' && name !== '')) {
-          // Line marker: `# 12 "file.h" 1 3` (from cpp) or `#line 12 "file.h"`.
-          const nums = name === 'line' ? args : line;
-          const mapped = Number.parseInt(nums[0]?.text ?? '', 10);
-          if (!Number.isFinite(mapped)) fail(here, 'malformed line marker');
-          const named: string = nums[1]?.kind === 'str' ? JSON.parse(nums[1].text) as string : lineDelta?.file ?? file;
-          const flags = nums.slice(2).map((x) => x.text);
-          const sys = flags.includes('3') || /^(\/usr\/|<built-in>|<command-line>)/.test(named);
-          lineDelta = { physical: t.pos.line + 1, mapped, file: named, system: sys };
-          marked = true;
-        } else if (name === 'error') {
-          fail(here, `#error ${args.map((a) => a.text).join(' ')}`);
-        } else if (name === 'pragma' || name === 'warning' || name === 'ident' || name === '') {
-          // no effect on the model
-        } else {
-          fail(here, `unknown preprocessing directive #${name}`);
-        }
-        continue;
-      }
-      if (active()) pending.push(mapPos(t));
-      i++;
-    }
-    flush();
-    if (cond.length) fail({ file, line: toks[toks.length - 1]?.pos.line ?? 1, col: 1 }, 'unterminated #if');
-  }
-
-  define(PREDEFINED);
-  for (const [k, v] of Object.entries(opts.defines ?? {})) define(`#define ${k} ${v}\n`);
-  run(tokenize(source, file, false), file, 0);
-
+/** The output tokens as one text, a token per offset, each with its position and whether a system header gave it. */
+function layOut(out: readonly Token[]): Pick<Preprocessed, 'text' | 'offsets' | 'positions' | 'system'> {
   let text = '';
   const offsets: number[] = [];
   const positions: SourcePos[] = [];
@@ -301,7 +204,146 @@ export function preprocess(source: string, file: string, opts: PreprocessOptions
     text += t.text;
     prev = t.pos;
   }
-  return { text, offsets, positions, system, systemIncludes, marked };
+  return { text, offsets, positions, system };
+}
+
+/** One file as it is read: its open conditionals, the line marker in force, the text tokens not yet expanded. */
+class FileScan {
+  /** Each open #if: whether its current group is active, whether a branch was taken, whether the group around it is active. */
+  readonly cond: { active: boolean; taken: boolean; outerActive: boolean }[] = [];
+  lineDelta: { physical: number; mapped: number; file: string; system: boolean } | null = null;
+  pending: Token[] = [];
+
+  constructor(readonly file: string) {}
+
+  active(): boolean {
+    return this.cond.length === 0 || this.cond[this.cond.length - 1].active;
+  }
+
+  /** The token at the position the line marker in force gives it. */
+  readonly mapPos = (t: Token): Token => {
+    const d = this.lineDelta;
+    if (!d) return t;
+    const pos = { file: d.file, line: d.mapped + (t.pos.line - d.physical), col: t.pos.col };
+    return { ...t, pos, system: d.system };
+  };
+}
+
+/** The macros and the output of one preprocessing run, through every file it includes. */
+class Preprocessor {
+  readonly macros = new Map<string, Macro>();
+  readonly systemIncludes = new Set<string>();
+  readonly out: Token[] = [];
+  /** Some line marker was read (the input was preprocessed before). */
+  marked = false;
+
+  define(src: string): void {
+    this.run(tokenize(src, '<built-in>', true), '<built-in>', 0);
+  }
+
+  /** Reads the tokens of `file` (included `depth` deep): directives act, active text is macro-expanded into the output. */
+  run(toks: Token[], file: string, depth: number): void {
+    const scan = new FileScan(file);
+    let i = 0;
+    while (i < toks.length) {
+      const t = toks[i];
+      if (t.text === '#' && t.bol) {
+        // A directive: the tokens up to the end of this physical line.
+        let j = i + 1;
+        while (j < toks.length && !toks[j].bol) j++;
+        const line = toks.slice(i + 1, j).map(scan.mapPos);
+        i = j;
+        const here = scan.mapPos(t).pos;
+        if (!this.conditional(scan, line, here) && scan.active()) this.directive(scan, line, t, here, depth);
+        continue;
+      }
+      if (scan.active()) scan.pending.push(scan.mapPos(t));
+      i++;
+    }
+    this.flush(scan);
+    if (scan.cond.length) fail({ file, line: toks[toks.length - 1]?.pos.line ?? 1, col: 1 }, 'unterminated #if');
+  }
+
+  /** The text read so far, macro-expanded into the output. */
+  private flush(scan: FileScan): void {
+    if (scan.pending.length) append(this.out, expand(scan.pending, this.macros));
+    scan.pending = [];
+  }
+
+  /** #if, #ifdef, #ifndef, #elif, #else, #endif (also in a skipped group); false for any other directive. */
+  private conditional(scan: FileScan, line: Token[], here: SourcePos): boolean {
+    const name = line[0]?.text ?? '';
+    const args = line.slice(1);
+    const { cond } = scan;
+    if (name === 'if' || name === 'ifdef' || name === 'ifndef') {
+      const outer = scan.active();
+      let v = false;
+      if (outer) {
+        if (name === 'if') v = evalCondition(args, this.macros, here);
+        else {
+          if (args[0]?.kind !== 'id') fail(here, `#${name} needs a macro name`);
+          v = this.macros.has(args[0].text) === (name === 'ifdef');
+        }
+      }
+      cond.push({ active: outer && v, taken: v, outerActive: outer });
+    } else if (name === 'elif') {
+      const top = cond[cond.length - 1] ?? fail(here, '#elif without #if');
+      const v = top.outerActive && !top.taken && evalCondition(args, this.macros, here);
+      top.active = v;
+      top.taken ||= v;
+    } else if (name === 'else') {
+      const top = cond[cond.length - 1] ?? fail(here, '#else without #if');
+      top.active = top.outerActive && !top.taken;
+      top.taken = true;
+    } else if (name === 'endif') {
+      if (!cond.pop()) fail(here, '#endif without #if');
+    } else return false;
+    return true;
+  }
+
+  /** Any other directive, in an active group; `hash` is its `#`. */
+  private directive(scan: FileScan, line: Token[], hash: Token, here: SourcePos, depth: number): void {
+    const name = line[0]?.text ?? '';
+    const args = line.slice(1);
+    if (name === 'define') {
+      this.flush(scan);
+      defineMacro(args, this.macros, here);
+    } else if (name === 'undef') {
+      if (args[0]) this.macros.delete(args[0].text);
+    } else if (name === 'include') {
+      this.flush(scan);
+      this.include(args, here, depth);
+    } else if (name === 'line' || (line[0]?.kind === 'num' && name !== '')) {
+      // Line marker: `# 12 "file.h" 1 3` (from cpp) or `#line 12 "file.h"`.
+      const nums = name === 'line' ? args : line;
+      const mapped = Number.parseInt(nums[0]?.text ?? '', 10);
+      if (!Number.isFinite(mapped)) fail(here, 'malformed line marker');
+      const named: string = nums[1]?.kind === 'str' ? (JSON.parse(nums[1].text) as string) : (scan.lineDelta?.file ?? scan.file);
+      const flags = nums.slice(2).map((x) => x.text);
+      const sys = flags.includes('3') || /^(\/usr\/|<built-in>|<command-line>)/.test(named);
+      scan.lineDelta = { physical: hash.pos.line + 1, mapped, file: named, system: sys };
+      this.marked = true;
+    } else if (name === 'error') {
+      fail(here, `#error ${args.map((a) => a.text).join(' ')}`);
+    } else if (name !== 'pragma' && name !== 'warning' && name !== 'ident' && name !== '') {
+      // #pragma, #warning, #ident and a lone # have no effect on the model.
+      fail(here, `unknown preprocessing directive #${name}`);
+    }
+  }
+
+  /** #include: a system header is known by name (stdbool.h defines its macros); a file of the program is read in place. */
+  private include(args: Token[], here: SourcePos, depth: number): void {
+    const target = includeTarget(args, this.macros, here);
+    if (target.system) {
+      this.systemIncludes.add(target.name);
+      if (target.name === 'stdbool.h') this.define(STDBOOL);
+      return;
+    }
+    if (depth >= MAX_INCLUDE_DEPTH) fail(here, `#include nested more than ${MAX_INCLUDE_DEPTH} deep`);
+    const path = resolve(dirname(here.file), target.name);
+    if (!existsSync(path)) fail(here, `cannot find include file "${target.name}"`);
+    this.run(tokenize(readFileSync(path, 'utf8'), path, false), path, depth + 1);
+  }
 }
 
 function defineMacro(args: Token[], macros: Map<string, Macro>, here: SourcePos): void {
@@ -343,8 +385,8 @@ function includeTarget(args: Token[], macros: Map<string, Macro>, here: SourcePo
 /**
  * Macros expanding inside macros deeper than this are refused with a located error: each
  * expanded token carries the set of macros it came through, and expansion recurses once
- * per level, so a chain of n `#define`s each naming the next took time and memory n²
- * (20,000 took over 4 GB). Real headers nest a few dozen deep.
+ * per level, so a chain of n `#define`s each naming the next takes time and memory n²
+ * (20,000 take over 4 GB). Real headers nest a few dozen deep.
  */
 export const MAX_MACRO_NESTING = 1_000;
 

@@ -10,7 +10,7 @@
  * proofs and counterexamples of the slice back to the whole program (the original
  * transition behind each sliced one) and check them there.
  */
-import { and, conjuncts, isPrimed, linearOf, primed, sub, unprimed, varsOf, type Term } from '../solver/formula.js';
+import { and, conjuncts, isPrimed, linearOf, sub, unprimed, varsOf, type Term } from '../solver/formula.js';
 import { boundsOf, witness } from '../solver/bounds.js';
 import { errorFormula, isFrameAtom, type Program, type Thread, type Transition } from './program.js';
 
@@ -56,7 +56,30 @@ function definesOnly(a: Term, x: string): boolean {
   return c === 1n || c === -1n;
 }
 
+/** One atom of a transition as the cone reads it: its variables, and those whose new value it mentions. */
+interface ConeAtom {
+  readonly vars: readonly string[];
+  readonly writes: readonly string[];
+  /** A guard, or an atom that can disable the transition: its variables are relevant whenever its thread is. */
+  readonly always: boolean;
+}
+
+function coneAtoms(t: Transition): ConeAtom[] {
+  const atoms = t.atoms.filter((a) => !isFrameAtom(a));
+  const choices = choiceAtoms(atoms);
+  return atoms.map((a) => ({ vars: baseVars(a), writes: [...varsOf(a)].filter(isPrimed).map(unprimed), always: isGuard(a) || !choices.has(a) }));
+}
+
+/** The slice of each program (aret and monolithic slice the same program). */
+const slices = new WeakMap<Program, Slice>();
+
 export function coneOfInfluence(p: Program): Slice {
+  let s = slices.get(p);
+  if (!s) slices.set(p, (s = slice(p)));
+  return s;
+}
+
+function slice(p: Program): Slice {
   const relevant = new Set<string>();
   const threads = new Set<number>();
   const add = (vs: Iterable<string>): boolean => {
@@ -64,25 +87,21 @@ export function coneOfInfluence(p: Program): Slice {
     for (const v of vs) if (!relevant.has(v)) (relevant.add(v), (grew = true));
     return grew;
   };
-  const atomsOf = (t: Transition): Term[] => t.atoms.filter((a) => !isFrameAtom(a));
+  // What the fixpoint reads of each transition, computed once: the passes repeat until nothing grows.
+  const atomsOf = new Map(p.threads.map((th) => [th, th.transitions.map(coneAtoms)]));
+  const isRelevant = (v: string): boolean => relevant.has(v);
   for (let grew = true; grew; ) {
     grew = false;
     for (const th of p.threads) {
-      const writesRelevant = th.transitions.some((t) => atomsOf(t).some((a) => [...varsOf(a)].some((v) => isPrimed(v) && relevant.has(unprimed(v)))));
+      const transitions = atomsOf.get(th)!;
+      const writesRelevant = transitions.some((atoms) => atoms.some((a) => a.writes.some(isRelevant)));
       if (!threads.has(th.index) && (th.errorPc !== undefined || writesRelevant)) {
         threads.add(th.index);
         grew = true;
         add([th.pc]);
       }
       if (!threads.has(th.index)) continue;
-      for (const t of th.transitions) {
-        const atoms = atomsOf(t);
-        const choices = choiceAtoms(atoms);
-        for (const a of atoms) {
-          const vs = baseVars(a);
-          if (isGuard(a) || !choices.has(a) || vs.some((v) => relevant.has(v) && [...varsOf(a)].includes(primed(v)))) grew = add(vs) || grew;
-        }
-      }
+      for (const atoms of transitions) for (const a of atoms) if (a.always || a.writes.some(isRelevant)) grew = add(a.vars) || grew;
     }
     // init and err atoms that touch a relevant variable tie their other variables to it.
     for (const a of [...conjuncts(p.init), ...conjuncts(p.err)]) if (baseVars(a).some((v) => relevant.has(v))) grew = add(baseVars(a)) || grew;

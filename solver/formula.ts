@@ -12,89 +12,12 @@
  * frame `x' = x`, a renaming, a solver's answer) gets the sort right.
  */
 
-export type Sort = 'int' | 'bool' | 'array';
+import { FALSE, TRUE, app, isArrayName, mkVar, num, type AppTerm, type IntTerm, type Op, type Sort, type Term, type VarTerm } from './terms.js';
+import { arrayValue, constArrayValue, intValue, selectValue, storeValue, valuesEqual, type Value } from './values.js';
 
-/** Whether a variable of this name is an array (see the file comment). */
-export const isArrayName = (name: string): boolean => name.includes('[]');
-
-export type Op =
-  | '+'
-  | '*'
-  | 'cdiv'
-  | 'crem'
-  | 'ite'
-  | '='
-  | '<='
-  | '<'
-  | 'and'
-  | 'or'
-  | 'not'
-  | 'select'
-  | 'store'
-  | 'const';
-
-interface TermBase {
-  readonly id: number;
-  readonly sort: Sort;
-}
-export interface VarTerm extends TermBase {
-  readonly kind: 'var';
-  readonly name: string;
-}
-export interface IntTerm extends TermBase {
-  readonly kind: 'int';
-  readonly value: bigint;
-}
-export interface BoolTerm extends TermBase {
-  readonly kind: 'bool';
-  readonly value: boolean;
-}
-export interface AppTerm extends TermBase {
-  readonly kind: 'app';
-  readonly op: Op;
-  readonly args: readonly Term[];
-}
-export type Term = VarTerm | IntTerm | BoolTerm | AppTerm;
-
-const table = new Map<string, Term>();
-let nextId = 0;
-
-function intern<T extends Term>(key: string, make: (id: number) => T): T {
-  const hit = table.get(key);
-  if (hit) return hit as T;
-  const t = make(nextId++);
-  table.set(key, t);
-  return t;
-}
-
-export function mkVar(name: string, sort: Sort = isArrayName(name) ? 'array' : 'int'): VarTerm {
-  return intern(`v:${sort}:${name}`, (id) => ({ id, kind: 'var', sort, name }));
-}
-export function num(value: bigint | number): IntTerm {
-  const v = BigInt(value);
-  return intern(`i:${v}`, (id) => ({ id, kind: 'int', sort: 'int', value: v }));
-}
-export const TRUE: BoolTerm = intern('b:1', (id) => ({ id, kind: 'bool', sort: 'bool', value: true }));
-export const FALSE: BoolTerm = intern('b:0', (id) => ({ id, kind: 'bool', sort: 'bool', value: false }));
-
-function app(op: Op, args: readonly Term[], sort: Sort): AppTerm {
-  return intern(`a:${op}:${args.map((a) => a.id).join(',')}`, (id) => ({ id, kind: 'app', sort, op, args }));
-}
-
-/**
- * The same term made of this thread's terms. A term that crossed a worker boundary
- * (structured clone) is a copy whose ids belong to the other thread's table; rebuilt
- * bottom-up, equal terms are the same object again and ids are this table's.
- * `seen` keeps the sharing of the copy (structured clone preserves it).
- */
-export function reintern(t: Term, seen: Map<Term, Term> = new Map()): Term {
-  const hit = seen.get(t);
-  if (hit) return hit;
-  const own: Term =
-    t.kind === 'var' ? mkVar(t.name, t.sort) : t.kind === 'int' ? num(t.value) : t.kind === 'bool' ? (t.value ? TRUE : FALSE) : app(t.op, t.args.map((a) => reintern(a, seen)), t.sort);
-  seen.set(t, own);
-  return own;
-}
+// The terms and the values are this module's too: every user of the IR imports it alone.
+export { FALSE, TRUE, isArrayName, mkVar, num, reintern, type AppTerm, type BoolTerm, type IntTerm, type Op, type Sort, type Term, type VarTerm } from './terms.js';
+export { constArrayValue, intValue, selectValue, showValue, storeValue, valuesEqual, type ArrayValue, type Value } from './values.js';
 
 // ---------------------------------------------------------------------------
 // Linear forms: sum of coefficient * variable + constant. Used to normalise
@@ -308,38 +231,30 @@ export function not(a: Term): Term {
   return app('not', [a], 'bool');
 }
 export function and(...ts: Term[]): Term {
-  const out: Term[] = [];
-  const seen = new Set<Term>();
-  const push = (t: Term): boolean => {
-    if (t === FALSE) return false;
-    if (t === TRUE) return true;
-    if (t.kind === 'app' && t.op === 'and') return t.args.every(push);
-    if (!seen.has(t)) {
-      seen.add(t);
-      out.push(t);
-    }
-    return true;
-  };
-  if (!ts.every(push)) return FALSE;
-  if (out.length === 0) return TRUE;
-  return out.length === 1 ? out[0] : app('and', out, 'bool');
+  return junction('and', ts);
 }
 export function or(...ts: Term[]): Term {
+  return junction('or', ts);
+}
+
+/** A conjunction or disjunction of `ts`, flattened, without repeats or units; its absorbing element if one of `ts` is. */
+function junction(op: 'and' | 'or', ts: Term[]): Term {
+  const [unit, absorbing] = op === 'and' ? [TRUE, FALSE] : [FALSE, TRUE];
   const out: Term[] = [];
   const seen = new Set<Term>();
   const push = (t: Term): boolean => {
-    if (t === TRUE) return false;
-    if (t === FALSE) return true;
-    if (t.kind === 'app' && t.op === 'or') return t.args.every(push);
+    if (t === absorbing) return false;
+    if (t === unit) return true;
+    if (t.kind === 'app' && t.op === op) return t.args.every(push);
     if (!seen.has(t)) {
       seen.add(t);
       out.push(t);
     }
     return true;
   };
-  if (!ts.every(push)) return TRUE;
-  if (out.length === 0) return FALSE;
-  return out.length === 1 ? out[0] : app('or', out, 'bool');
+  if (!ts.every(push)) return absorbing;
+  if (out.length === 0) return unit;
+  return out.length === 1 ? out[0] : app(op, out, 'bool');
 }
 
 /** The conjuncts of a formula (itself when it is not a conjunction). */
@@ -351,7 +266,18 @@ export function conjuncts(t: Term): readonly Term[] {
 // ---------------------------------------------------------------------------
 // Traversals.
 
+/** The variables of each term varsOf was asked about, in the order of its walk (terms are immutable and hash-consed). */
+const varsMemo = new WeakMap<Term, readonly string[]>();
+
 export function varsOf(t: Term, out: Set<string> = new Set()): Set<string> {
+  let vs = varsMemo.get(t);
+  if (!vs) varsMemo.set(t, (vs = walkVars(t)));
+  for (const v of vs) out.add(v);
+  return out;
+}
+
+function walkVars(t: Term): string[] {
+  const out = new Set<string>();
   const seen = new Set<number>();
   const walk = (u: Term): void => {
     if (seen.has(u.id)) return;
@@ -360,7 +286,7 @@ export function varsOf(t: Term, out: Set<string> = new Set()): Set<string> {
     else if (u.kind === 'app') u.args.forEach(walk);
   };
   walk(t);
-  return out;
+  return [...out];
 }
 
 /** Rebuilds a term bottom-up through the normalising builders. */
@@ -452,39 +378,6 @@ export function isLinear(t: Term): boolean {
 
 // ---------------------------------------------------------------------------
 // Evaluation over concrete values.
-
-/** A concrete array: `rest` at every index but those in `at` (never equal to `rest`, so equal arrays print and compare alike). */
-export interface ArrayValue {
-  readonly rest: bigint;
-  readonly at: ReadonlyMap<bigint, bigint>;
-}
-/** A variable's concrete value: an integer (Bool as 0/1) or an array. */
-export type Value = bigint | ArrayValue;
-
-export const constArrayValue = (rest: bigint): ArrayValue => ({ rest, at: new Map() });
-export const selectValue = (a: ArrayValue, i: bigint): bigint => a.at.get(i) ?? a.rest;
-export function storeValue(a: ArrayValue, i: bigint, v: bigint): ArrayValue {
-  const at = new Map(a.at);
-  if (v === a.rest) at.delete(i);
-  else at.set(i, v);
-  return { rest: a.rest, at };
-}
-export function valuesEqual(a: Value | boolean, b: Value | boolean): boolean {
-  if (typeof a !== 'object' || typeof b !== 'object') return a === b;
-  return a.rest === b.rest && a.at.size === b.at.size && [...a.at].every(([i, v]) => b.at.get(i) === v);
-}
-/** An integer value, or an internal error where an array was found (a sort mix-up, never the program's fault). */
-export function intValue(v: Value | boolean | undefined, what = 'a value'): bigint {
-  if (typeof v === 'bigint') return v;
-  if (typeof v === 'boolean') return v ? 1n : 0n;
-  throw new Error(`internal: ${what} is ${v === undefined ? 'missing' : 'an array'} where an integer is expected`);
-}
-function arrayValue(v: Value | boolean): ArrayValue {
-  if (typeof v !== 'object') throw new Error('internal: an integer where an array is expected');
-  return v;
-}
-export const showValue = (v: Value): string =>
-  typeof v === 'bigint' ? v.toString() : `[${[...[...v.at].sort(([i], [j]) => (i < j ? -1 : 1)).map(([i, x]) => `${i}: ${x}`), `…: ${v.rest}`].join(', ')}]`;
 
 export type Valuation = (name: string) => Value;
 

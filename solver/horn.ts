@@ -44,7 +44,7 @@ export function clauseVars(c: HornClause): string[] {
 }
 
 /**
- * C's `/` and `%` by a constant k through an auxiliary quotient (issue 20): each
+ * C's `/` and `%` by a constant k through an auxiliary quotient: each
  * e / k and e % k of a clause becomes q and r with e = k·q + r, 0 ≤ r < |k| when
  * e ≥ 0 and -|k| < r ≤ 0 when e < 0 (C rounds toward zero; SMT's div and mod are
  * Euclidean). q and r are clause variables: the clause holds for all of them, so

@@ -434,7 +434,7 @@ export class NativeBackend implements Backend {
     } catch (e) {
       // The requests after the answer (its reason, the model, the quantifier elimination)
       // run under the query's time limit too, and end when the run stops and closes the
-      // solver: unknown, not an answer that could not be read (fuzz seed 20261127 case 3868).
+      // solver: unknown, not an answer that could not be read.
       if (e instanceof TimeoutError || e instanceof CrashError) return failedQuery(e);
       if (e instanceof Error && /^z3: .*\b(canceled|timeout)\b/.test(e.message)) return { status: 'unknown', reason: 'timeout' };
       throw e;

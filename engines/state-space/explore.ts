@@ -94,7 +94,9 @@ type Stacks = readonly (readonly (readonly bigint[])[])[];
 export function explore(p: Program, opts: ExploreOptions = {}): ExploreResult {
   singleInstances(p, 'explicit-global');
   const t0 = performance.now();
-  const x = new Explorer(p, opts);
+  let x: Explorer | undefined;
+  const stop = stopOfBudget(() => void (x = new Explorer(p, opts)));
+  if (!x) return stoppedBeforeStart(opts.nondetRange ?? DEFAULT_NONDET_RANGE, t0, stop!);
   x.search();
   const closed = x.recheck();
   return x.result(t0, closed);
@@ -150,7 +152,7 @@ class Explorer {
   ) {
     this.range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
     this.maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;
-    ({ layout: this.layout, byPc: this.byPc, dead: this.dead } = compiled(p, this.range));
+    ({ layout: this.layout, byPc: this.byPc, dead: this.dead } = compiled(p, this.range, opts.budget));
     const { names, index } = this.layout;
     this.hasStack = p.threads.some((th) => th.transitions.some((t) => t.stack));
     this.localSlots = p.threads.map((th) => th.locals.map((v) => index.get(v)!));
@@ -353,6 +355,11 @@ class Explorer {
   }
 }
 
+/** A search its budget stopped before its first state, while compiling the transitions. */
+export function stoppedBeforeStart(range: readonly [bigint, bigint], t0: number, stop: NonNullable<ReturnType<typeof stopOfBudget>>): SearchResult {
+  return { errorReachable: false, complete: false, ...stop, usedNondetRange: false, nondetRange: range, cut: 0, states: 0, transitionsFired: 0, timeMs: performance.now() - t0 };
+}
+
 /** Per thread, by pc value: the slots of the variables dead there (among those its liveness follows), if any. */
 function deadSlots(p: Program, index: ReadonlyMap<string, number>): Map<bigint, number[]>[] {
   return p.threads.map((th) => {
@@ -374,14 +381,14 @@ interface Compiled {
   readonly dead: Map<bigint, number[]>[];
 }
 
-function compiled(p: Program, range: readonly [bigint, bigint]): Compiled {
+function compiled(p: Program, range: readonly [bigint, bigint], budget: Budget | undefined): Compiled {
   let byRange = compiledSteps.get(p);
   if (!byRange) compiledSteps.set(p, (byRange = new Map()));
   const key = `${range[0]}..${range[1]}`;
   let c = byRange.get(key);
   if (!c) {
     const layout = new Layout([...p.vars.keys()]);
-    byRange.set(key, (c = { layout, byPc: p.threads.map((th) => compileSteps(p, th, layout, range)), dead: deadSlots(p, layout.index) }));
+    byRange.set(key, (c = { layout, byPc: p.threads.map((th) => compileSteps(p, th, layout, range, budget)), dead: deadSlots(p, layout.index) }));
   }
   return c;
 }

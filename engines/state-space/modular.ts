@@ -12,7 +12,8 @@
  * the program safe; an error in it may be an artefact of the abstraction.
  */
 import type { Program, Thread } from '../../program/program.js';
-import { DEFAULT_MAX_STATES, DEFAULT_NONDET_RANGE, boundedSlots, stopOfBudget, type SearchOptions, type SearchResult } from './explore.js';
+import { DEFAULT_MAX_STATES, DEFAULT_NONDET_RANGE, boundedSlots, stopOfBudget, stoppedBeforeStart, type SearchOptions, type SearchResult } from './explore.js';
+import type { Budget } from '../../core/budget.js';
 import { Layout, compileSteps, fire, initialStates, type Step } from './steps.js';
 
 /** One thread's (or group's) share of the result. */
@@ -80,9 +81,10 @@ class ThreadState {
     readonly p: Program,
     readonly members: readonly Thread[],
     range: readonly [bigint, bigint],
+    budget: Budget | undefined,
   ) {
     this.layout = new Layout([...p.globals, ...members.flatMap((th) => th.locals)]);
-    this.steps = members.map((th) => ({ byPc: compileSteps(p, th, this.layout, range), pcSlot: this.layout.index.get(th.pc)! }));
+    this.steps = members.map((th) => ({ byPc: compileSteps(p, th, this.layout, range, budget), pcSlot: this.layout.index.get(th.pc)! }));
     this.name = members.map((th) => th.name).join('+');
     this.replicated = members.some((th) => th.replicated);
     if (this.replicated && members.length > 1) throw new Error(`internal: a template cannot be explored in a group (${this.name})`);
@@ -315,7 +317,9 @@ function initFacts(p: Program, ts: readonly ThreadState[], init: readonly Vec[])
  */
 export function checkModular(p: Program, opts: SearchOptions = {}, groups: readonly (readonly number[])[] = p.threads.map((_, i) => [i])): ModularResult {
   const t0 = performance.now();
-  const w = new Worklist(p, opts, groups);
+  let w: Worklist | undefined;
+  const stop = stopOfBudget(() => void (w = new Worklist(p, opts, groups)));
+  if (!w) return { ...stoppedBeforeStart(opts.nondetRange ?? DEFAULT_NONDET_RANGE, t0, stop!), guarantee: 0, threads: [] };
   const init = initialStates(p, new Layout([...p.vars.keys()]), w.range);
   const clipped = w.run(init.states);
   return w.result(t0, init.states, init.clipped || clipped);
@@ -346,7 +350,7 @@ class Worklist {
   ) {
     this.range = opts.nondetRange ?? DEFAULT_NONDET_RANGE;
     this.maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;
-    this.ts = groups.map((g) => new ThreadState(p, g.map((i) => p.threads[i]), this.range));
+    this.ts = groups.map((g) => new ThreadState(p, g.map((i) => p.threads[i]), this.range, opts.budget));
     this.bounded = this.ts.map((T) => (opts.intRange ? boundedSlots(p, T.layout.names) : []));
     [this.lo, this.hi] = opts.intRange ?? [0n, 0n];
     this.env = new Environment(p, this.ts);

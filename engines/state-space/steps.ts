@@ -6,6 +6,7 @@
  */
 import { and, eq, isArrayName, isPrimed, mkVar, num, primed, unprimed, varsOf } from '../../solver/formula.js';
 import { unsupported } from '../../program/diagnostics.js';
+import type { Budget } from '../../core/budget.js';
 import type { Program, Thread, Transition } from '../../program/program.js';
 import { deadAtEntry, withDeadChoicesFixed } from '../../program/dead-locals.js';
 import { plan, run, type Plan } from './execute.js';
@@ -44,8 +45,13 @@ export interface Step {
   readonly auxSlots: readonly number[];
 }
 
-/** The thread's transitions by source pc, compiled over `layout` (which holds its scope). */
-export function compileSteps(p: Program, th: Thread, layout: Layout, range: readonly [bigint, bigint]): Map<number, Step[]> {
+/**
+ * The thread's transitions by source pc, compiled over `layout` (which holds its scope).
+ * Checks `budget` before each transition (what it throws is thrown on): a plan is
+ * quadratic in the transition's atoms, so a thousand transitions over hundreds of
+ * variables take a minute.
+ */
+export function compileSteps(p: Program, th: Thread, layout: Layout, range: readonly [bigint, bigint], budget?: Budget): Map<number, Step[]> {
   // States here are integers: an array of run-time size (the symbolic engines' SMT arrays) has no place in them.
   const array = p.globals.find(isArrayName);
   if (array) unsupported(p.vars.get(array)!.pos!, `an object of a size known only at run time (${p.vars.get(array)!.cname}) in an explicit-state search: only the symbolic engines read its cells (aret, bmc, monolithic)`);
@@ -55,6 +61,7 @@ export function compileSteps(p: Program, th: Thread, layout: Layout, range: read
   const byPc = new Map<number, Step[]>();
   const classes = comparedWithConstants(p);
   for (const t of th.transitions) {
+    budget?.check();
     const formula = withDeadChoicesFixed(p, th, t) ?? t.formula;
     const s: Step = {
       t,
@@ -66,6 +73,7 @@ export function compileSteps(p: Program, th: Thread, layout: Layout, range: read
   }
   return byPc;
 }
+
 
 /**
  * Fires `s` in the state `cur`: `found` gets every successor (and the values of the

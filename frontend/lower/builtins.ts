@@ -15,7 +15,8 @@ import type { Binding, FileScope, Instance } from './file-scope.js';
 import { dispatch } from './function-pointers.js';
 import { atPlace, lvalue, place, type Place } from './places.js';
 import { namesVariable } from './functions.js';
-import { exprCType, freeObject, pointee, pointerValue, shareWithThread, storePointer } from './pointers.js';
+import { exprCType, pointee, pointerValue, shareWithThread, storePointer } from './pointers.js';
+import { freeObject } from './free.js';
 import { variableSource } from '../points-to.js';
 import { nondetType } from './integers.js';
 import type { IntType } from '../types.js';
@@ -392,7 +393,7 @@ function staticIndices(b: ThreadBuilder, arg: Expr): boolean {
  * bounds is undefined behaviour and reaches the error location.
  */
 function threadJoin(b: ThreadBuilder, { e, wantValue }: BuiltinCall): Term | undefined {
-  arity(e, 2); // `pthread_join()` was an internal error (fuzz seed 20261127 case 2652)
+  arity(e, 2); // `pthread_join()` without its arguments: a located error, not a missing argument read below
   const arg = e.args[0];
   const result = isNullish(e.args[1]) ? undefined : e.args[1];
   // With templates, a join of a handle no single instance owns (one that a loop of
@@ -434,7 +435,7 @@ function detachedJoin(inst: Instance, pos: SourcePos): never {
 }
 
 /**
- * `pthread_detach(t)`: the thread runs to its end as before, so the call changes
+ * `pthread_detach(t)`: the thread runs to its end as without the call, so the call changes
  * nothing a safety property reads; only a later join of the thread is undefined
  * behaviour, as is detaching it again. A detached thread known statically (a handle
  * pthread_create writes, `pthread_self()`) is marked, and a join or a second detach

@@ -11,7 +11,8 @@ import { stripCasts } from './ast-queries.js';
 import type { ThreadBuilder } from './builder.js';
 import { caseSplit, type Interval } from './case-split.js';
 import type { Binding } from './file-scope.js';
-import { checkedAccess, derefCells, exprCType } from './pointers.js';
+import { derefCells, exprCType } from './pointers.js';
+import { checkedAccess } from './free.js';
 import { member } from './structs.js';
 
 /** An lvalue: a fixed binding, or one of some cells chosen at run time by the value of `index` (the k-th cell's values of it are `cases[k]`). */

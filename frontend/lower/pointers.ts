@@ -252,7 +252,7 @@ function sameObject(a: Targets, c: Targets, pos: SourcePos, what: string): void 
 }
 
 /** What a pointer value may point to (nothing is known yet in the analysis' own run). */
-const targetsOf = (b: ThreadBuilder, v: PtrValue): Targets => b.L.pointers.targets(v.from);
+export const targetsOf = (b: ThreadBuilder, v: PtrValue): Targets => b.L.pointers.targets(v.from);
 
 /**
  * The cells `*e` (or `e[index]`) may denote, with their addresses, and the address
@@ -444,7 +444,7 @@ function regionAllocation(b: ThreadBuilder, name: string, setSize: (size: Bindin
  * a large n allocates a few bytes and the accesses that follow are out of bounds: rely's
  * model of undefined behaviour (it reaches the error location) then reports an error in
  * SV-COMP tasks whose expected verdict ignores the wrap (weaver's `create_fresh_int_array`
- * without a bound on its size: six wrong verdicts when this was modelled).
+ * without a bound on its size: six tasks whose expected verdict the wrap contradicts).
  */
 function storeCellCount(b: ThreadBuilder, x: Binding, name: string, bytes: Term, size: bigint, where: string, pos: SourcePos): void {
   if (!linearOf(bytes))
@@ -467,63 +467,6 @@ export function variableLengthArray(b: ThreadBuilder, cname: string, of: CType, 
   storePointer(b, x, v, pos);
   if (x.k === 'var') b.vlas.add(x.name);
   return x;
-}
-
-/** Whether an object (named by its first cell) is a heap object: allocation names them `heap:…`. */
-const isHeap = (first: string): boolean => first.startsWith('heap:');
-
-/** A heap object's flag "freed" when LowerOptions.checkFree asks for it. */
-function freedFlag(b: ThreadBuilder, first: string): string | undefined {
-  // A region's key is its array variable's name; the flag is an integer, so its name drops the `[]` (formula.ts isArrayName).
-  return b.L.checkFree && isHeap(first) ? b.L.ghost(`__freed.${first.replace('[]', '')}`) : undefined;
-}
-
-/**
- * `free(p)`: without LowerOptions.checkFree it has no effect (each allocation has an
- * object of its own, never reused). With it, p must be NULL or the address of a heap
- * object not yet freed, which it marks freed; anything else reaches the error location.
- */
-export function freeObject(b: ThreadBuilder, e: Expr, pos: SourcePos): void {
-  const v = pointerValue(b, e);
-  if (!b.L.checkFree) return;
-  const heap = targetsOf(b, v).objects.filter((o) => isHeap(o.key));
-  const at = local(b, v.term, pos);
-  b.emit({ kind: 'atomicBegin' }, pos, '');
-  caseSplit(b, at, [[0n, 0n], ...heap.map((o) => [o.base, o.base] as const)], (k) => {
-    if (k > 0) {
-      const flag = freedFlag(b, heap[k - 1].key)!;
-      unlessFreed(b, flag, pos, 'double free');
-      b.emit({ kind: 'assign', target: flag, value: num(1) }, pos, `free(${b.L.cname(heap[k - 1].key)})`);
-    }
-  }, pos, 'free of a pointer that is not the address of an allocation');
-  b.emit({ kind: 'atomicEnd' }, pos, '');
-}
-
-/** Goes on only while the freed flag is 0; else reaches the error location, with `what` as its text. */
-function unlessFreed(b: ThreadBuilder, flag: string, pos: SourcePos, what: string): void {
-  const ok = b.cfg.newLoc(pos);
-  const bad = b.cfg.newLoc(pos);
-  b.assume(eq(mkVar(flag), num(0)), ok, pos, false);
-  b.assume(gt(mkVar(flag), num(0)), bad, pos, false);
-  b.cur = bad;
-  b.goto(b.err, pos, what);
-  b.cur = ok;
-}
-
-/**
- * Runs `access` on a cell reached through a pointer: with LowerOptions.checkFree, a
- * cell of a freed heap object is an error, tested in one step with the access (another
- * thread may free the object in between otherwise).
- */
-export function checkedAccess(b: ThreadBuilder, cell: Binding, pos: SourcePos, access: () => void): void {
-  const whole = cell.k === 'var' ? b.L.cellOf(cell.name)?.array : undefined;
-  const first = whole ? leaves(whole)[0] : undefined;
-  const flag = cell.k === 'elem' ? freedFlag(b, cell.array) : first?.k === 'var' ? freedFlag(b, first.name) : undefined;
-  if (!flag) return access();
-  b.emit({ kind: 'atomicBegin' }, pos, '');
-  unlessFreed(b, flag, pos, 'use after free');
-  access();
-  b.emit({ kind: 'atomicEnd' }, pos, '');
 }
 
 /** `c ? p : q`: the value through a temporary, from both sides. */

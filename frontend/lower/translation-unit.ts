@@ -1,21 +1,19 @@
 /**
- * Lowering of a translation unit to the `Program` IR: file-scope symbols, thread
- * instances (main is thread 0; each pthread_create is its own thread), per-thread
- * CFGs (lower/thread.ts) folded into large-block transitions (blocks.ts), φ_init, φ_err.
+ * Lowering of a translation unit: its file-scope symbols, the thread instances (main
+ * is thread 0; each pthread_create is its own thread) and their CFGs (lower/thread.ts);
+ * assemble.ts folds them into the `Program`.
  */
 import type { Declaration, Declarator, Expr, Field, FunctionDef, InitDeclarator, Specifiers, TranslationUnit } from '../ast.js';
-import { buildTransitions, NeedsAtomicFlag } from '../../program/blocks.js';
 import { checkDeadline, fail, unsupported, type DeadlineOption, type SourcePos, type Warning } from '../../program/diagnostics.js';
-import { errorFormula, type Program, type Thread, type Transition, type VarInfo } from '../../program/program.js';
+import type { VarInfo } from '../../program/program.js';
 import { PointsTo } from '../points-to.js';
 import type { ThreadBuilder } from './builder.js';
 import { castType, declaredType } from './declared-types.js';
 import { sizeOf } from '../sizes.js';
 import { commonType, literalType, promote } from './integers.js';
 import { aggregateItems, leaves, type Binding, type FileScope, type Instance } from './file-scope.js';
-import { buildThread, threadCondition } from './thread.js';
+import { buildThread } from './thread.js';
 import { calleeName, collectNodes, isNullish, stripCasts, writtenNames } from './ast-queries.js';
-import { and, eq, isArrayName, mkVar, num, type Term } from '../../solver/formula.js';
 import { checkAttributes, isThreadLocal } from '../specifiers.js';
 import { applyDeclarator, baseType, structMembers, convertConstant, longBits, showType, sizeType, type CType, type DataModel, type IntType, type TypeEnv, INT, maxCells, unmodelledPointer } from '../types.js';
 
@@ -111,7 +109,7 @@ export class Lowering implements FileScope {
   readonly globals: string[] = [];
   readonly globalInit = new Map<string, bigint>();
   readonly instances: Instance[] = [];
-  private readonly warnings: Warning[] = [];
+  readonly warnings: Warning[] = [];
   private readonly warned = new Set<string>();
   private halt?: string;
   readonly typeEnv: TypeEnv;
@@ -119,7 +117,7 @@ export class Lowering implements FileScope {
   /** `analysis`: the points-to analysis of a first run over the same program (lowerProgram). */
   constructor(
     readonly tu: TranslationUnit,
-    private readonly opts: LowerOptions,
+    readonly opts: LowerOptions,
     analysis?: PointsTo,
   ) {
     this.pointers = new PointsTo(analysis);
@@ -340,7 +338,7 @@ export class Lowering implements FileScope {
     }
   }
 
-  private addVar(info: VarInfo): void {
+  addVar(info: VarInfo): void {
     if (info.owner === null && this.opts.observe?.includes(info.cname.replace(/[.[].*$/, ''))) info = { ...info, observed: true };
     this.vars.set(info.name, info);
     if (info.owner === null) this.globals.push(info.name);
@@ -370,6 +368,11 @@ export class Lowering implements FileScope {
   }
 
   /** `__halted`: set by abort()/exit(); every transition requires it to be 0. */
+  /** The halt flag, when some statement halts the whole program (haltFlag made it). */
+  get halting(): string | undefined {
+    return this.halt;
+  }
+
   haltFlag(): string {
     this.halt ??= this.ghost('__halted');
     return this.halt;
@@ -549,116 +552,4 @@ export class Lowering implements FileScope {
     }
     return builders;
   }
-
-  /** The program from the threads' CFGs: large-block transitions, φ_init, φ_err. */
-  assemble(builders: ThreadBuilder[]): Program {
-    for (const b of builders) {
-      const inst = b.inst;
-      // Thread termination: set the done flag if somebody joins this thread.
-      if (inst.joined) {
-        const done = this.ghost(`__done.${inst.name}`);
-        b.cfg.edge(b.preExit, b.exit, { kind: 'assign', target: done, value: num(1) }, inst.fn.pos, `${inst.name} exits`);
-      } else b.cfg.edge(b.preExit, b.exit, { kind: 'skip' }, inst.fn.pos, '');
-    }
-    try {
-      return this.assembleThreads(builders);
-    } catch (e) {
-      if (!(e instanceof NeedsAtomicFlag)) throw e;
-    }
-    // An atomic section too wide to fold: every thread is built again, respecting the flag (blocks.ts).
-    return this.assembleThreads(builders, this.ghost('__atomic'));
-  }
-
-  private assembleThreads(builders: ThreadBuilder[], atomicFlag?: string): Program {
-    const threads: Thread[] = [];
-    const init: Term[] = [];
-    let id = 0;
-    for (const b of builders) {
-      const inst = b.inst;
-      const pc = `${inst.name}.pc`;
-      this.addVar({ name: pc, owner: inst.index, role: 'pc', unsigned: true, bool: false, cname: 'pc' });
-      const built = buildTransitions({
-        cfg: b.cfg,
-        entry: b.entry,
-        thread: inst.index,
-        pcVar: pc,
-        scope: [...this.globals, ...b.locals],
-        isGlobal: (v) => this.isGlobal(v),
-        guard: this.halt ? eq(mkVar(this.halt), num(0)) : undefined,
-        largeBlocks: this.opts.largeBlocks ?? true,
-        cuts: this.opts.keepLabels ? new Set(b.labelLocs.values()) : undefined,
-        atomicFlag,
-        deadline: this.opts.deadline,
-      });
-      const labels = new Map([...b.labelLocs].flatMap(([name, loc]) => (built.pcOf.has(loc) ? [[name, built.pcOf.get(loc)!] as const] : [])));
-      const transitions: Transition[] = built.transitions.map((t) => ({ ...t, id: id++ }));
-      threads.push({
-        index: inst.index,
-        name: inst.name,
-        fn: inst.fn.decl.name!,
-        pc,
-        locals: [pc, ...b.locals],
-        locations: built.locations,
-        entryPc: 0,
-        errorPc: built.locations.find((l) => l.kind === 'error')?.pc,
-        startedAtInit: inst.startedAtInit,
-        ...(this.opts.keepLabels && { labels }),
-        ...(inst.replicated && { replicated: true }),
-        transitions,
-      });
-      init.push(eq(mkVar(pc), num(0)));
-      for (const [v, val] of b.initValues) init.push(eq(mkVar(v), num(val)));
-    }
-    // A region's array starts with any contents: nothing reaches it before its allocation (pointers.ts).
-    for (const g of this.globals) if (!isArrayName(g)) init.push(eq(mkVar(g), num(this.globalInit.get(g) ?? 0n)));
-    // Variables are global or owned by one thread; both are needed to read the frame.
-    return {
-      file: this.tu.file,
-      vars: this.vars,
-      globals: this.globals,
-      threads,
-      init: and(...init),
-      err: errorFormula(threads),
-      warnings: this.warnings,
-      instanceBound: this.boundedLoops ? this.opts.maxInstances : undefined,
-    };
-  }
-}
-
-/** Lowerings after the first that may be needed until the points-to solution covers the program. */
-const MAX_POINTER_RUNS = 6;
-
-/**
- * The lowering that built the program, and the program. A program with run-time
- * pointers is lowered again: the first run gathers the points-to analysis
- * (points-to.ts), which the next reads. Usually the second run is final; one that
- * inlines more (calls through function pointers) runs again until its solution
- * covers what it lowered.
- */
-function lowering(tu: TranslationUnit, opts: LowerOptions): { L: Lowering; program: Program } {
-  let L = new Lowering(tu, opts);
-  const builders = L.buildThreads();
-  if (!L.pointers.used) return { L, program: L.assemble(builders) };
-  for (let run = 1; ; run++) {
-    L = new Lowering(tu, opts, L.pointers);
-    const bs = L.buildThreads();
-    if (L.pointers.consistent()) return { L, program: L.assemble(bs) };
-    if (run === MAX_POINTER_RUNS)
-      unsupported({ file: tu.file, line: 1, col: 1 }, `pointers whose targets the points-to analysis did not settle in ${MAX_POINTER_RUNS} runs of the lowering`);
-  }
-}
-
-/**
- * A lowering kept for reading conditions in a thread's scope after the program is
- * built (threadCondition). It is a lowering of its own: a rejected condition may have
- * declared a temporary, which must not become a variable of the program.
- */
-export function conditionReader(tu: TranslationUnit, opts: LowerOptions = {}): (thread: number, locals: ReadonlyMap<string, string>, e: Expr) => Term {
-  const { L } = lowering(tu, opts);
-  return (thread, locals, e) => threadCondition(L, L.instances[thread], locals, e);
-}
-
-/** Lowers a parsed translation unit to the transition-system IR. */
-export function lowerProgram(tu: TranslationUnit, opts: LowerOptions = {}): Program {
-  return lowering(tu, opts).program;
 }
