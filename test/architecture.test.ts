@@ -137,27 +137,6 @@ const MAX_TOP_FOLDERS = 9;
 const MAX_FILE_LINES = 600;
 const MAX_FUNCTION_LINES = 120;
 
-/**
- * Files over MAX_FILE_LINES and functions over MAX_FUNCTION_LINES (as `path name`) that are
- * being split on other branches. The lead empties this list once they are merged; an entry
- * that no longer offends fails the test too, so the list cannot outlive its offenders.
- */
-const KNOWN_OFFENDERS_BEING_SPLIT: readonly string[] = [
-  'benchmarks/gen-ag.ts',
-  'benchmarks/generate-programs.ts',
-  'frontend/lower/pointers.ts',
-  'frontend/lower/translation-unit.ts',
-  'solver/formula.ts',
-  'benchmarks/gen-ag.ts chiron',
-  'benchmarks/gen-ag.ts gasStation',
-  'benchmarks/gen-ag.ts smokers',
-  'benchmarks/generate-programs.ts generateProgram',
-  'engines/learn/assume-guarantee.ts checkAssumeGuarantee',
-  'engines/learn/assume-guarantee.ts round',
-  'engines/state-space/explore.ts explore',
-  'frontend/preprocess.ts preprocess',
-  'program/blocks.ts build',
-];
 
 /** Every code file under `dir` (a repository path), recorded runs and installed packages left out. */
 function codeFiles(dir: string): string[] {
@@ -204,14 +183,6 @@ function longFunctions(path: string, max: number): Map<string, number> {
   return out;
 }
 
-/** Offenders found (with their lines) against the known ones of a kind: the new ones, and the known ones no longer offending. */
-function againstKnown(found: Map<string, number>, isOfKind: (entry: string) => boolean): { new: string[]; noLongerOffending: string[] } {
-  const known = KNOWN_OFFENDERS_BEING_SPLIT.filter(isOfKind);
-  return {
-    new: [...found].filter(([k]) => !known.includes(k)).map(([k, n]) => `${k} (${n} lines)`),
-    noLongerOffending: known.filter((k) => !found.has(k)),
-  };
-}
 
 describe('the tree', () => {
   const all = codeFiles('');
@@ -223,13 +194,13 @@ describe('the tree', () => {
   });
 
   it(`has no code file over ${MAX_FILE_LINES} lines`, () => {
-    const long = new Map(all.map((p) => [p, lineCount(readFileSync(join(ROOT, p), 'utf8'))] as const).filter(([, n]) => n > MAX_FILE_LINES));
-    expect(againstKnown(long, (k) => !k.includes(' '))).toEqual({ new: [], noLongerOffending: [] });
+    const long = all.map((p) => [p, lineCount(readFileSync(join(ROOT, p), 'utf8'))] as const).filter(([, n]) => n > MAX_FILE_LINES).map(([p, n]) => `${p} (${n} lines)`);
+    expect(long).toEqual([]);
   });
 
   it(`has no function over ${MAX_FUNCTION_LINES} lines (test/ aside)`, () => {
     const found = new Map(all.filter((p) => p.endsWith('.ts') && !p.startsWith('test/')).flatMap((p) => [...longFunctions(p, MAX_FUNCTION_LINES)]));
-    expect(againstKnown(found, (k) => k.includes(' '))).toEqual({ new: [], noLongerOffending: [] });
+    expect([...found].map(([k, n]) => `${k} (${n} lines)`)).toEqual([]);
   });
 
   it('measures a function by its lines, named by its variable or method', () => {
