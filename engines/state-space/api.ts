@@ -1,8 +1,9 @@
 /**
- * What other engines may use of the explicit-state engines; the rest of this folder
- * is theirs alone (the import check, .dependency-cruiser.cjs, holds other folders to
- * this file). The ARET engine's modular precheck asks whether thread-modular model
- * checking — over each group of threads as one — reaches an error.
+ * What the engines built on the state-space library use of it (learn, split-invariant,
+ * the ARET's modular precheck, witness): the explicit engines and `rely explore`, whose
+ * searches this folder is, use its modules directly. The ARET engine's modular precheck
+ * asks whether thread-modular model checking — over each group of threads as one —
+ * reaches an error.
  */
 import type { Program } from '../../program/program.js';
 import { checkModular, checkModularProof } from './modular.js';
