@@ -1,6 +1,6 @@
 /**
  * Random small concurrent C programs for the differential check of the engines against
- * the concrete explorer (differential-check.ts, run by test/benchmarks/differential.test.ts and
+ * the concrete explorer (differential-check.ts, run by test/benchmarks/differential.slow.test.ts and
  * differential-suite.ts) and for the explicit engines' tests.
  *
  * A program is fixed by (seed, index): main starts 2–3 threads (and may join them and
