@@ -77,10 +77,10 @@ export async function verifyMonolithic(whole: Program, solver: SmtSolver, opts: 
   const outcome = await orUnknown<InvariantProof>(async () => {
     checkTime();
     slice = coneOfInfluence(whole, checkTime).program;
-    const cannot = spacerCannotTake(slice);
-    if (cannot) return { verdict: 'unknown', reason: cannot };
     const clauses = (sys = productSystem(slice, false, checkTime));
     checkTime();
+    const cannot = spacerCannotTake(slice);
+    if (cannot) return { verdict: 'unknown', reason: cannot };
     const r = await timed('spacerMs', () => spacer(solver, clauses, queryTimeoutMs()));
     if (r.status === 'unknown') return { verdict: 'unknown', reason: spacerUnknown(r.reason) };
     if (r.status === 'sat') {
