@@ -56,8 +56,8 @@ function ownerView(a: Term, iMaker: bigint | undefined, iReceiver: bigint | unde
   return b;
 }
 
-/** The premises above for program `p`, step and interference once per transition (a failed check names it). */
-export function threadModularPremises<U>(p: Program, R: InvariantUnknown<U>): Premise<U>[] {
+/** The premises above for program `p`, step and interference once per transition (a failed check names it). `check` throws to stop (the run's deadline), called per premise. */
+export function threadModularPremises<U>(p: Program, R: InvariantUnknown<U>, check: () => void = () => {}): Premise<U>[] {
   const vars = (names: readonly string[]): Term[] => names.map((v) => mkVar(v));
   const owner = (i: number): bigint | undefined => (p.threads[i].replicated ? BigInt(i + 1) : undefined);
   const mutexes = p.globals.filter((g) => p.vars.get(g)?.mutex);
@@ -68,7 +68,10 @@ export function threadModularPremises<U>(p: Program, R: InvariantUnknown<U>): Pr
     const post = vars([...p.globals.map(primed), ...th.locals.map(primed)]);
     const keepLocals = vars([...p.globals.map(primed), ...th.locals]);
     out.push({ name: `init (thread ${th.name})`, body: [], constraint: p.init, head: R(i, pre) });
-    for (const s of steps(i)) out.push({ name: `step (${s.what} of ${th.name})`, body: [R(i, pre)], constraint: s.rho, head: R(i, post) });
+    for (const s of steps(i)) {
+      check();
+      out.push({ name: `step (${s.what} of ${th.name})`, body: [R(i, pre)], constraint: s.rho, head: R(i, post) });
+    }
     for (const [j, maker] of p.threads.entries()) {
       if (j === i && !th.replicated) continue;
       // Renamed for the maker: a second instance's locals; the mutexes when views differ.
@@ -78,13 +81,15 @@ export function threadModularPremises<U>(p: Program, R: InvariantUnknown<U>): Pr
       const me = mkVar(makerCopy(`me.${j}`));
       const agree = views.flatMap((m) => [m, primed(m)].map((v) => eq(mkVar(v), ownerView(mkVar(makerCopy(v)), owner(j), owner(i), me))));
       const makerPre = vars([...p.globals, ...maker.locals].map(asMaker));
-      for (const s of steps(j))
+      for (const s of steps(j)) {
+        check();
         out.push({
           name: `interference (${s.what} of ${j === i ? 'another instance of ' : ''}${maker.name} into ${th.name})`,
           body: [R(i, pre), R(j, makerPre)],
           constraint: and(rename(s.rho, asMaker), ...agree),
           head: R(i, keepLocals),
         });
+      }
     }
     if (th.errorPc !== undefined) out.push({ name: `safety (thread ${th.name})`, body: [R(i, pre)], constraint: eq(mkVar(th.pc), num(th.errorPc)) });
   }

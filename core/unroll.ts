@@ -16,7 +16,7 @@ import { at, replayModel } from './path.js';
 import type { TraceStep } from '../core/trace.js';
 
 export interface UnrollOptions {
-  /** Throws to stop (the run's deadline); called before every query. */
+  /** Throws to stop (the run's deadline); called before every query and per transition while one is built. */
   checkTime: () => void;
   /** Limit for the next query (the time left, capped). */
   queryTimeoutMs: () => number | undefined;
@@ -39,7 +39,7 @@ export async function findErrorTrace(p: Program, solver: SmtSolver, opts: Unroll
   const max = opts.maxDepth ?? Infinity;
   for (let k = Math.min(FIRST_DEPTH, max); ; k = Math.min(k * GROWTH, max)) {
     opts.checkTime();
-    const trace = await errorTraceWithin(p, solver, k, opts.queryTimeoutMs());
+    const trace = await errorTraceWithin(p, solver, k, opts);
     if (trace) return trace;
     opts.onDepth?.(k);
     if (k === max) return null;
@@ -61,12 +61,12 @@ const STUTTER = -1;
  * that may stutter, so that err(V^depth) covers every shorter trace too; the trace
  * is the steps that take a transition.
  */
-async function errorTraceWithin(p: Program, solver: SmtSolver, depth: number, timeoutMs: number | undefined): Promise<TraceStep[] | null> {
+async function errorTraceWithin(p: Program, solver: SmtSolver, depth: number, opts: UnrollOptions): Promise<TraceStep[] | null> {
   const names = [...p.vars.keys()];
   const transitions = p.threads.flatMap((th) => th.transitions);
   const byId = new Map<number, Transition>(transitions.map((t) => [t.id, t]));
   const auxNames = [...new Set(transitions.flatMap((t) => t.aux))];
-  const step = productStep(p, transitions, true);
+  const step = productStep(p, transitions, opts.checkTime, true);
   const parts = [rename(p.init, (v) => at(v, 0))];
   const wanted = names.map((v) => at(v, 0));
   for (let k = 0; k < depth; k++) {
@@ -74,7 +74,7 @@ async function errorTraceWithin(p: Program, solver: SmtSolver, depth: number, ti
     wanted.push(selector(k + 1), ...names.map((v) => at(v, k + 1)), ...auxNames.map((a) => at(a, k + 1)));
   }
   parts.push(rename(p.err, (v) => at(v, depth)));
-  const r = await solver.modelFresh(parts, wanted, { timeoutMs });
+  const r = await solver.modelFresh(parts, wanted, { timeoutMs: opts.queryTimeoutMs() });
   if (r.status === 'unknown') throw new SolverUnknown(r.reason);
   if (r.status === 'unsat') return null;
   const value = (v: string): Value => modelValue(r.model, v);
@@ -110,11 +110,12 @@ function arrayDefinition(a: Term): [string, Term][] {
  * variable (fullFormula's ρ_j^=), which keeps a deep unrolling small. Aux variables
  * are shared by the transitions: only the one taken constrains them.
  */
-function productStep(p: Program, transitions: readonly Transition[], stutter = false): (k: number) => Term {
+function productStep(p: Program, transitions: readonly Transition[], check: () => void, stutter = false): (k: number) => Term {
   const names = [...p.vars.keys()];
   const locals = new Map(p.threads.map((th) => [th.index, new Set(th.locals)]));
   // Per transition, the variables it keeps: its frame atoms' and every other thread's locals.
   const keeps = transitions.map((t) => {
+    check();
     const kept = new Set(t.atoms.filter(isFrameAtom).flatMap((a) => [...varsOf(a)].map(unprimed)));
     for (const [i, ls] of locals) if (i !== t.thread) for (const v of ls) kept.add(v);
     return kept;
@@ -130,9 +131,18 @@ function productStep(p: Program, transitions: readonly Transition[], stutter = f
     const sel = mkVar(selector(k + 1));
     const taken = (t: Transition): Term => eq(sel, num(t.id));
     const renamed = (f: Term): Term => rename(f, (v) => (isPrimed(v) ? at(unprimed(v), k + 1) : p.vars.has(v) ? at(v, k) : at(v, k + 1)));
-    const effect = transitions.map((t, i) => or(not(taken(t)), renamed(effects[i])));
-    const frames = ints.map((v) => or(eq(mkVar(at(v, k + 1)), mkVar(at(v, k))), ...transitions.filter((_, i) => !keeps[i].has(v)).map(taken)));
+    // A step of a large product is large (chiron-single-2.c with N = 255: 1,024
+    // transitions over 520 variables): the deadline is looked at per transition and per variable.
+    const effect = transitions.map((t, i) => {
+      check();
+      return or(not(taken(t)), renamed(effects[i]));
+    });
+    const frames = ints.map((v) => {
+      check();
+      return or(eq(mkVar(at(v, k + 1)), mkVar(at(v, k))), ...transitions.filter((_, i) => !keeps[i].has(v)).map(taken));
+    });
     for (const v of arrays) {
+      check();
       // A transition that writes v without a store leaves it any array: a fresh one per transition.
       const next = transitions.reduceRight<Term>((rest, t, i) => (keeps[i].has(v) ? rest : ite(taken(t), renamed(stores[i].get(v) ?? mkVar(`${at(v, k + 1)}!t${t.id}`)), rest)), mkVar(at(v, k)));
       frames.push(eq(mkVar(at(v, k + 1)), next));

@@ -17,11 +17,11 @@ import { and, eq, isArrayName, isPrimed, mkVar, num, primed, unprimed, varsOf, t
 import { boundsOf, witness } from '../solver/bounds.js';
 import { effectAtoms, isFrameAtom, type Program, type Thread, type Transition } from './program.js';
 
-/** The dead-at-entry locals of every thread. */
-export function deadAtEntry(p: Program): Set<string> {
+/** The dead-at-entry locals of every thread. `check` as liveVariables takes it. */
+export function deadAtEntry(p: Program, check: () => void = () => {}): Set<string> {
   const dead = new Set<string>();
   for (const th of p.threads) {
-    const { live } = liveVariables(p, th);
+    const { live } = liveVariables(p, th, check);
     for (const v of th.locals) if (v !== th.pc && !live.get(th.entryPc)?.has(v)) dead.add(v);
   }
   return dead;
@@ -39,16 +39,18 @@ export interface Liveness {
  * defs(t)) for t from l. A local that another thread's transition mentions is live
  * everywhere. Kept calls: a push saves every local in a frame that its pop restores at
  * the return site, so what is live there is live before the push; a pop passes on the
- * callee's results.
+ * callee's results. `check` throws to stop (the run's deadline: program/ cannot see
+ * the engines' budget); it is called per transition of each pass, and an analysis cut
+ * short is not kept.
  */
-export function liveVariables(p: Program, th: Thread): Liveness {
+export function liveVariables(p: Program, th: Thread, check: () => void = () => {}): Liveness {
   let c = cache.get(p);
-  if (!c) cache.set(p, (c = { shared: readByOthers(p), byThread: new Map() }));
+  if (!c) cache.set(p, (c = { shared: readByOthers(p, check), byThread: new Map() }));
   let l = c.byThread.get(th.index);
   if (!l) {
     const alone = aloneAtStart(p, th);
     const tracked = new Set([...th.locals, ...(alone?.globals ?? [])]);
-    c.byThread.set(th.index, (l = { live: computeLive(th, c.shared.get(th.index) ?? new Set(), alone), tracked }));
+    c.byThread.set(th.index, (l = { live: computeLive(th, c.shared.get(th.index) ?? new Set(), alone, check), tracked }));
   }
   return l;
 }
@@ -57,15 +59,17 @@ export function liveVariables(p: Program, th: Thread): Liveness {
 const cache = new WeakMap<Program, { shared: Map<number, Set<string>>; byThread: Map<number, Liveness> }>();
 
 /** Per thread, its locals that another thread's transitions mention. */
-function readByOthers(p: Program): Map<number, Set<string>> {
+function readByOthers(p: Program, check: () => void): Map<number, Set<string>> {
   const out = new Map<number, Set<string>>();
   for (const th of p.threads)
-    for (const t of th.transitions)
+    for (const t of th.transitions) {
+      check();
       for (const a of effectAtoms(t))
         for (const v of varsOf(a)) {
           const owner = p.vars.get(unprimed(v))?.owner;
           if (owner !== null && owner !== undefined && owner !== th.index) out.set(owner, (out.get(owner) ?? new Set()).add(unprimed(v)));
         }
+    }
   return out;
 }
 
@@ -122,10 +126,11 @@ function flagsSet(th: Thread, flags: ReadonlySet<string>): Map<number, Set<strin
   return at;
 }
 
-function computeLive(th: Thread, shared: ReadonlySet<string>, alone: Alone | undefined): Map<number, Set<string>> {
+function computeLive(th: Thread, shared: ReadonlySet<string>, alone: Alone | undefined, check: () => void): Map<number, Set<string>> {
   const locals = new Set(th.locals);
   const own = alone ? new Set([...locals, ...alone.globals]) : locals;
   const flow = th.transitions.flatMap((t) => {
+    check();
     const uses = new Set<string>();
     for (const a of effectAtoms(t)) for (const v of varsOf(a)) if (!isPrimed(v) && own.has(v)) uses.add(v);
     if (t.stack?.kind === 'pop') for (const v of t.stack.keep) uses.add(v);
@@ -146,6 +151,7 @@ function computeLive(th: Thread, shared: ReadonlySet<string>, alone: Alone | und
   for (let changed = true; changed; ) {
     changed = false;
     for (const f of flow) {
+      check();
       const at = live.get(f.from)!;
       const size = at.size;
       for (const v of f.uses) at.add(v);
@@ -173,11 +179,12 @@ function calleeResults(th: Thread, entry: number): Set<string> {
  * The transition with one value drawn for each local that is dead after it and that it
  * leaves unconstrained or bounds alone (`k' ≥ 3` on the path that aborts): every value
  * gives the same runs from there, and the one drawn satisfies the original formula (a
- * replayed step is checked against that). Null when nothing changes.
+ * replayed step is checked against that). Null when nothing changes. `check` as
+ * liveVariables takes it.
  */
-export function withDeadChoicesFixed(p: Program, th: Thread, t: Transition): Term | null {
+export function withDeadChoicesFixed(p: Program, th: Thread, t: Transition, check: () => void = () => {}): Term | null {
   if (t.stack?.kind === 'pop') return null; // its successor's locals come from the frame
-  const { live, tracked } = liveVariables(p, th);
+  const { live, tracked } = liveVariables(p, th, check);
   const liveAfter = live.get(t.to) ?? new Set();
   // Only a variable the step writes (assigns or havocs: no frame atom) can be drawn.
   const candidates = t.writes.filter((v) => tracked.has(v) && v !== th.pc && !liveAfter.has(v));

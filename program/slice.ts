@@ -73,13 +73,18 @@ function coneAtoms(t: Transition): ConeAtom[] {
 /** The slice of each program (aret and monolithic slice the same program). */
 const slices = new WeakMap<Program, Slice>();
 
-export function coneOfInfluence(p: Program): Slice {
+/**
+ * The cone of influence of `p`. `check` throws to stop (the run's deadline: program/
+ * cannot see the engines' budget); it is called per transition and per thread of each
+ * pass, and a slice cut short is not kept.
+ */
+export function coneOfInfluence(p: Program, check: () => void = () => {}): Slice {
   let s = slices.get(p);
-  if (!s) slices.set(p, (s = slice(p)));
+  if (!s) slices.set(p, (s = slice(p, check)));
   return s;
 }
 
-function slice(p: Program): Slice {
+function slice(p: Program, check: () => void): Slice {
   const relevant = new Set<string>();
   const threads = new Set<number>();
   const add = (vs: Iterable<string>): boolean => {
@@ -88,11 +93,20 @@ function slice(p: Program): Slice {
     return grew;
   };
   // What the fixpoint reads of each transition, computed once: the passes repeat until nothing grows.
-  const atomsOf = new Map(p.threads.map((th) => [th, th.transitions.map(coneAtoms)]));
+  const atomsOf = new Map(
+    p.threads.map((th) => [
+      th,
+      th.transitions.map((t) => {
+        check();
+        return coneAtoms(t);
+      }),
+    ]),
+  );
   const isRelevant = (v: string): boolean => relevant.has(v);
   for (let grew = true; grew; ) {
     grew = false;
     for (const th of p.threads) {
+      check();
       const transitions = atomsOf.get(th)!;
       const writesRelevant = transitions.some((atoms) => atoms.some((a) => a.writes.some(isRelevant)));
       if (!threads.has(th.index) && (th.errorPc !== undefined || writesRelevant)) {
@@ -114,6 +128,7 @@ function slice(p: Program): Slice {
     index,
     locals: th.locals.filter((v) => relevant.has(v)),
     transitions: th.transitions.map((t) => {
+      check();
       const atoms = t.atoms.filter(keep);
       const s: Transition = { ...t, thread: index, atoms, formula: and(...atoms), writes: t.writes.filter((v) => relevant.has(v)) };
       original.set(s, t);

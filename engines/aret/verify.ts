@@ -173,19 +173,33 @@ function statsOf(whole: Program, slice: Slice, run: RunState, solver: SmtSolver,
   };
 }
 
+/** A run with an empty abstraction (Fig. 6 line 1) and the given clauses for REFINE. */
+function newRun(p: Program, t0: number, levels: ReturnType<typeof refinementLevels>): RunState {
+  const { abs, pairs } = emptyAbstraction(p);
+  return { abs, pairs, ...levels, memo: new AbstractionMemo(), iteration: 0, refinements: { modular: 0, grouped: 0, unbiased: 0 }, horn: newHornStats(), t0 };
+}
+
 /** MAIN (Fig. 6) on the cone of influence; proofs and traces are checked on the whole program. */
 export async function verify(whole: Program, solver: SmtSolver, opts: VerifyOptions): Promise<Verdict> {
   singleInstances(whole, 'aret');
   const t0 = performance.now();
-  const slice = coneOfInfluence(whole);
-  const p = slice.program;
   const budget = opts.budget ?? new Budget();
-  const { abs, pairs } = emptyAbstraction(p);
-  const { levels, modularExcluded, groups } = refinementLevels(p, opts, budget);
-  const refinements = { modular: 0, grouped: 0, unbiased: 0 };
-  const run: RunState = { abs, pairs, levels, memo: new AbstractionMemo(), iteration: 0, modularExcluded, groups, refinements, horn: newHornStats(), t0 };
+  // What the stats show of a setup the budget cut short: the whole program, nothing done.
+  let slice: Slice = { program: whole, threads: whole.threads.map((th) => th.index), original: (t) => t };
+  let run = newRun(whole, t0, { levels: [], modularExcluded: false });
   // A solver query that ran out of its own time says so (`solver: unknown (timeout)`).
-  const outcome = await orUnknown(() => main(whole, slice, run, solver, opts, budget), opts.onInternalError, (s) => s.reason);
+  const outcome = await orUnknown(
+    () => {
+      // The setup (the slice, the precheck, the abstraction) looks at the budget too: on a large program it takes seconds.
+      slice = coneOfInfluence(whole, () => budget.check());
+      const levels = refinementLevels(slice.program, opts, budget);
+      budget.check();
+      run = newRun(slice.program, t0, levels);
+      return main(whole, slice, run, solver, opts, budget);
+    },
+    opts.onInternalError,
+    (s) => s.reason,
+  );
   return { ...outcome, stats: statsOf(whole, slice, run, solver, opts.keepGraphs) };
 }
 

@@ -44,12 +44,18 @@ export const INV = 'Inv[V]';
  * `perTransition` (checks: a failure names its transition), one per transition. The
  * two say the same, but Spacer (z3 4.8.12) solves the single clause far faster:
  * peterson.c in 1 s instead of 30 s, simple4.c in 7 s instead of over a minute.
+ * `check` throws to stop (the run's deadline); it is called per transition.
  */
-export function productPremises<U>(p: Program, inv: U, invPost: U, perTransition: boolean): Premise<U>[] {
-  const steps = p.threads.flatMap((th) => th.transitions.map((t) => ({ t, th })));
+export function productPremises<U>(p: Program, inv: U, invPost: U, perTransition: boolean, check: () => void = () => {}): Premise<U>[] {
+  const steps = p.threads.flatMap((th) =>
+    th.transitions.map((t) => {
+      check();
+      return { t, th, formula: fullFormula(p, t) };
+    }),
+  );
   const consecution: Premise<U>[] = perTransition
-    ? steps.map(({ t, th }) => ({ name: `consecution (transition t${t.id} of ${th.name})`, body: [inv], constraint: fullFormula(p, t), head: invPost }))
-    : [{ name: 'consecution (any transition of any thread)', body: [inv], constraint: or(...steps.map(({ t }) => fullFormula(p, t))), head: invPost }];
+    ? steps.map(({ t, th, formula }) => ({ name: `consecution (transition t${t.id} of ${th.name})`, body: [inv], constraint: formula, head: invPost }))
+    : [{ name: 'consecution (any transition of any thread)', body: [inv], constraint: or(...steps.map(({ formula }) => formula)), head: invPost }];
   return [
     { name: 'initiation', body: [], constraint: p.init, head: inv },
     ...consecution,
@@ -60,12 +66,12 @@ export function productPremises<U>(p: Program, inv: U, invPost: U, perTransition
 const vars = (p: Program): string[] => [...p.vars.keys()];
 const args = (names: readonly string[]): Term[] => names.map((v) => mkVar(v));
 
-/** The monolithic encoding: one relation Inv(V); see productPremises for `perTransition`. */
-export function productSystem(p: Program, perTransition = false): NamedHornSystem {
+/** The monolithic encoding: one relation Inv(V); see productPremises for `perTransition`. `check` throws to stop (the run's deadline), called per transition. */
+export function productSystem(p: Program, perTransition = false, check: () => void = () => {}): NamedHornSystem {
   const v = vars(p);
   return {
     relations: [{ name: INV, params: v }],
-    clauses: productPremises<Atom>(p, { rel: INV, args: args(v) }, { rel: INV, args: args(v.map(primed)) }, perTransition),
+    clauses: productPremises<Atom>(p, { rel: INV, args: args(v) }, { rel: INV, args: args(v.map(primed)) }, perTransition, check),
   };
 }
 

@@ -21,6 +21,7 @@ import { coneOfInfluence } from '../../program/slice.js';
 import { Budget, stopwatch } from '../../core/budget.js';
 import { InternalError, orUnknown, stopReason, type Stop } from '../../core/errors.js';
 import type { Outcome } from '../../core/outcome.js';
+import type { NamedHornSystem } from '../../core/certificate.js';
 import { spacer, spacerCannotTake, spacerUnknown } from '../../core/spacer.js';
 import { INV, productSystem } from './encode.js';
 import { checkInvariant, invariantSize, type InvariantProof } from './proof.js';
@@ -59,8 +60,8 @@ export type MonolithicVerdict = Outcome<InvariantProof> & { stats: MonolithicSta
 export async function verifyMonolithic(whole: Program, solver: SmtSolver, opts: MonolithicOptions): Promise<MonolithicVerdict> {
   singleInstances(whole, 'monolithic');
   const t0 = performance.now();
-  const slice = coneOfInfluence(whole).program;
-  const sys = productSystem(slice);
+  let slice: Program | undefined;
+  let sys: NamedHornSystem | undefined;
   const ms = { spacerMs: 0, checkMs: 0, unrollMs: 0 };
   let invariant: MonolithicStats['invariant'] = null;
   let unrolledSteps: number | null = null;
@@ -75,9 +76,12 @@ export async function verifyMonolithic(whole: Program, solver: SmtSolver, opts: 
       : stopReason(s);
   const outcome = await orUnknown<InvariantProof>(async () => {
     checkTime();
+    slice = coneOfInfluence(whole, checkTime).program;
+    const clauses = (sys = productSystem(slice, false, checkTime));
+    checkTime();
     const cannot = spacerCannotTake(slice);
     if (cannot) return { verdict: 'unknown', reason: cannot };
-    const r = await timed('spacerMs', () => spacer(solver, sys, queryTimeoutMs()));
+    const r = await timed('spacerMs', () => spacer(solver, clauses, queryTimeoutMs()));
     if (r.status === 'unknown') return { verdict: 'unknown', reason: spacerUnknown(r.reason) };
     if (r.status === 'sat') {
       const proof: InvariantProof = { kind: 'invariant', invariant: r.solution.get(INV)! };
@@ -97,8 +101,9 @@ export async function verifyMonolithic(whole: Program, solver: SmtSolver, opts: 
   return {
     ...outcome,
     stats: {
-      clauses: sys.clauses.length,
-      variables: slice.vars.size,
+      // A setup the budget cut short counts none.
+      clauses: sys?.clauses.length ?? 0,
+      variables: slice?.vars.size ?? 0,
       wholeVariables: whole.vars.size,
       invariant,
       unrolledSteps,

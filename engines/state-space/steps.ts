@@ -62,7 +62,7 @@ export function compileSteps(p: Program, th: Thread, layout: Layout, range: read
   const classes = comparedWithConstants(p);
   for (const t of th.transitions) {
     budget?.check();
-    const formula = withDeadChoicesFixed(p, th, t) ?? t.formula;
+    const formula = withDeadChoicesFixed(p, th, t, () => budget?.check()) ?? t.formula;
     const s: Step = {
       t,
       plan: plan(formula, layout.known, layout.slot, range, t.stack?.kind === 'pop' ? [] : scope.map(primed), classes),

@@ -17,11 +17,11 @@ export interface ThreadModularProof {
 /** The program the proof is about: `p`, with the ghost owners of its lock flags if the proof uses them. */
 export const provedProgram = (p: Program, proof: ThreadModularProof): Program => (proof.lockOwners ? withLockOwners(p) : p);
 
-/** R_i(G, L_i) per thread, the premises once per transition: what a proof is checked against. */
-export function threadModularSystem(p: Program): NamedHornSystem {
+/** R_i(G, L_i) per thread, the premises once per transition: what a proof is checked against. `check` throws to stop (the run's deadline), called per premise. */
+export function threadModularSystem(p: Program, check: () => void = () => {}): NamedHornSystem {
   return {
     relations: p.threads.map((th, i) => ({ name: invariantName(th.name), params: invariantParams(p, i) })),
-    clauses: threadModularPremises<Atom>(p, (i, args) => ({ rel: invariantName(p.threads[i].name), args })),
+    clauses: threadModularPremises<Atom>(p, (i, args) => ({ rel: invariantName(p.threads[i].name), args }), check),
   };
 }
 
@@ -63,10 +63,10 @@ function fixedValue(constraint: Term, name: string): bigint | undefined {
  * SeaHorn encodes programs): each clause once for every location its atoms' pcs
  * can be at — the value the constraint fixes (a transition's source and target,
  * φ_init's entry), else every location of the thread (the receiver of an
- * interference).
+ * interference). `check` throws to stop (the run's deadline), called per clause.
  */
-export function perLocationSystem(p: Program): NamedHornSystem {
-  const sys = threadModularSystem(p);
+export function perLocationSystem(p: Program, check: () => void): NamedHornSystem {
+  const sys = threadModularSystem(p, check);
   const threadOf = new Map(p.threads.map((th, i) => [invariantName(th.name), i] as const));
   const pcIndex = p.globals.length; // the pc is the thread's first local
   const clauses: Premise<Atom>[] = [];
@@ -83,6 +83,7 @@ export function perLocationSystem(p: Program): NamedHornSystem {
     let choices: Map<string, Term>[] = [new Map()];
     for (const [v, values] of pcs) choices = choices.flatMap((m) => values.map((k) => new Map([...m, [v, num(k)]])));
     for (const m of choices) {
+      check();
       const constraint = substitute(c.constraint, m);
       if (constraint === FALSE) continue;
       const at = (a: Atom): Atom => {

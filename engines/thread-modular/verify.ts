@@ -66,7 +66,8 @@ export async function verifyThreadModular(p: Program, solver: SmtSolver, opts: T
     const flags = lockFlags(p);
     for (const lockOwners of flags.length ? [false, true] : [false]) {
       const q = lockOwners ? withLockOwners(p) : p;
-      const sys = perLocationSystem(q);
+      const sys = perLocationSystem(q, () => budget.check());
+      budget.check();
       clauses = sys.clauses.length;
       const r = await timed('spacerMs', () => spacer(solver, sys, queryMs()));
       if (r.status === 'unknown') return { verdict: 'unknown', reason: spacerUnknown(r.reason) };

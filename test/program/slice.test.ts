@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadProgram } from '../../frontend/index.js';
 import { coneOfInfluence } from '../../program/slice.js';
+import { liveVariables } from '../../program/dead-locals.js';
 import { explore } from '../../engines/state-space/explore.js';
 import { PRELUDE, lower } from '../helpers.js';
 
@@ -48,4 +49,35 @@ describe('cone of influence', () => {
     }
   });
 
+});
+
+describe('the program passes look at the deadline', () => {
+  // program/ cannot see the engines' budget: a pass takes a callback that throws to
+  // stop, called per transition, so a large program's pass ends at the deadline.
+  const source = `${PRELUDE}
+    int g = 0;
+    void *t(void *arg) { int k = g; g = k + 1; if (g == 5) { ERROR: reach_error(); } return 0; }
+    int main(void) { pthread_t a; pthread_create(&a, 0, t, 0); return 0; }`;
+  const transitions = (p: ReturnType<typeof lower>): number => p.threads.reduce((n, th) => n + th.transitions.length, 0);
+  const stop = (): never => {
+    throw new Error('stop');
+  };
+
+  it('the cone of influence: at least once per transition; a slice cut short is not kept', () => {
+    const p = lower(source);
+    let calls = 0;
+    coneOfInfluence(lower(source), () => calls++);
+    expect(calls).toBeGreaterThanOrEqual(transitions(p));
+    expect(() => coneOfInfluence(p, stop)).toThrow('stop');
+    expect(coneOfInfluence(p).program.threads.length).toBeGreaterThan(0);
+  });
+
+  it('liveness: at least once per transition; an analysis cut short is not kept', () => {
+    const p = lower(source);
+    const th = p.threads[p.threads.length - 1];
+    expect(() => liveVariables(p, th, stop)).toThrow('stop');
+    let calls = 0;
+    liveVariables(p, th, () => calls++);
+    expect(calls).toBeGreaterThanOrEqual(th.transitions.length);
+  });
 });
