@@ -43,17 +43,19 @@ export function decomposeCommand(program: Command, session: Session): void {
     // Each mask puts its threads in S1; S1 | S2 and S2 | S1 differ (the globals go with S1).
     // An S2 of several threads is also checked as the generalized decomposition S1 | t | t | ….
     const max = o.max ?? DEFAULT_MAX_SPLITS;
+    /** Each check's own time limit, from when it starts. */
+    const own = (): Budget => new Budget({ deadline: performance.now() + limit });
     for (let mask = 1; mask < 2 ** n - 1 && rows.length < max; mask++) {
       const s1 = p.threads.filter((t) => mask & (1 << t.index)).map((t) => t.index);
       const s2 = p.threads.filter((t) => !(mask & (1 << t.index))).map((t) => t.index);
       const name = (ks: readonly number[]): string => ks.map((k) => p.threads[k].name).join(',');
       for (const components of s2.length > 1 ? [[s1, s2], [s1, ...s2.map((k) => [k])]] : [[s1, s2]])
-        if (rows.length < max) rows.push({ split: components.map(name).join(' | '), outcome: checkAssumeGuarantee(p, components, { budget: new Budget({ deadline: performance.now() + limit }) }) });
+        if (rows.length < max) rows.push({ split: components.map(name).join(' | '), outcome: checkAssumeGuarantee(p, components, { budget: own() }) });
     }
-    const global = explore(p, { budget: new Budget({ deadline: performance.now() + limit }) });
+    const global = explore(p, { budget: own() });
     const globalVerdict = !global.complete ? 'unknown' : global.errorReachable ? 'unsafe' : 'safe';
     // Thread-modular model checking over-approximates: an error it reaches may not be one.
-    const modular = checkModular(p, { budget: new Budget({ deadline: performance.now() + limit }) });
+    const modular = checkModular(p, { budget: own() });
     const modularVerdict = !modular.complete ? 'unknown' : modular.errorReachable ? 'error in the abstraction' : 'safe';
     const decided = rows.filter((r) => r.outcome.verdict !== 'unknown');
     const best = decided.reduce<Row | undefined>((b, r) => (!b || r.outcome.stats.largestCheck < b.outcome.stats.largestCheck ? r : b), undefined);

@@ -7,6 +7,7 @@
 import { conjuncts, eq, gt, isLinear, lt, mkVar, num, primed, unprimed, varsOf, type Term } from '../../solver/formula.js';
 import type { HornSolution, HornSystem } from '../../solver/horn.js';
 import type { SmtSolver } from '../../solver/smt.js';
+import type { Budget } from '../../core/budget.js';
 import type { Program, Transition } from '../../program/program.js';
 import { nonlinearReason } from '../../core/errors.js';
 import { solveClauses, type Answer, type HornSolverChoice } from './horn/solve.js';
@@ -111,6 +112,8 @@ export interface RefineOptions {
   levels: readonly Level[];
   hornSolver: HornSolverChoice;
   timeoutMs?: number;
+  /** The run's budget, for the queries that run in this thread (SOLVELINEARHC). */
+  budget?: Budget;
   stats: HornStats;
   /** Give learned predicates to the other instances of the same functions too (symmetry.ts). */
   shareInstances: boolean;
@@ -219,7 +222,7 @@ export async function refine(p: Program, tuple: readonly AbsState[], abs: Abstra
   const unknowns = unknownsOf(tuple);
   const learner = new Learner(p, abs, o.shareInstances, o.allValues);
   const solve = (sys: HornSystem, biased: boolean, hornSolver: HornSolverChoice): Promise<Answer> =>
-    solveClauses(sys, biased, solver, { hornSolver, timeoutMs: o.timeoutMs, fallbacks: o.stats.fallbacks });
+    solveClauses(sys, biased, solver, { hornSolver, timeoutMs: o.timeoutMs, budget: o.budget, fallbacks: o.stats.fallbacks });
   let reason = 'the clauses taught no new predicate';
   for (const level of o.levels) {
     const biased = level.groups !== undefined;

@@ -232,6 +232,7 @@ async function main(whole: Program, slice: Slice, run: RunState, solver: SmtSolv
       levels,
       hornSolver: opts.hornSolver ?? 'spacer',
       timeoutMs: budget.queryMs(opts.hornTimeoutMs), // a Horn query may not outlast the run
+      budget,
       stats: run.horn,
       shareInstances: opts.shareInstances ?? true,
       allValues: opts.allValues ?? true,

@@ -16,6 +16,8 @@ export type HornSolverChoice = 'spacer' | 'linear' | 'auto';
 export interface SolveOptions {
   readonly hornSolver: HornSolverChoice;
   readonly timeoutMs?: number;
+  /** The run's budget: SOLVELINEARHC's search stops with it too (cancelled, out of memory), not only at the query's time. */
+  readonly budget?: Budget;
   /** SOLVELINEARHC's hand-overs to Spacer, counted by reason. */
   readonly fallbacks: Record<string, number>;
 }
@@ -56,8 +58,9 @@ export async function solveClauses(sys: HornSystem, rationalUnsatSuffices: boole
     return { ...r, by: 'spacer' };
   };
   if (o.hornSolver === 'spacer') return spacer();
-  // Synchronous: it must stop by itself when the query's time is up.
-  const lin = solveLinearHC(sys, { farkas: { budget: o.timeoutMs === undefined ? undefined : new Budget({ deadline: performance.now() + o.timeoutMs }) } });
+  // Synchronous: it must stop by itself when the query's time is up or the run stops.
+  const budget = o.timeoutMs === undefined ? o.budget : (o.budget ?? new Budget()).within(performance.now() + o.timeoutMs);
+  const lin = solveLinearHC(sys, { farkas: { budget } });
   if (lin.status === 'gave-up') return spacer(lin.reason);
   if (lin.status === 'unsat') {
     if (rationalUnsatSuffices && o.hornSolver === 'linear') return { status: 'unsat', by: 'linear' };
