@@ -8,8 +8,9 @@
  * (an S2 step into its error location is marked: Σ_P ∩ Σ_S2). Steps that touch no
  * global are no events. Σ_A is the set of events S2 can make (§4.2.1).
  *
- * S2 alone cannot know the memory, so its reads range over valuations of it: those S1
- * reaches under the assumption, found round by round (round.ts). With more than two components
+ * S2 alone cannot know the memory, so its reads range over a set R of valuations of the
+ * globals it reads, grown round by round (round.ts) by those S1 and S2 really reach;
+ * Σ_A starts small and grows by alphabet refinement. With more than two components
  * S2 is itself split (C_2 | … | C_m) and ⟨true⟩ S2 ⟨A⟩ checked by the rule again, one
  * level down: Cobleigh's generalized decompositions (Chapter 5). Finite-state programs
  * only.
@@ -19,11 +20,12 @@ import { unprimed, varsOf } from '../../solver/formula.js';
 import { globalMoves, initialStates, type Layout, type ThreadMoves } from '../state-space/api.js';
 import { replay, type Run } from '../../core/replay.js';
 import type { TraceStep } from '../../core/trace.js';
-import { lstar, type Dfa } from './lstar.js';
+import { lstar, type ConjectureNote, type Dfa, type Table } from './lstar.js';
 import { MemorySide } from './memory-side.js';
-import { Round } from './round.js';
+import { Membership } from './membership.js';
+import { Round, eventsOf } from './round.js';
 import { interleave, Unknown, type Step, type Vec } from './search.js';
-import type { AgContext, AgEvent } from './sides.js';
+import { Memoryless, footprint, type AgContext, type AgEvent } from './sides.js';
 import { ranOut, type Budget } from '../../core/budget.js';
 
 export type { AgEvent } from './sides.js';
@@ -34,15 +36,28 @@ export interface AgOptions {
   readonly budget?: Budget;
   /** States any one search may hold. */
   readonly maxStates?: number;
+  /** Told of every conjecture and every end of a round (diagnostics). */
+  readonly onProgress?: (note: ProgressNote) => void;
 }
+
+/** What `onProgress` is told: a conjecture of L* (with its table's size and counterexample), or how a round ended. */
+export type ProgressNote =
+  | ({ readonly kind: 'conjecture'; readonly round: number; readonly level: number } & ConjectureNote)
+  | { readonly kind: 'round'; readonly round: number; readonly end: 'proof' | 'violation' | 'grow' | 'refine'; readonly added: number; readonly visible: number; readonly hidden: number; readonly read: number };
 
 export interface AgStats {
   readonly timeMs: number;
   /** Over every level's L*. */
   readonly queries: number;
   readonly conjectures: number;
-  /** |Σ_A|. */
+  /** The events S2 can make (|Σ|) … */
   readonly events: number;
+  /** … and those the assumption sees (|Σ_A|), after alphabet refinement. */
+  readonly visible: number;
+  /** Rounds of L*: one per read set and interface alphabet. */
+  readonly rounds: number;
+  /** Valuations of the memory S2 reads from at the end. */
+  readonly read: number;
   /** The largest state space any one check held (the thesis's memory measure). */
   readonly largestCheck: number;
   /** S1's states kept between checks (its moves are computed once). */
@@ -63,9 +78,13 @@ interface Tally {
   largest: number;
   queries: number;
   conjectures: number;
-  /** The current round's events. */
-  events: readonly AgEvent[];
-  /** The states of the current round's assumptions, once it has a proof. */
+  events: number;
+  visible: number;
+  rounds: number;
+  read: number;
+  /** L*'s nesting: 0 for A, 1 for the level below, … */
+  level: number;
+  /** The states of the assumptions, once there is a proof. */
   assumptions: number[];
 }
 
@@ -73,6 +92,14 @@ interface Tally {
  * Cobleigh's rule for `p` split into `components` (thread indices): the first, S1,
  * with the memory; two components are the two-way rule, more the generalized
  * decomposition C_1 | (C_2 | (… | C_m)).
+ *
+ * Rounds (round.ts) learn A for a read set R and an interface alphabet Σ_A, starting from
+ * the initial valuations and no visible event but S2's errors. A round ends with a
+ * proof; a violation; valuations S1 and S2 really reach outside R (R grows); or hidden
+ * events that made a counterexample spurious (Σ_A grows). Each round starts from the
+ * last one's observation table. The proof's property includes "the memory stays in R":
+ * a run that first left R would, up to there, be a run of S2 over R and of S1 under A,
+ * which premise 1 excludes; so every run reads from R, and premise 2 covers S2's part.
  */
 export function checkAssumeGuarantee(p: Program, components: readonly (readonly number[])[], opts: AgOptions = {}): AgOutcome {
   const t0 = performance.now();
@@ -82,14 +109,20 @@ export function checkAssumeGuarantee(p: Program, components: readonly (readonly 
   const range = opts.nondetRange ?? [-2n, 2n];
   const { layout, threads } = globalMoves(p, range);
   const initial = initialStates(p, layout, range);
-  const tally: Tally = { largest: 0, queries: 0, conjectures: 0, events: [], assumptions: [] };
+  const tally: Tally = { largest: 0, queries: 0, conjectures: 0, events: 0, visible: 0, rounds: 0, read: 0, level: 0, assumptions: [] };
   const ctx = context(p, layout, threads, initial.states, opts, tally);
   const s1 = new MemorySide(ctx, components[0]);
+  // S2's steps depend on the globals they read only: R holds those globals' valuations.
+  const readSlots = [...new Set(components.slice(1).flat().flatMap((k) => p.threads[k].transitions.flatMap((t) => footprint(p, layout, t).reads)))].sort((a, b) => a - b);
+  const memoryless = new Memoryless(ctx, readSlots);
   const stats = (): AgStats => ({
     timeMs: performance.now() - t0,
     queries: tally.queries,
     conjectures: tally.conjectures,
-    events: tally.events.length,
+    events: tally.events,
+    visible: tally.visible,
+    rounds: tally.rounds,
+    read: tally.read,
     largestCheck: tally.largest,
     cachedStates: s1.vecs.length,
     assumptionStates: tally.assumptions[0] ?? 0,
@@ -98,30 +131,52 @@ export function checkAssumeGuarantee(p: Program, components: readonly (readonly 
   try {
     readsNoOtherLocals(p);
     const initIds = initial.states.map((v) => s1.intern(v));
-    // What the other components may read: the memory's valuations, from the initial ones on,
-    // grown by those S1 reaches under a proof's assumption until the proof reads no new one.
-    // A proof whose S1 side reaches no new valuation is one for the program: a run that
-    // first reads a valuation outside would, up to that point, be a run of the components
-    // as checked, hence of S1 under the assumption, which reaches none.
-    let valuations = [...new Map(initIds.map((id) => [s1.memoryOf(id).join(','), s1.memoryOf(id)] as const)).values()];
+    const read = new Map<string, readonly bigint[]>(initIds.map((id) => [s1.memoryOf(id, readSlots).join(','), s1.memoryOf(id, readSlots)]));
+    let alphabet: number[] = [];
+    let membership: Membership | undefined;
+    let seed: Table | undefined;
+    const rest = components.slice(1);
     for (;;) {
-      tally.assumptions = [];
-      const round = new Round(ctx, s1, initIds, components.slice(1), valuations);
-      tally.events = round.events;
-      const r = round.learn();
-      if ('violation' in r) {
-        const { start, s1: s1run, s2 } = r.violation;
-        return unsafe(p, layout, start, interleave(s1run, s2), s1.ks, (t) => round.memoryless.footprintOf(t), stats());
+      tally.rounds++;
+      memoryless.read([...read.values()]);
+      const sigma = eventsOf(memoryless, rest);
+      const fresh = sigma.filter((e) => !alphabet.includes(e) && !membership?.hidden.has(e));
+      // Once L* has asked, events new with R are seen, so its answers stand; before, they are
+      // hidden but S2's errors (a hidden one could not be told apart from a harmless step).
+      if (membership?.used) alphabet = [...alphabet, ...fresh];
+      else {
+        alphabet = [...alphabet, ...fresh.filter((e) => memoryless.events[e].err)];
+        membership = new Membership(ctx, s1, initIds, memoryless.events, readSlots, read.keys(), new Set(sigma.filter((e) => !alphabet.includes(e))));
       }
-      tally.assumptions = [r.proof.a, ...r.proof.below].map((d) => d.accepting.filter((x) => x).length);
-      const more = round.recheck(r.proof);
-      if (more.length) {
-        valuations = [...valuations, ...more];
+      const round = new Round(ctx, s1, initIds, memoryless, rest, membership, alphabet);
+      Object.assign(tally, { events: sigma.length, visible: alphabet.length, read: read.size, level: 0, assumptions: [] });
+      const { end, table } = round.learn(seed);
+      seed = table;
+      const note = (kind: 'proof' | 'violation' | 'grow' | 'refine', added: number): void =>
+        opts.onProgress?.({ kind: 'round', round: tally.rounds, end: kind, added, visible: alphabet.length, hidden: membership?.hidden.size ?? 0, read: read.size });
+      if ('violation' in end) {
+        note('violation', 0);
+        const { start, s1: s1run, s2 } = end.violation;
+        return unsafe(p, layout, start, interleave(s1run, s2), s1.ks, (t) => memoryless.footprintOf(t), stats());
+      }
+      if ('grow' in end) {
+        note('grow', end.grow.length);
+        for (const g of end.grow) read.set(g.join(','), g);
+        membership.grow(end.grow);
         continue;
       }
+      if ('refine' in end) {
+        note('refine', end.refine.length);
+        alphabet = [...alphabet, ...end.refine];
+        membership = undefined;
+        continue;
+      }
+      note('proof', 0);
+      tally.assumptions = [end.proof.a, ...end.proof.below].map((d) => d.accepting.filter((x) => x).length);
+      if (!round.recheck(end.proof)) throw new Unknown('internal: a learned assumption fails a premise on its re-check');
       // A choice the program does not bound was drawn from the range: the proof covers those values only.
       if (initial.clipped || threads.some((m) => m.clipped)) throw new Unknown(`no violation with nondeterministic values in ${range[0]}..${range[1]}, which the program does not bound itself`);
-      return { verdict: 'safe', assumption: r.proof.a, events: round.events.map((e) => showEvent(p, layout, e)), stats: stats() };
+      return { verdict: 'safe', assumption: end.proof.a, events: alphabet.map((e) => showEvent(p, layout, memoryless.events[e])), stats: stats() };
     }
   } catch (e) {
     return { verdict: 'unknown', reason: e instanceof Unknown ? e.message : ranOut(e).message, stats: stats() };
@@ -130,7 +185,7 @@ export function checkAssumeGuarantee(p: Program, components: readonly (readonly 
 
 /** The sides' shared context: the bounds, the clock, and the counts kept in `tally`. */
 function context(p: Program, layout: Layout, threads: readonly ThreadMoves[], init: readonly Vec[], opts: AgOptions, tally: Tally): AgContext {
-  const { budget } = opts;
+  const { budget, onProgress } = opts;
   return {
     p,
     layout,
@@ -140,8 +195,17 @@ function context(p: Program, layout: Layout, threads: readonly ThreadMoves[], in
     tick: () => budget?.tick(),
     note: (states) => void (tally.largest = Math.max(tally.largest, states)),
     // Counted here, as the teacher answers: a deadline may end L* inside a query.
-    learn: (alphabet, teacher) => {
-      return lstar(alphabet, { member: (w) => (tally.queries++, teacher.member(w)), conjecture: (c) => (tally.conjectures++, teacher.conjecture(c)) }, budget).dfa;
+    learn: (alphabet, teacher, seed) => {
+      const level = tally.level++;
+      try {
+        return lstar(
+          alphabet,
+          { member: (w) => (tally.queries++, teacher.member(w)), conjecture: (c) => (tally.conjectures++, teacher.conjecture(c)) },
+          { budget, seed, onConjecture: onProgress && ((n) => onProgress({ kind: 'conjecture', round: tally.rounds, level, ...n })) },
+        );
+      } finally {
+        tally.level--;
+      }
     },
   };
 }

@@ -86,7 +86,8 @@ export const learnEngine: Engine<LearnOptions, LearnProof, LearnStats> = {
     const split = components.map((ks) => names(p, ks)).join(' | ');
     if (hasArrays(p)) return { verdict: { verdict: 'unknown', reason: arraysReason('learn'), stats: { ...emptyStats(), split } }, backend: null };
     if (components.some((ks) => !ks.length)) return { verdict: { verdict: 'unknown', reason: 'assume-guarantee needs two sides: the program has one thread', stats: { ...emptyStats(), split } }, backend: null };
-    const r = checkAssumeGuarantee(p, components, { budget: ctx.budget });
+    const debug = ctx.log.isLevelEnabled('debug');
+    const r = checkAssumeGuarantee(p, components, { budget: ctx.budget, onProgress: debug ? (n) => ctx.log.debug(n, n.kind === 'round' ? `round ${n.round}: ${n.end}` : 'conjecture') : undefined });
     const stats = { ...r.stats, split };
     if (r.verdict === 'safe') return { verdict: { verdict: 'safe', proof: { split, assumption: r.assumption, events: r.events }, proofChecked: true, stats }, backend: null };
     if (r.verdict === 'unsafe') return { verdict: { verdict: 'unsafe', trace: r.trace, traceReplayed: true, stats }, backend: null };
@@ -96,16 +97,16 @@ export const learnEngine: Engine<LearnOptions, LearnProof, LearnStats> = {
     graphs: (_p, v) => (v.verdict === 'safe' ? [dfaGraph('assumption', v.proof.assumption.accepting, v.proof.assumption.next, v.proof.events)] : []),
     proof: (_p, proof) =>
       [
-        `proof: ⟨A⟩ S1 ⟨no error⟩ and ⟨true⟩ S2 ⟨A⟩ for S1 | S2 = ${proof.split}${proof.split.split(' | ').length > 2 ? ' (S2 = C2 | C3 | …, ⟨true⟩ S2 ⟨A⟩ by the rule again with an assumption learned per level)' : ''}, every premise re-checked by a fresh search; the learned assumption A (${proof.assumption.accepting.filter(Boolean).length} states, over S2's events "reads / writes"):`,
+        `proof: ⟨A⟩ S1 ⟨no error⟩ and ⟨true⟩ S2 ⟨A⟩ for S1 | S2 = ${proof.split}${proof.split.split(' | ').length > 2 ? ' (S2 = C2 | C3 | …, ⟨true⟩ S2 ⟨A⟩ by the rule again with an assumption learned per level)' : ''}, every premise re-checked by a fresh search; the learned assumption A (${proof.assumption.accepting.filter(Boolean).length} states, over the ${proof.events.length} of S2's events "reads / writes" it sees; S2's other events may come at any time):`,
         ...showAssumption(proof.assumption, proof.events),
       ].join('\n'),
     stats: (s, run) => [
-      `engine: ${run.engine}, split ${s.split}, ${s.events} events, assumption${s.assumptions.length > 1 ? `s ${s.assumptions.join(', ')}` : ` ${s.assumptionStates}`} states, ${s.queries} queries, ${s.conjectures} conjectures`,
+      `engine: ${run.engine}, split ${s.split}, ${s.events} events (${s.visible} seen by the assumption), ${s.read} valuations read, ${s.rounds} rounds, assumption${s.assumptions.length > 1 ? `s ${s.assumptions.join(', ')}` : ` ${s.assumptionStates}`} states, ${s.queries} queries, ${s.conjectures} conjectures`,
       `largest single check: ${s.largestCheck} states (S1's states kept between checks: ${s.cachedStates})`,
     ],
   },
 };
 
 function emptyStats(): AgStats {
-  return { timeMs: 0, queries: 0, conjectures: 0, events: 0, largestCheck: 0, cachedStates: 0, assumptionStates: 0, assumptions: [] };
+  return { timeMs: 0, queries: 0, conjectures: 0, events: 0, visible: 0, rounds: 0, read: 0, largestCheck: 0, cachedStates: 0, assumptionStates: 0, assumptions: [] };
 }

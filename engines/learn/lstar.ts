@@ -6,7 +6,8 @@
  * where the answers α_i (run the candidate on the first i events to a row s, query s·r)
  * change, found by binary search in log |c| queries. The rows of S stay pairwise
  * distinct, so no consistency check is needed and at most (states − 1) conjectures are
- * made.
+ * made. A table from an earlier run over the same letters may seed S and E: its words
+ * stay, their answers are asked again (rows that became equal are merged).
  */
 import type { Budget } from '../../core/budget.js';
 
@@ -32,9 +33,32 @@ export interface LearnStats {
   readonly conjectures: number;
 }
 
+/** The words of an observation table: access strings S (ε first) and suffixes E (ε first). */
+export interface Table {
+  readonly S: readonly Word[];
+  readonly E: readonly Word[];
+}
+
+/** One conjecture and what its counterexample added (for diagnostics). */
+export interface ConjectureNote extends LearnStats {
+  readonly states: number;
+  readonly suffixes: number;
+  /** The counterexample's length and the suffix added to E; absent for the last conjecture. */
+  readonly counterexample?: number;
+  readonly suffix?: number;
+}
+
 export interface LearnResult {
   readonly dfa: Dfa;
   readonly stats: LearnStats;
+  /** The final table, to seed a later run. */
+  readonly table: Table;
+}
+
+export interface LearnOptions {
+  readonly budget?: Budget;
+  readonly seed?: Table;
+  readonly onConjecture?: (note: ConjectureNote) => void;
 }
 
 /** The state a DFA reaches on `w`. */
@@ -49,7 +73,7 @@ export function accepts(d: Dfa, w: Word): boolean {
 }
 
 /** Fig. 3.17 with the Rivest–Schapire analysis; `budget` is checked per row of the table closed (it throws). */
-export function lstar(alphabet: number, teacher: Teacher, budget?: Budget): LearnResult {
+export function lstar(alphabet: number, teacher: Teacher, { budget, seed, onConjecture }: LearnOptions = {}): LearnResult {
   const answers = new Map<string, boolean>();
   let queries = 0;
   const member = (w: Word): boolean => {
@@ -61,9 +85,16 @@ export function lstar(alphabet: number, teacher: Teacher, budget?: Budget): Lear
     }
     return r;
   };
-  const S: Word[] = [[]];
-  const E: Word[] = [[]];
+  const fits = (w: Word): boolean => w.every((a) => a < alphabet);
+  const E: Word[] = [[], ...(seed?.E.slice(1).filter(fits) ?? [])];
   const row = (s: Word): string => E.map((e) => (member([...s, ...e]) ? '1' : '0')).join('');
+  const S: Word[] = [[]];
+  const rows = new Set([row([])]);
+  for (const s of seed?.S.slice(1).filter(fits) ?? []) {
+    budget?.check();
+    const r = row(s);
+    if (!rows.has(r)) (rows.add(r), S.push(s));
+  }
   let conjectures = 0;
   const stats = (): LearnStats => ({ queries, conjectures });
   for (;;) {
@@ -90,7 +121,11 @@ export function lstar(alphabet: number, teacher: Teacher, budget?: Budget): Lear
     const candidate: Dfa = { alphabet, accepting: S.map((s) => member(s)), next };
     conjectures++;
     const c = teacher.conjecture(candidate);
-    if (c === null) return { dfa: candidate, stats: stats() };
+    const note = { ...stats(), states: S.length, suffixes: E.length };
+    if (c === null) {
+      onConjecture?.(note);
+      return { dfa: candidate, stats: stats(), table: { S, E } };
+    }
     if (member(c) === accepts(candidate, c)) throw new Error(`internal: the teacher's counterexample ${c.join(' ')} is not one`);
     // α_i: the answer for S[state after c[0..i)] · c[i..]; α_0 = member(c) differs from α_|c| = candidate's verdict.
     const alpha = (i: number): boolean => member([...S[run(candidate, c.slice(0, i))], ...c.slice(i)]);
@@ -103,5 +138,6 @@ export function lstar(alphabet: number, teacher: Teacher, budget?: Budget): Lear
       else hi = mid;
     }
     E.push(c.slice(hi));
+    onConjecture?.({ ...note, counterexample: c.length, suffix: c.length - hi });
   }
 }

@@ -4,7 +4,7 @@
  * check of every round.
  */
 import { Unknown, type Step, type Vec } from './search.js';
-import { errorAt, localSlots, type AgContext } from './sides.js';
+import { errorAt, localSlots, type AgContext, type AgEvent } from './sides.js';
 
 export class MemorySide {
   /** The interned states, by id. */
@@ -16,6 +16,8 @@ export class MemorySide {
   private readonly slots: number[];
   private readonly ids = new Map<string, number>();
   private readonly succs: [number, Step][][] = [];
+  /** afters[id][e]: the state after consuming event e at id (−1: its reads do not hold; −2: not computed yet). */
+  private readonly afters: Int32Array[] = [];
 
   constructor(
     private readonly ctx: AgContext,
@@ -47,8 +49,24 @@ export class MemorySide {
     ));
   }
 
-  /** The memory's valuation in state `id`: the globals' values in program order. */
-  memoryOf(id: number): bigint[] {
-    return this.gSlots.map((s) => this.vecs[id][s]);
+  /** The state after consuming `events[e]` at `id`; −1 where its reads do not hold. */
+  after(id: number, e: number, events: readonly AgEvent[]): number {
+    let row = this.afters[id];
+    if (!row || row.length < events.length) {
+      const grown = new Int32Array(events.length).fill(-2);
+      if (row) grown.set(row);
+      this.afters[id] = row = grown;
+    }
+    if (row[e] === -2) {
+      const v = this.vecs[id];
+      const ev = events[e];
+      row[e] = ev.reads.every(([s, x]) => v[s] === x) ? this.intern(v.map((x, s) => ev.writes.find(([w]) => w === s)?.[1] ?? x)) : -1;
+    }
+    return row[e];
+  }
+
+  /** The memory's valuation in state `id`: the values of the globals at `slots` (default: all, in program order). */
+  memoryOf(id: number, slots: readonly number[] = this.gSlots): bigint[] {
+    return slots.map((s) => this.vecs[id][s]);
   }
 }

@@ -1,21 +1,19 @@
 /**
- * One round of the rule (assume-guarantee.ts): the components after S1 read the
- * memory from a fixed set of valuations, and L* learns an assumption on them with the
- * teacher of Cobleigh's §4.1 — membership by S1's reachable sets after each prefix,
- * conjectures by premise 1 on S1 and premise 2 on the other components (sides.ts).
- * The round ends with a run that violates P in both, or a proof, re-checked, and the
- * valuations S1 reaches under its assumption.
+ * One round of the rule (assume-guarantee.ts) for a fixed read set R and a fixed
+ * interface alphabet Σ_A. The components after S1 read the memory from R; L* learns an
+ * assumption A over Σ_A with the teacher of Cobleigh's §4.1, the property being "no
+ * error, and the memory stays in R". The other events S2 can make are hidden from A:
+ * S1 may consume them at any time (Gheorghiu, Giannakopoulou, Păsăreanu, "Refining
+ * interface alphabets for compositional verification", TACAS'07). A counterexample that
+ * the hidden events make spurious ends the round with the events to show A (alphabet
+ * refinement); one S2 really makes ends it with a violation, or with the valuations of
+ * the memory it really reaches outside R (the read set grows).
  */
-import type { Dfa, Word } from './lstar.js';
+import type { Dfa, Table, Word } from './lstar.js';
 import type { MemorySide } from './memory-side.js';
-import { lift, search, wordOf, Unknown, type Step, type Vec } from './search.js';
-import { Memoryless, Side, chainHolds, holds, type AgContext, type AgEvent } from './sides.js';
-
-/** Prefixes' reachable sets kept for membership queries, in states (then forgotten). */
-const LAYER_CACHE = 2_000_000;
-
-/** A node of the membership trie: the set of S1's states after a prefix (null: it reaches an error), by the next event. */
-type Layer = { readonly set: Int32Array | null; kids: Map<number, Layer> };
+import type { Membership } from './membership.js';
+import { lift, search, wordOf, type Step, type Vec } from './search.js';
+import { Side, chainHolds, holds, produce, type AgContext, type Memoryless } from './sides.js';
 
 /** A state of S1's searches: an interned state, the state of the word or DFA it consumes, whether an err event was consumed. */
 type N = { id: number; q: number; err: boolean };
@@ -27,172 +25,169 @@ export interface Violation {
   readonly start: Vec;
 }
 
-/** A proof: the assumption A on the components after S1, and the assumptions of the levels below (generalized decomposition). */
+/** A proof: the assumption A over Σ_A (its letter i is event alphabet[i]), lifted over every event, and the assumptions of the levels below (generalized decomposition). */
 export interface Proof {
   readonly a: Dfa;
+  readonly lifted: Dfa;
   readonly below: readonly Dfa[];
 }
 
+export type RoundEnd =
+  | { readonly proof: Proof }
+  | { readonly violation: Violation }
+  /** Valuations of the memory that S1 and S2 together reach outside R. */
+  | { readonly grow: readonly (readonly bigint[])[] }
+  /** Hidden events to show the assumption. */
+  | { readonly refine: readonly number[] };
+
+/** What a round's L* ends with: how the round ends, and its table to seed the next. */
+export interface RoundResult {
+  readonly end: RoundEnd;
+  readonly table: Table;
+}
+
+/** The events the components make (over the read set memoryless has now). */
+export function eventsOf(memoryless: Memoryless, components: readonly (readonly number[])[]): number[] {
+  return [...new Set(components.flatMap((ks) => new Side(memoryless, ks).sigma))].sort((x, y) => x - y);
+}
+
 export class Round {
-  readonly memoryless: Memoryless;
-  /** Every event of the components after S1: Σ_A's universe, fixed once the alphabets are. */
-  readonly events: readonly AgEvent[];
+  private readonly hidden: ReadonlySet<number>;
+  private readonly letter: Map<number, number>;
   private readonly chain: Side[];
-  /** Σ_A: the events the components after S1 can make, sorted. */
-  private readonly sigma: number[];
-  private readonly total: number;
-  /** after[id][e]: S1's state after consuming event e at id (−1: its reads do not hold; −2: not computed yet). */
-  private readonly afterRows: Int32Array[] = [];
-  private root: Layer | undefined;
-  /** States in the trie's sets, to bound it. */
-  private layered = 0;
-  private mark = new Int32Array(1024);
-  private stamp = 0;
+  /** Every component after S1 as one, to ask whether it makes a word. */
+  private readonly s2: Side;
 
   constructor(
     private readonly ctx: AgContext,
     private readonly s1: MemorySide,
     private readonly initIds: readonly number[],
+    private readonly memoryless: Memoryless,
     components: readonly (readonly number[])[],
-    /** The valuations of the memory the other components may read. */
-    readonly read: readonly (readonly bigint[])[],
+    /** Membership queries over R, the hidden events free. */
+    private readonly membership: Membership,
+    /** Σ_A: the events the assumption sees, its letters in order; with the hidden ones, every event the components make. */
+    private readonly alphabet: readonly number[],
   ) {
-    this.memoryless = new Memoryless(ctx, read);
-    this.chain = components.map((ks) => new Side(this.memoryless, ks));
-    this.events = this.memoryless.events;
-    this.total = this.events.length;
-    this.sigma = [...new Set(this.chain.flatMap((c) => c.sigma))].sort((x, y) => x - y);
+    this.chain = components.map((ks) => new Side(memoryless, ks));
+    this.s2 = new Side(memoryless, components.flat());
+    this.letter = new Map(alphabet.map((e, i) => [e, i]));
+    this.hidden = membership.hidden;
+    if (this.s2.sigma.some((e) => !this.letter.has(e) && !this.hidden.has(e))) throw new Error('internal: an event neither seen nor hidden');
   }
 
-  /** L* with the teacher of §4.1 over Σ_A: a violation (S1 alone or both sides), or a proof. */
-  learn(): { violation: Violation } | { proof: Proof } {
-    let real: Violation | undefined;
-    let proof: Proof | undefined;
-    const local = (w: readonly number[]): Word => w.map((e) => this.sigma.indexOf(e));
-    const empty = this.violation([]);
-    if (empty) real = { s1: empty.path, s2: [], start: empty.start };
-    else
-      this.ctx.learn(this.sigma.length, {
-        member: (w) => this.member(w.map((i) => this.sigma[i])),
+  /** L* over Σ_A with the teacher of §4.1 (seeded with `seed`), until the round ends. */
+  learn(seed?: Table): RoundResult {
+    const alone = this.s1Search([], 'exact');
+    if (alone) return { end: this.real(alone, { path: [], start: this.s2.start[0] }, []), table: seed ?? { S: [[]], E: [[]] } };
+    let end: RoundEnd | undefined;
+    const total = this.memoryless.events.length;
+    const { table } = this.ctx.learn(
+      this.alphabet.length,
+      {
+        member: (w) => this.membership.member(w.map((i) => this.alphabet[i])),
         conjecture: (candidate) => {
-          const a = lift(candidate, this.sigma, this.total);
-          const w1 = this.premise1(a);
-          if (w1) return local(w1);
-          const r = holds(this.ctx, this.chain, a);
-          if ('assumptions' in r) return (proof = { a, below: r.assumptions }), null;
-          const s1run = this.violation(wordOf(r.cex.path));
-          if (!s1run) return local(wordOf(r.cex.path));
-          const start = [...s1run.start];
-          for (const [s, v] of r.cex.start) start[s] = v;
-          real = { s1: s1run.path, s2: r.cex.path, start };
+          const lifted = lift(candidate, this.alphabet, total, this.hidden);
+          const r = this.conjecture(candidate, lifted);
+          if ('cex' in r) return r.cex;
+          end = r;
           return null;
         },
-      });
-    if (this.events.length !== this.total) throw new Error('internal: an event appeared after the alphabet was fixed');
-    if (real) return { violation: real };
-    if (!proof) throw new Error('internal: L* ended without a proof or a violation');
-    return { proof };
+      },
+      seed,
+    );
+    if (this.memoryless.events.length !== total) throw new Error('internal: an event appeared after the alphabet was fixed');
+    if (!end) throw new Error('internal: L* ended without an end of the round');
+    return { end, table };
   }
 
-  /**
-   * The proof re-checked by fresh searches of every premise against its assumptions
-   * (Unknown if one fails), and the valuations of the memory S1 reaches under A that
-   * the round did not read.
-   */
-  recheck(proof: Proof): bigint[][] {
+  /** The teacher's answer to a conjecture: a counterexample for L* (letters), or how the round ends. */
+  private conjecture(a: Dfa, lifted: Dfa): { cex: Word } | RoundEnd {
+    const letters = (w: readonly number[]): { cex: Word } => ({ cex: w.map((e) => this.letter.get(e)!) });
+    const shown = (w: readonly number[]): number[] => w.filter((e) => this.letter.has(e));
+    const p1 = this.premise1(lifted);
+    if (p1) {
+      // S1 under A reaches a bad state on the word t: real if S2 makes t, a counterexample
+      // for L* if S2 cannot make what A sees of it, else the hidden events made it spurious.
+      const t = wordOf(p1.path);
+      const exact = produce(this.ctx, this.s2, t);
+      if (exact) return this.real(p1, exact, t);
+      const seen = produce(this.ctx, this.s2, shown(t), new Set(this.alphabet));
+      if (!seen) return letters(shown(t));
+      return { refine: this.hiddenIn([t, wordOf(seen.path)]) };
+    }
+    const r = holds(this.ctx, this.chain, lifted);
+    if ('assumptions' in r) return { proof: { a, lifted, below: r.assumptions } };
+    // S2 makes v, whose visible part u A rejects: a counterexample for L* if S1 (hiding the
+    // rest) is fine with u; real if S1 fails on v itself; else spurious by the hidden events.
+    const v = wordOf(r.cex.path);
+    const u = shown(v);
+    if (this.membership.member(u)) return letters(u);
+    const onV = this.s1Search(v, 'exact');
+    if (onV) return this.real(onV, { path: r.cex.path, start: this.s2.slots.map((s) => r.cex.start.get(s)!) }, v);
+    const onU = this.s1Search(u, 'hiding');
+    if (!onU) throw new Error('internal: a rejected membership query has no run');
+    return { refine: this.hiddenIn([v, wordOf(onU.path)]) };
+  }
+
+  /** The hidden events in `words` (there is one: else the counterexample would have been real). */
+  private hiddenIn(words: readonly (readonly number[])[]): number[] {
+    const found = [...new Set(words.flat().filter((e) => this.hidden.has(e)))];
+    if (!found.length) throw new Error('internal: a spurious counterexample without hidden events');
+    return found;
+  }
+
+  /** S1's bad run on a word S2 makes: a violation if it ends in an error, else the valuations outside R that S1 reaches on the word. */
+  private real(s1run: { path: Step[]; start: N; end: N }, s2run: { path: readonly Step[]; start: Vec }, t: readonly number[]): RoundEnd {
+    if (s1run.end.err || this.s1.err[s1run.end.id]) {
+      const start = [...this.s1.vecs[s1run.start.id]];
+      this.s2.slots.forEach((s, j) => (start[s] = s2run.start[j]));
+      return { violation: { s1: s1run.path, s2: s2run.path, start } };
+    }
     const seen = new Set<number>();
-    if (this.premise1(proof.a, seen) || !chainHolds(this.ctx, this.chain, proof.a, proof.below)) throw new Unknown('internal: a learned assumption fails a premise on its re-check');
-    const known = new Set(this.read.map((g) => g.join(',')));
-    const more = new Map<string, bigint[]>();
+    this.s1Search(t, 'exact', seen, () => false);
+    const out = new Map<string, bigint[]>();
     for (const id of seen) {
-      const g = this.s1.memoryOf(id);
-      if (!known.has(g.join(','))) more.set(g.join(','), g);
+      const g = this.s1.memoryOf(id, this.memoryless.slots);
+      if (!this.membership.has(g)) out.set(g.join(','), g);
     }
-    return [...more.values()];
+    return { grow: [...out.values()] };
   }
 
-  /** The state S1 is in after consuming event e at `id`; −1 where e does not apply (its reads do not hold). */
-  private after(id: number, e: number): number {
-    const row = (this.afterRows[id] ??= new Int32Array(this.total).fill(-2));
-    if (row[e] === -2) {
-      const v = this.s1.vecs[id];
-      const ev = this.events[e];
-      row[e] = ev.reads.every(([s, x]) => v[s] === x) ? this.s1.intern(v.map((x, s) => ev.writes.find(([w]) => w === s)?.[1] ?? x)) : -1;
-    }
-    return row[e];
-  }
-
-  /** The states S1 reaches by its own moves from `seed`, or null if one is an error. */
-  private closure(seed: readonly number[]): Int32Array | null {
-    const stamp = ++this.stamp;
-    const queue: number[] = [];
-    const visit = (x: number): void => {
-      if (x >= this.mark.length) this.mark = Int32Array.from({ length: 2 * x + 1 }, (_, i) => this.mark[i] ?? 0);
-      if (this.mark[x] !== stamp) (this.mark[x] = stamp), queue.push(x);
-    };
-    seed.forEach(visit);
-    for (let i = 0; i < queue.length; i++) {
-      this.ctx.tick();
-      if (this.s1.err[queue[i]]) return null;
-      for (const [t] of this.s1.succ(queue[i])) visit(t);
-    }
-    return Int32Array.from(queue);
-  }
-
-  /**
-   * Membership (§4.1): does S1, consuming w, reach no error? By the sets S1 reaches after
-   * each prefix, kept in a trie for the next query (the answers are prefix-closed).
-   */
-  private member(w: Word): boolean {
-    let node = (this.root ??= { set: this.closure(this.initIds), kids: new Map() });
-    let held = node.set?.length ?? 0;
-    for (const e of w) {
-      if (!node.set?.length) break;
-      let kid = node.kids.get(e);
-      if (!kid) {
-        const next = [...node.set].map((x) => this.after(x, e)).filter((x) => x >= 0);
-        kid = { set: this.events[e].err && next.length ? null : this.closure(next), kids: new Map() };
-        if ((this.layered += kid.set?.length ?? 0) > LAYER_CACHE) (this.root.kids = new Map()), (this.layered = 0);
-        node.kids.set(e, kid);
-      }
-      node = kid;
-      held += node.set?.length ?? 0;
-    }
-    this.ctx.note(held);
-    return node.set !== null;
-  }
-
-  /** S1's search, its own moves and those `consume` gives, to an error; `seen` collects the states it expands. */
-  private s1Search(starts: N[], consume: (n: N) => [N, Step][], seen?: Set<number>): { path: Step[]; start: N } | null {
+  /** S1's search, its own moves and those `consume` gives, to a bad state (`bad`, by default the round's); `seen` collects the states it expands. */
+  private search(starts: N[], consume: (n: N) => [N, Step][], seen?: Set<number>, bad = (n: N): boolean => n.err || this.membership.bad(n.id)): { path: Step[]; start: N; end: N } | null {
     const next = (n: N): [N, Step][] => (seen?.add(n.id), n.err ? [] : [...this.s1.succ(n.id).map(([id, st]): [N, Step] => [{ ...n, id }, st]), ...consume(n)]);
-    const r = search<N>(starts, (n) => `${n.q}|${n.err}|${n.id}`, next, (n) => n.err || this.s1.err[n.id], this.ctx.maxStates, this.ctx.tick);
+    const r = search<N>(starts, (n) => `${n.q}|${n.err}|${n.id}`, next, bad, this.ctx.maxStates, this.ctx.tick);
     if ('states' in r) return (this.ctx.note(r.states), null);
     return r;
   }
 
-  /** A run of S1 consuming `w` (or a prefix of it ending in an err event) into an error, or null. */
-  private violation(w: Word): { path: Step[]; start: Vec } | null {
-    const r = this.s1Search(
-      this.initIds.map((id) => ({ id, q: 0, err: false })),
-      (n) => {
-        const to = n.q < w.length ? this.after(n.id, w[n.q]) : -1;
-        return to < 0 ? [] : [[{ id: to, q: n.q + 1, err: this.events[w[n.q]].err }, { consumed: w[n.q] }]];
-      },
-    );
-    return r && { path: r.path, start: this.s1.vecs[r.start.id] };
+  /** S1 consuming event e at n, the word's or DFA's state going to q. */
+  private consume(n: N, e: number, q: number): [N, Step][] {
+    const to = this.s1.after(n.id, e, this.memoryless.events);
+    return to < 0 ? [] : [[{ id: to, q, err: this.memoryless.events[e].err }, { consumed: e }]];
   }
 
-  /** Premise 1, ⟨A⟩ S1 ⟨P⟩: the events of a run of S1 under A (over all events) that reaches an error, or null. */
-  private premise1(a: Dfa, seen?: Set<number>): Word | null {
-    const r = this.s1Search(
-      a.accepting[0] ? this.initIds.map((id) => ({ id, q: 0, err: false })) : [],
-      (n) =>
-        a.next[n.q].flatMap((q, e): [N, Step][] => {
-          const to = a.accepting[q] ? this.after(n.id, e) : -1;
-          return to < 0 ? [] : [[{ id: to, q, err: this.events[e].err }, { consumed: e }]];
-        }),
+  /** S1's run consuming `w` in order (or a prefix of it), with the hidden events at any time too when `hiding`, into a bad state; null if none. */
+  private s1Search(w: readonly number[], mode: 'exact' | 'hiding', seen?: Set<number>, bad?: (n: N) => boolean): { path: Step[]; start: N; end: N } | null {
+    return this.search(
+      this.initIds.map((id) => ({ id, q: 0, err: false })),
+      (n) => [...(n.q < w.length ? this.consume(n, w[n.q], n.q + 1) : []), ...(mode === 'hiding' ? [...this.hidden].flatMap((e) => this.consume(n, e, n.q)) : [])],
       seen,
+      bad,
     );
-    return r && wordOf(r.path);
+  }
+
+  /** Premise 1, ⟨A⟩ S1 ⟨good⟩ for A lifted over every event (the hidden ones free): S1's run under A into a bad state, or null. */
+  private premise1(a: Dfa): { path: Step[]; start: N; end: N } | null {
+    return this.search(
+      a.accepting[0] ? this.initIds.map((id) => ({ id, q: 0, err: false })) : [],
+      (n) => a.next[n.q].flatMap((q, e) => (a.accepting[q] ? this.consume(n, e, q) : [])),
+    );
+  }
+
+  /** The proof re-checked by fresh searches of every premise against its assumptions. */
+  recheck(proof: Proof): boolean {
+    return !this.premise1(proof.lifted) && chainHolds(this.ctx, this.chain, proof.lifted, proof.below);
   }
 }

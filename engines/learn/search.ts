@@ -64,10 +64,13 @@ export function interleave(outer: readonly Step[], inner: readonly Step[]): Step
   return out;
 }
 
-/** `d` over the events `sigma` (its letter i is event sigma[i]) as a DFA over all `total` events: the others lead to a rejecting sink. */
-export function lift(d: Dfa, sigma: readonly number[], total: number): Dfa {
+/**
+ * `d` over the events `sigma` (its letter i is event sigma[i]) as a DFA over all `total`
+ * events: the events of `free` leave its state as it is, the others lead to a rejecting sink.
+ */
+export function lift(d: Dfa, sigma: readonly number[], total: number, free: ReadonlySet<number> = new Set()): Dfa {
   const sink = d.accepting.length;
   const local = new Map(sigma.map((e, i) => [e, i]));
-  const row = (q: number): number[] => Array.from({ length: total }, (_, e) => (q === sink || !local.has(e) ? sink : d.next[q][local.get(e)!]));
+  const row = (q: number): number[] => Array.from({ length: total }, (_, e) => (q === sink ? sink : local.has(e) ? d.next[q][local.get(e)!] : free.has(e) ? q : sink));
   return { alphabet: total, accepting: [...d.accepting, false], next: [...d.next.map((_, q) => row(q)), row(sink)] };
 }

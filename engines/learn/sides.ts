@@ -9,7 +9,7 @@
 import { isFrameAtom, type Program, type Transition } from '../../program/program.js';
 import { unprimed, varsOf } from '../../solver/formula.js';
 import type { Layout, RealMove, ThreadMoves } from '../state-space/api.js';
-import type { Dfa, Teacher, Word } from './lstar.js';
+import type { Dfa, LearnResult, Table, Teacher, Word } from './lstar.js';
 import { interleave, lift, search, wordOf, type Step, type Vec } from './search.js';
 
 /** A step that touches the globals, as the others see it. */
@@ -34,8 +34,8 @@ export interface AgContext {
   tick(): void;
   /** A check held this many states (the memory measure). */
   note(states: number): void;
-  /** L* over `alphabet` letters with this teacher: the learned DFA; it throws as tick does. */
-  learn(alphabet: number, teacher: Teacher): Dfa;
+  /** L* over `alphabet` letters with this teacher, its table seeded with `seed`; it throws as tick does. */
+  learn(alphabet: number, teacher: Teacher, seed?: Table): LearnResult;
 }
 
 /** A run of a side (or of several, merged) and the local values it started from. */
@@ -56,20 +56,49 @@ export function footprint(p: Program, layout: Layout, t: Transition): { reads: n
   return { reads: [...reads].sort((a, b) => a - b), writes: t.writes.filter(global).map((v) => layout.index.get(v)!).sort((a, b) => a - b) };
 }
 
-/** The memoryless threads' steps, each thread alone over the read set, with their events; memoized. */
+/**
+ * The memoryless threads' steps, each thread alone over the read set, with their events;
+ * memoized. The read set grows between rounds; an event keeps its number for good, so
+ * what was learned over the events of one round stays meaningful in the next.
+ */
 export class Memoryless {
   readonly events: AgEvent[] = [];
   private readonly eventIds = new Map<string, number>();
   private readonly footprints = new Map<number, { reads: number[]; writes: number[] }>();
-  private readonly moves = new Map<number, Map<string, [Vec, Step][]>>();
-  private readonly alphabets = new Map<number, number[]>();
-  private readonly gSlots: number[];
+  private moves = new Map<number, Map<string, [Vec, Step][]>>();
+  private alphabets = new Map<number, number[]>();
+  /** Per thread, one valuation for each of its reads' projections. */
+  private views = new Map<number, (readonly bigint[])[]>();
+  private valuations: (readonly bigint[])[] = [];
 
   constructor(
     readonly ctx: AgContext,
-    private readonly valuations: readonly (readonly bigint[])[],
-  ) {
-    this.gSlots = ctx.p.globals.map((g) => ctx.layout.index.get(g)!);
+    /** The global slots the threads read: a valuation gives their values, in this order. */
+    readonly slots: readonly number[],
+  ) {}
+
+  /** The valuations of the memory the threads may read from now on (the steps found for the last set are forgotten). */
+  read(valuations: readonly (readonly bigint[])[]): void {
+    this.valuations = [...valuations];
+    this.moves = new Map();
+    this.alphabets = new Map();
+    this.views = new Map();
+  }
+
+  /** The valuations thread k tells apart: those that differ on the globals it reads. */
+  private viewsOf(k: number): (readonly bigint[])[] {
+    let out = this.views.get(k);
+    if (!out) {
+      const reads = new Set(this.ctx.p.threads[k].transitions.flatMap((t) => this.footprintOf(t).reads));
+      const at = this.slots.flatMap((s, j) => (reads.has(s) ? [j] : []));
+      const seen = new Map<string, readonly bigint[]>();
+      for (const g of this.valuations) {
+        const key = at.map((j) => g[j]).join(',');
+        if (!seen.has(key)) seen.set(key, g);
+      }
+      this.views.set(k, (out = [...seen.values()]));
+    }
+    return out;
   }
 
   footprintOf(t: Transition): { reads: number[]; writes: number[] } {
@@ -101,10 +130,10 @@ export class Memoryless {
     const slots = localSlots(ctx, [k]);
     const out: [Vec, Step][] = [];
     const seen = new Set<string>();
-    for (const g of this.valuations) {
+    for (const g of this.viewsOf(k)) {
       ctx.tick();
       const vals = [...ctx.init[0]];
-      this.gSlots.forEach((s, j) => (vals[s] = g[j]));
+      this.slots.forEach((s, j) => (vals[s] = g[j]));
       slots.forEach((s, j) => (vals[s] = l[j]));
       for (const m of ctx.threads[k].real(vals)) {
         const e = this.eventOf(k, vals, m);
@@ -184,6 +213,29 @@ export function premise(ctx: AgContext, c: Side, b: Dfa | undefined, a: Dfa): { 
       return out;
     },
     (n) => !a.accepting[n.q],
+    ctx.maxStates,
+    () => ctx.tick(),
+  );
+  if ('states' in r) return (ctx.note(r.states), null);
+  return { path: r.path, start: r.start.l };
+}
+
+/**
+ * A run of C whose events, those of `visible` only (all when undefined), are the word
+ * `w`; null if C has none. With `visible`, C's other events may come anywhere in between.
+ */
+export function produce(ctx: AgContext, c: Side, w: readonly number[], visible?: ReadonlySet<number>): { path: Step[]; start: Vec } | null {
+  type N = { l: Vec; i: number };
+  const r = search<N>(
+    c.start.map((l) => ({ l, i: 0 })),
+    (n) => `${n.i}|${n.l.join(',')}`,
+    (n) =>
+      c.next(n.l).flatMap(([l, st]): [N, Step][] => {
+        const e = 'event' in st ? st.event : null;
+        if (e === null || (visible && !visible.has(e))) return [[{ l, i: n.i }, st]];
+        return n.i < w.length && w[n.i] === e ? [[{ l, i: n.i + 1 }, st]] : [];
+      }),
+    (n) => n.i === w.length,
     ctx.maxStates,
     () => ctx.tick(),
   );

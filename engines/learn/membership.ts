@@ -1,0 +1,125 @@
+/**
+ * Membership queries of the teacher (Cobleigh's §4.1) for a round (round.ts): does S1,
+ * consuming a word of Σ_A with the hidden events at any time, stay good — no error, the
+ * memory's valuation (of the globals S2 reads) in R? Answered by the sets of S1's states
+ * after each prefix, kept in a trie. The trie outlives a round while the hidden events
+ * stay: when R grows only the answers that left R can change, and those nodes are dropped.
+ */
+import type { MemorySide } from './memory-side.js';
+import type { AgContext, AgEvent } from './sides.js';
+
+/** Prefixes' reachable sets kept for membership queries, in states (then forgotten). */
+const LAYER_CACHE = 2_000_000;
+
+/** A node of the trie: the set of S1's states after a prefix (null: it reaches a bad state; `left`: the first one found is outside R), by the next event. */
+type Layer = { readonly set: Int32Array | null; readonly left: boolean; kids: Map<number, Layer> };
+
+const GOOD = 1;
+const ERROR = 2;
+const OUTSIDE = 3;
+
+export class Membership {
+  private root: Layer | undefined;
+  /** States in the trie's sets, to bound it. */
+  private layered = 0;
+  private mark = new Int32Array(1024);
+  private stamp = 0;
+  /** badness[id]: 0 not known yet, GOOD, ERROR (S1's own error) or OUTSIDE (memory outside R). */
+  private badness = new Int8Array(1024);
+  private readonly read: Set<string>;
+
+  constructor(
+    private readonly ctx: AgContext,
+    private readonly s1: MemorySide,
+    private readonly initIds: readonly number[],
+    /** Every event so far (the list grows with R). */
+    private readonly events: readonly AgEvent[],
+    /** The global slots S2 reads: R's valuations are over these. */
+    private readonly slots: readonly number[],
+    /** R, as keys of valuations. */
+    read: Iterable<string>,
+    /** The events S1 may consume at any time. */
+    readonly hidden: ReadonlySet<number>,
+  ) {
+    this.read = new Set(read);
+  }
+
+  /** Some query was answered: the trie holds what was learned. */
+  get used(): boolean {
+    return this.root !== undefined;
+  }
+
+  has(valuation: readonly bigint[]): boolean {
+    return this.read.has(valuation.join(','));
+  }
+
+  /** R grows by `more`: answers that stayed in R stand, those that left it are asked again. */
+  grow(more: readonly (readonly bigint[])[]): void {
+    for (const g of more) this.read.add(g.join(','));
+    this.badness = this.badness.map((b) => (b === OUTSIDE ? 0 : b));
+    const prune = (node: Layer): void => {
+      for (const [e, kid] of node.kids) if (kid.set === null && kid.left) node.kids.delete(e);
+      else prune(kid);
+    };
+    if (this.root && this.root.set === null && this.root.left) this.root = undefined;
+    else if (this.root) prune(this.root);
+  }
+
+  /** S1's state is bad: an error of its own, or a valuation of the memory outside R. */
+  bad(id: number): boolean {
+    return this.badnessOf(id) !== GOOD;
+  }
+
+  private badnessOf(id: number): number {
+    if (id >= this.badness.length) this.badness = Int8Array.from({ length: 2 * id + 1 }, (_, i) => this.badness[i] ?? 0);
+    if (!this.badness[id]) this.badness[id] = this.s1.err[id] ? ERROR : this.has(this.s1.memoryOf(id, this.slots)) ? GOOD : OUTSIDE;
+    return this.badness[id];
+  }
+
+  /** The states S1 reaches by its own moves and the hidden events from `seed`, or the first bad one's badness. */
+  private closure(seed: readonly number[]): Int32Array | number {
+    const stamp = ++this.stamp;
+    const queue: number[] = [];
+    const visit = (x: number): void => {
+      if (x >= this.mark.length) this.mark = Int32Array.from({ length: 2 * x + 1 }, (_, i) => this.mark[i] ?? 0);
+      if (this.mark[x] !== stamp) (this.mark[x] = stamp), queue.push(x);
+    };
+    seed.forEach(visit);
+    for (let i = 0; i < queue.length; i++) {
+      this.ctx.tick();
+      const b = this.badnessOf(queue[i]);
+      if (b !== GOOD) return b;
+      for (const [t] of this.s1.succ(queue[i])) visit(t);
+      for (const e of this.hidden) {
+        const t = this.s1.after(queue[i], e, this.events);
+        if (t >= 0) visit(t);
+      }
+    }
+    return Int32Array.from(queue);
+  }
+
+  private layer(seed: readonly number[], err: boolean): Layer {
+    if (err && seed.length) return { set: null, left: false, kids: new Map() };
+    const c = this.closure(seed);
+    return typeof c === 'number' ? { set: null, left: c === OUTSIDE, kids: new Map() } : { set: c, left: false, kids: new Map() };
+  }
+
+  /** Does S1, consuming `w` (events) with the hidden events at any time, stay good? The answers are prefix-closed. */
+  member(w: readonly number[]): boolean {
+    let node = (this.root ??= this.layer(this.initIds, false));
+    let held = node.set?.length ?? 0;
+    for (const e of w) {
+      if (!node.set?.length) break;
+      let kid = node.kids.get(e);
+      if (!kid) {
+        kid = this.layer([...node.set].map((x) => this.s1.after(x, e, this.events)).filter((x) => x >= 0), this.events[e].err);
+        if ((this.layered += kid.set?.length ?? 0) > LAYER_CACHE) (this.root.kids = new Map()), (this.layered = 0);
+        node.kids.set(e, kid);
+      }
+      node = kid;
+      held += node.set?.length ?? 0;
+    }
+    this.ctx.note(held);
+    return node.set !== null;
+  }
+}
