@@ -47,7 +47,9 @@ export function onInterrupt(stop: () => void): () => void {
     return () => void process.off('SIGINT', stop);
   }
   const port = parentPort;
-  const listener = (m: { kind?: string } | null): void => void (m?.kind === 'interrupt' && stop());
+  const listener = (m: { kind?: string } | null): void => {
+    if (m?.kind === 'interrupt') stop();
+  };
   port.on('message', listener);
   port.postMessage({ kind: 'interrupt', listen: true });
   return () => {

@@ -84,7 +84,8 @@ export function decomposeCommand(program: Command, session: Session): void {
     const p = loadProgram(file, { ...frontendOptions(o), calls: 'inline' });
     warnAll(p, io);
     const splitMs = (o.splitTimeout ?? DEFAULT_SPLIT_TIMEOUT_S) * 1000;
-    const end = performance.now() + (o.timeout ?? DEFAULT_TIMEOUT_S) * 1000;
+    const totalS = o.timeout ?? DEFAULT_TIMEOUT_S;
+    const end = performance.now() + totalS * 1000;
     let interrupted = false;
     /** A check's own budget: its split time limit, within what is left of the command's (none once interrupted). */
     const own = (): Budget => new Budget({ deadline: interrupted ? performance.now() : Math.min(performance.now() + splitMs, end) });
@@ -146,7 +147,7 @@ export function decomposeCommand(program: Command, session: Session): void {
           }) + '\n',
         );
       else {
-        const why = stopped === 'timeout' ? `the time limit of the whole command (--timeout ${o.timeout ?? DEFAULT_TIMEOUT_S} s) ran out` : 'interrupted (SIGINT)';
+        const why = stopped === 'timeout' ? `the time limit of the whole command (--timeout ${totalS} s) ran out` : 'interrupted (SIGINT)';
         const so = stopped ? ' so far' : '';
         io.out(
           [
