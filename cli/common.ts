@@ -36,6 +36,28 @@ export function announceDeadline(seconds: number): void {
   if ((workerData as { rely?: boolean } | null)?.rely) parentPort?.postMessage({ kind: 'deadline', at: Date.now() + seconds * 1000 });
 }
 
+/**
+ * Calls `stop` on the first SIGINT, until the returned function is called (then SIGINT
+ * ends the process again). cli/rely.js's worker gets no signals: there the main thread,
+ * asked by a message, passes the first one on.
+ */
+export function onInterrupt(stop: () => void): () => void {
+  if (!(workerData as { rely?: boolean } | null)?.rely || !parentPort) {
+    process.once('SIGINT', stop);
+    return () => void process.off('SIGINT', stop);
+  }
+  const port = parentPort;
+  const listener = (m: { kind?: string } | null): void => {
+    if (m?.kind === 'interrupt') stop();
+  };
+  port.on('message', listener);
+  port.postMessage({ kind: 'interrupt', listen: true });
+  return () => {
+    port.off('message', listener);
+    port.postMessage({ kind: 'interrupt', listen: false });
+  };
+}
+
 /** One invocation of `rely`: its output, the exit code its command sets, its logger. */
 export interface Session {
   readonly io: Io;

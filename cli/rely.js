@@ -72,7 +72,14 @@ if (isMainThread) {
   });
   // The run's deadline (cli/common.ts announceDeadline): past it and the grace, the worker is stopped.
   let watchdog;
+  // A command that stops cleanly on Ctrl-C (cli/common.ts onInterrupt) asks for the first SIGINT; a second one ends the process.
+  const interrupt = () => cli.postMessage({ kind: 'interrupt' });
   cli.on('message', (m) => {
+    if (m?.kind === 'interrupt') {
+      if (m.listen) process.once('SIGINT', interrupt);
+      else process.off('SIGINT', interrupt);
+      return;
+    }
     if (m?.kind !== 'deadline') return;
     clearTimeout(watchdog);
     watchdog = setTimeout(() => {
