@@ -23,6 +23,7 @@ import type { TraceStep } from '../../core/trace.js';
 import { lstar, type ConjectureNote, type Dfa, type Table } from './lstar.js';
 import { MemorySide } from './memory-side.js';
 import { Membership } from './membership.js';
+import { ReadSet } from './read-set.js';
 import { Round, eventsOf } from './round.js';
 import { interleave, Unknown, type Step, type Vec } from './search.js';
 import { Memoryless, footprint, type AgContext, type AgEvent } from './sides.js';
@@ -112,9 +113,8 @@ export function checkAssumeGuarantee(p: Program, components: readonly (readonly 
   const tally: Tally = { largest: 0, queries: 0, conjectures: 0, events: 0, visible: 0, rounds: 0, read: 0, level: 0, assumptions: [] };
   const ctx = context(p, layout, threads, initial.states, opts, tally);
   const s1 = new MemorySide(ctx, components[0]);
-  // S2's steps depend on the globals they read only: R holds those globals' valuations.
-  const readSlots = [...new Set(components.slice(1).flat().flatMap((k) => p.threads[k].transitions.flatMap((t) => footprint(p, layout, t).reads)))].sort((a, b) => a - b);
-  const memoryless = new Memoryless(ctx, readSlots);
+  const read = new ReadSet(new Map(components.slice(1).flat().map((k) => [k, [...new Set(p.threads[k].transitions.flatMap((t) => footprint(p, layout, t).reads))].sort((a, b) => a - b)])));
+  const memoryless = new Memoryless(ctx, read);
   const stats = (): AgStats => ({
     timeMs: performance.now() - t0,
     queries: tally.queries,
@@ -131,14 +131,14 @@ export function checkAssumeGuarantee(p: Program, components: readonly (readonly 
   try {
     readsNoOtherLocals(p);
     const initIds = initial.states.map((v) => s1.intern(v));
-    const read = new Map<string, readonly bigint[]>(initIds.map((id) => [s1.memoryOf(id, readSlots).join(','), s1.memoryOf(id, readSlots)]));
+    for (const v of initial.states) read.add(v);
     let alphabet: number[] = [];
     let membership: Membership | undefined;
     let seed: Table | undefined;
     const rest = components.slice(1);
     for (;;) {
       tally.rounds++;
-      memoryless.read([...read.values()]);
+      memoryless.readAgain();
       const sigma = eventsOf(memoryless, rest);
       const fresh = sigma.filter((e) => !alphabet.includes(e) && !membership?.hidden.has(e));
       // Once L* has asked, events new with R are seen, so its answers stand; before, they are
@@ -146,7 +146,7 @@ export function checkAssumeGuarantee(p: Program, components: readonly (readonly 
       if (membership?.used) alphabet = [...alphabet, ...fresh];
       else {
         alphabet = [...alphabet, ...fresh.filter((e) => memoryless.events[e].err)];
-        membership = new Membership(ctx, s1, initIds, memoryless.events, readSlots, read.keys(), new Set(sigma.filter((e) => !alphabet.includes(e))));
+        membership = new Membership(ctx, s1, initIds, memoryless.events, read, new Set(sigma.filter((e) => !alphabet.includes(e))));
       }
       const round = new Round(ctx, s1, initIds, memoryless, rest, membership, alphabet);
       Object.assign(tally, { events: sigma.length, visible: alphabet.length, read: read.size, level: 0, assumptions: [] });
@@ -160,9 +160,8 @@ export function checkAssumeGuarantee(p: Program, components: readonly (readonly 
         return unsafe(p, layout, start, interleave(s1run, s2), s1.ks, (t) => memoryless.footprintOf(t), stats());
       }
       if ('grow' in end) {
-        note('grow', end.grow.length);
-        for (const g of end.grow) read.set(g.join(','), g);
-        membership.grow(end.grow);
+        note('grow', read.grow(end.grow));
+        membership.grown();
         continue;
       }
       if ('refine' in end) {

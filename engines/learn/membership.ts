@@ -1,11 +1,12 @@
 /**
  * Membership queries of the teacher (Cobleigh's §4.1) for a round (round.ts): does S1,
  * consuming a word of Σ_A with the hidden events at any time, stay good — no error, the
- * memory's valuation (of the globals S2 reads) in R? Answered by the sets of S1's states
+ * memory in R (read-set.ts)? Answered by the sets of S1's states
  * after each prefix, kept in a trie. The trie outlives a round while the hidden events
  * stay: when R grows only the answers that left R can change, and those nodes are dropped.
  */
 import type { MemorySide } from './memory-side.js';
+import type { ReadSet } from './read-set.js';
 import type { AgContext, AgEvent } from './sides.js';
 
 /** Prefixes' reachable sets kept for membership queries, in states (then forgotten). */
@@ -26,7 +27,6 @@ export class Membership {
   private stamp = 0;
   /** badness[id]: 0 not known yet, GOOD, ERROR (S1's own error) or OUTSIDE (memory outside R). */
   private badness = new Int8Array(1024);
-  private readonly read: Set<string>;
 
   constructor(
     private readonly ctx: AgContext,
@@ -34,28 +34,19 @@ export class Membership {
     private readonly initIds: readonly number[],
     /** Every event so far (the list grows with R). */
     private readonly events: readonly AgEvent[],
-    /** The global slots S2 reads: R's valuations are over these. */
-    private readonly slots: readonly number[],
-    /** R, as keys of valuations. */
-    read: Iterable<string>,
+    /** R, which grows between rounds (see grown). */
+    private readonly read: ReadSet,
     /** The events S1 may consume at any time. */
     readonly hidden: ReadonlySet<number>,
-  ) {
-    this.read = new Set(read);
-  }
+  ) {}
 
   /** Some query was answered: the trie holds what was learned. */
   get used(): boolean {
     return this.root !== undefined;
   }
 
-  has(valuation: readonly bigint[]): boolean {
-    return this.read.has(valuation.join(','));
-  }
-
-  /** R grows by `more`: answers that stayed in R stand, those that left it are asked again. */
-  grow(more: readonly (readonly bigint[])[]): void {
-    for (const g of more) this.read.add(g.join(','));
+  /** R has grown: answers that stayed in R stand, those that left it are asked again. */
+  grown(): void {
     this.badness = this.badness.map((b) => (b === OUTSIDE ? 0 : b));
     const prune = (node: Layer): void => {
       for (const [e, kid] of node.kids) if (kid.set === null && kid.left) node.kids.delete(e);
@@ -72,7 +63,7 @@ export class Membership {
 
   private badnessOf(id: number): number {
     if (id >= this.badness.length) this.badness = Int8Array.from({ length: 2 * id + 1 }, (_, i) => this.badness[i] ?? 0);
-    if (!this.badness[id]) this.badness[id] = this.s1.err[id] ? ERROR : this.has(this.s1.memoryOf(id, this.slots)) ? GOOD : OUTSIDE;
+    if (!this.badness[id]) this.badness[id] = this.s1.err[id] ? ERROR : this.read.has(this.s1.vecs[id]) ? GOOD : OUTSIDE;
     return this.badness[id];
   }
 

@@ -35,8 +35,8 @@ export interface Proof {
 export type RoundEnd =
   | { readonly proof: Proof }
   | { readonly violation: Violation }
-  /** Valuations of the memory that S1 and S2 together reach outside R. */
-  | { readonly grow: readonly (readonly bigint[])[] }
+  /** Views of the memory (thread, values of the globals it reads) that S1 and S2 together reach outside R. */
+  | { readonly grow: readonly (readonly [number, readonly bigint[]])[] }
   /** Hidden events to show the assumption. */
   | { readonly refine: readonly number[] };
 
@@ -137,7 +137,7 @@ export class Round {
     return found;
   }
 
-  /** S1's bad run on a word S2 makes: a violation if it ends in an error, else the valuations outside R that S1 reaches on the word. */
+  /** S1's bad run on a word S2 makes: a violation if it ends in an error, else the views outside R of the states S1 reaches on the word. */
   private real(s1run: { path: Step[]; start: N; end: N }, s2run: { path: readonly Step[]; start: Vec }, t: readonly number[]): RoundEnd {
     if (s1run.end.err || this.s1.err[s1run.end.id]) {
       const start = [...this.s1.vecs[s1run.start.id]];
@@ -146,18 +146,16 @@ export class Round {
     }
     const seen = new Set<number>();
     this.s1Search(t, 'exact', seen, () => false);
-    const out = new Map<string, bigint[]>();
-    for (const id of seen) {
-      const g = this.s1.memoryOf(id, this.memoryless.slots);
-      if (!this.membership.has(g)) out.set(g.join(','), g);
-    }
+    const out = new Map<string, [number, bigint[]]>();
+    for (const id of seen) for (const [k, g] of this.memoryless.read.missing(this.s1.vecs[id])) out.set(`${k}:${g.join(',')}`, [k, g]);
     return { grow: [...out.values()] };
   }
 
   /** S1's search, its own moves and those `consume` gives, to a bad state (`bad`, by default the round's); `seen` collects the states it expands. */
   private search(starts: N[], consume: (n: N) => [N, Step][], seen?: Set<number>, bad = (n: N): boolean => n.err || this.membership.bad(n.id)): { path: Step[]; start: N; end: N } | null {
     const next = (n: N): [N, Step][] => (seen?.add(n.id), n.err ? [] : [...this.s1.succ(n.id).map(([id, st]): [N, Step] => [{ ...n, id }, st]), ...consume(n)]);
-    const r = search<N>(starts, (n) => `${n.q}|${n.err}|${n.id}`, next, bad, this.ctx.maxStates, this.ctx.tick);
+    // A number for (q, err, id): q and ids stay far below 2^24.
+    const r = search<N>(starts, (n) => (n.id * 2 ** 24 + n.q) * 2 + (n.err ? 1 : 0), next, bad, this.ctx.maxStates, this.ctx.tick);
     if ('states' in r) return (this.ctx.note(r.states), null);
     return r;
   }
@@ -182,7 +180,8 @@ export class Round {
   private premise1(a: Dfa): { path: Step[]; start: N; end: N } | null {
     return this.search(
       a.accepting[0] ? this.initIds.map((id) => ({ id, q: 0, err: false })) : [],
-      (n) => a.next[n.q].flatMap((q, e) => (a.accepting[q] ? this.consume(n, e, q) : [])),
+      // A lifted over every event sends those S2 does not make to its sink: only S2's are tried.
+      (n) => this.s2.sigma.flatMap((e) => (a.accepting[a.next[n.q][e]] ? this.consume(n, e, a.next[n.q][e]) : [])),
     );
   }
 

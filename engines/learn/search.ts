@@ -14,8 +14,8 @@ export type Step = { readonly thread: number; readonly move: Move; readonly even
 export class Unknown extends Error {}
 
 /** Breadth-first search from `starts`; `next` lists successors with the step taken; stops at a state `bad` accepts and returns its path from the start it came from. `tick` is called per state (deadlines). */
-export function search<S>(starts: readonly S[], key: (s: S) => string, next: (s: S) => [S, Step][], bad: (s: S) => boolean, maxStates: number, tick: () => void): { path: Step[]; start: S; end: S } | { states: number } {
-  const parent = new Map<string, [S, Step] | null>();
+export function search<S>(starts: readonly S[], key: (s: S) => string | number, next: (s: S) => [S, Step][], bad: (s: S) => boolean, maxStates: number, tick: () => void): { path: Step[]; start: S; end: S } | { states: number } {
+  const parent = new Map<string | number, [S, Step] | null>();
   const queue: S[] = [];
   for (const s of starts) if (!parent.has(key(s))) (parent.set(key(s), null), queue.push(s));
   for (let k = 0; k < queue.length; k++) {

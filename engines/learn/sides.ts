@@ -11,6 +11,7 @@ import { unprimed, varsOf } from '../../solver/formula.js';
 import type { Layout, RealMove, ThreadMoves } from '../state-space/api.js';
 import type { Dfa, LearnResult, Table, Teacher, Word } from './lstar.js';
 import { interleave, lift, search, wordOf, type Step, type Vec } from './search.js';
+import type { ReadSet } from './read-set.js';
 
 /** A step that touches the globals, as the others see it. */
 export interface AgEvent {
@@ -67,38 +68,17 @@ export class Memoryless {
   private readonly footprints = new Map<number, { reads: number[]; writes: number[] }>();
   private moves = new Map<number, Map<string, [Vec, Step][]>>();
   private alphabets = new Map<number, number[]>();
-  /** Per thread, one valuation for each of its reads' projections. */
-  private views = new Map<number, (readonly bigint[])[]>();
-  private valuations: (readonly bigint[])[] = [];
 
   constructor(
     readonly ctx: AgContext,
-    /** The global slots the threads read: a valuation gives their values, in this order. */
-    readonly slots: readonly number[],
+    /** R: what each thread may read. */
+    readonly read: ReadSet,
   ) {}
 
-  /** The valuations of the memory the threads may read from now on (the steps found for the last set are forgotten). */
-  read(valuations: readonly (readonly bigint[])[]): void {
-    this.valuations = [...valuations];
+  /** R has grown: the steps found for the last one are forgotten. */
+  readAgain(): void {
     this.moves = new Map();
     this.alphabets = new Map();
-    this.views = new Map();
-  }
-
-  /** The valuations thread k tells apart: those that differ on the globals it reads. */
-  private viewsOf(k: number): (readonly bigint[])[] {
-    let out = this.views.get(k);
-    if (!out) {
-      const reads = new Set(this.ctx.p.threads[k].transitions.flatMap((t) => this.footprintOf(t).reads));
-      const at = this.slots.flatMap((s, j) => (reads.has(s) ? [j] : []));
-      const seen = new Map<string, readonly bigint[]>();
-      for (const g of this.valuations) {
-        const key = at.map((j) => g[j]).join(',');
-        if (!seen.has(key)) seen.set(key, g);
-      }
-      this.views.set(k, (out = [...seen.values()]));
-    }
-    return out;
   }
 
   footprintOf(t: Transition): { reads: number[]; writes: number[] } {
@@ -130,10 +110,11 @@ export class Memoryless {
     const slots = localSlots(ctx, [k]);
     const out: [Vec, Step][] = [];
     const seen = new Set<string>();
-    for (const g of this.viewsOf(k)) {
+    const at = this.read.slotsOf.get(k)!;
+    for (const g of this.read.of(k)) {
       ctx.tick();
       const vals = [...ctx.init[0]];
-      this.slots.forEach((s, j) => (vals[s] = g[j]));
+      at.forEach((s, j) => (vals[s] = g[j]));
       slots.forEach((s, j) => (vals[s] = l[j]));
       for (const m of ctx.threads[k].real(vals)) {
         const e = this.eventOf(k, vals, m);
