@@ -24,7 +24,7 @@ import { lstar, type ConjectureNote, type Dfa, type Table } from './lstar.js';
 import { MemorySide } from './memory-side.js';
 import { Membership } from './membership.js';
 import { ReadSet } from './read-set.js';
-import { Round, eventsOf } from './round.js';
+import { Round, eventsOf, type AssumptionTarget } from './round.js';
 import { interleave, Unknown, type Step, type Vec } from './search.js';
 import { Memoryless, footprint, type AgContext, type AgEvent } from './sides.js';
 import { ranOut, type Budget } from '../../core/budget.js';
@@ -37,6 +37,8 @@ export interface AgOptions {
   readonly budget?: Budget;
   /** States any one search may hold. */
   readonly maxStates?: number;
+  /** What L* learns (round.ts); default strongest. */
+  readonly assumption?: AssumptionTarget;
   /** Told of every conjecture and every end of a round (diagnostics). */
   readonly onProgress?: (note: ProgressNote) => void;
 }
@@ -148,7 +150,7 @@ export function checkAssumeGuarantee(p: Program, components: readonly (readonly 
         alphabet = [...alphabet, ...fresh.filter((e) => memoryless.events[e].err)];
         membership = new Membership(ctx, s1, initIds, memoryless.events, read, new Set(sigma.filter((e) => !alphabet.includes(e))));
       }
-      const round = new Round(ctx, s1, initIds, memoryless, rest, membership, alphabet);
+      const round = new Round(ctx, s1, initIds, memoryless, rest, membership, alphabet, opts.assumption ?? 'strongest');
       Object.assign(tally, { events: sigma.length, visible: alphabet.length, read: read.size, level: 0, assumptions: [] });
       const { end, table } = round.learn(seed);
       seed = table;

@@ -5,6 +5,7 @@ import { hasArrays, type Program } from '../../program/program.js';
 import { arraysReason } from '../../core/errors.js';
 import { InputError } from '../../program/diagnostics.js';
 import { checkAssumeGuarantee, type AgStats } from './assume-guarantee.js';
+import type { AssumptionTarget } from './round.js';
 import type { Dfa } from './lstar.js';
 import { dfaGraph } from '../../core/dot.js';
 
@@ -13,6 +14,8 @@ export interface LearnOptions {
   split?: readonly (readonly string[])[];
   /** Every component after S1 split into one per thread: Cobleigh's generalized decomposition. */
   generalized?: boolean;
+  /** What L* learns: the strongest assumption (what S2 does) or the weakest (Cobleigh's). */
+  assumption?: AssumptionTarget;
 }
 
 export interface LearnProof {
@@ -79,6 +82,12 @@ export const learnEngine: Engine<LearnOptions, LearnProof, LearnStats> = {
       parse: parseSplit,
     },
     generalized: { flags: '--generalized', description: "every component after S1 split into one per thread: 'S1|t1|t2|…', the rule applied recursively", default: false },
+    assumption: {
+      flags: '--assumption <target>',
+      description: "what L* learns over the events the assumption sees: strongest, what S2 does (small when S2 is); weakest, every word S1 stays safe with (Cobleigh's target: large when S1's memory is observed through S2's reads)",
+      choices: ['strongest', 'weakest'],
+      default: 'strongest',
+    },
   },
   async run(p, o, ctx) {
     const resolved = resolveSplit(p, o.split);
@@ -87,7 +96,7 @@ export const learnEngine: Engine<LearnOptions, LearnProof, LearnStats> = {
     if (hasArrays(p)) return { verdict: { verdict: 'unknown', reason: arraysReason('learn'), stats: { ...emptyStats(), split } }, backend: null };
     if (components.some((ks) => !ks.length)) return { verdict: { verdict: 'unknown', reason: 'assume-guarantee needs two sides: the program has one thread', stats: { ...emptyStats(), split } }, backend: null };
     const debug = ctx.log.isLevelEnabled('debug');
-    const r = checkAssumeGuarantee(p, components, { budget: ctx.budget, onProgress: debug ? (n) => ctx.log.debug(n, n.kind === 'round' ? `round ${n.round}: ${n.end}` : 'conjecture') : undefined });
+    const r = checkAssumeGuarantee(p, components, { budget: ctx.budget, assumption: o.assumption, onProgress: debug ? (n) => ctx.log.debug(n, n.kind === 'round' ? `round ${n.round}: ${n.end}` : 'conjecture') : undefined });
     const stats = { ...r.stats, split };
     if (r.verdict === 'safe') return { verdict: { verdict: 'safe', proof: { split, assumption: r.assumption, events: r.events }, proofChecked: true, stats }, backend: null };
     if (r.verdict === 'unsafe') return { verdict: { verdict: 'unsafe', trace: r.trace, traceReplayed: true, stats }, backend: null };

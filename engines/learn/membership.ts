@@ -10,7 +10,7 @@ import type { ReadSet } from './read-set.js';
 import type { AgContext, AgEvent } from './sides.js';
 
 /** Prefixes' reachable sets kept for membership queries, in states (then forgotten). */
-const LAYER_CACHE = 2_000_000;
+export const LAYER_CACHE = 2_000_000;
 
 /** A node of the trie: the set of S1's states after a prefix (null: it reaches a bad state; `left`: the first one found is outside R), by the next event. */
 type Layer = { readonly set: Int32Array | null; readonly left: boolean; kids: Map<number, Layer> };

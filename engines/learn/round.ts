@@ -12,6 +12,7 @@
 import type { Dfa, Table, Word } from './lstar.js';
 import type { MemorySide } from './memory-side.js';
 import type { Membership } from './membership.js';
+import { Producible } from './producible.js';
 import { lift, search, wordOf, type Step, type Vec } from './search.js';
 import { Side, chainHolds, holds, produce, type AgContext, type Memoryless } from './sides.js';
 
@@ -31,6 +32,9 @@ export interface Proof {
   readonly lifted: Dfa;
   readonly below: readonly Dfa[];
 }
+
+/** What L* learns (see Round). */
+export type AssumptionTarget = 'strongest' | 'weakest';
 
 export type RoundEnd =
   | { readonly proof: Proof }
@@ -68,13 +72,20 @@ export class Round {
     private readonly membership: Membership,
     /** Σ_A: the events the assumption sees, its letters in order; with the hidden ones, every event the components make. */
     private readonly alphabet: readonly number[],
+    /** What L* learns: what S2 makes (strongest) or every word S1 stays good with (weakest, Cobleigh's). */
+    target: AssumptionTarget,
   ) {
     this.chain = components.map((ks) => new Side(memoryless, ks));
     this.s2 = new Side(memoryless, components.flat());
     this.letter = new Map(alphabet.map((e, i) => [e, i]));
     this.hidden = membership.hidden;
     if (this.s2.sigma.some((e) => !this.letter.has(e) && !this.hidden.has(e))) throw new Error('internal: an event neither seen nor hidden');
+    const producible = target === 'strongest' ? new Producible(ctx, this.s2, new Set(alphabet)) : undefined;
+    this.member = producible ? (w) => producible.member(w) : (w) => membership.member(w);
   }
+
+  /** The membership query of the round's target, on a word of events. */
+  private readonly member: (w: readonly number[]) => boolean;
 
   /** L* over Σ_A with the teacher of §4.1 (seeded with `seed`), until the round ends. */
   learn(seed?: Table): RoundResult {
@@ -85,7 +96,7 @@ export class Round {
     const { table } = this.ctx.learn(
       this.alphabet.length,
       {
-        member: (w) => this.membership.member(w.map((i) => this.alphabet[i])),
+        member: (w) => this.member(w.map((i) => this.alphabet[i])),
         conjecture: (candidate) => {
           const lifted = lift(candidate, this.alphabet, total, this.hidden);
           const r = this.conjecture(candidate, lifted);
@@ -122,7 +133,7 @@ export class Round {
     // rest) is fine with u; real if S1 fails on v itself; else spurious by the hidden events.
     const v = wordOf(r.cex.path);
     const u = shown(v);
-    if (this.membership.member(u)) return letters(u);
+    if (this.member(u)) return letters(u);
     const onV = this.s1Search(v, 'exact');
     if (onV) return this.real(onV, { path: r.cex.path, start: this.s2.slots.map((s) => r.cex.start.get(s)!) }, v);
     const onU = this.s1Search(u, 'hiding');
