@@ -39,8 +39,8 @@ export type AssumptionTarget = 'strongest' | 'weakest';
 export type RoundEnd =
   | { readonly proof: Proof }
   | { readonly violation: Violation }
-  /** Views of the memory (thread, values of the globals it reads) that S1 and S2 together reach outside R. */
-  | { readonly grow: readonly (readonly [number, readonly bigint[]])[] }
+  /** R has grown by this many views (thread, values of the globals it reads) that S1 and S2 together reach. */
+  | { readonly grow: number }
   /** Hidden events to show the assumption. */
   | { readonly refine: readonly number[] };
 
@@ -122,7 +122,7 @@ export class Round {
       // for L* if S2 cannot make what A sees of it, else the hidden events made it spurious.
       const t = wordOf(p1.path);
       const exact = produce(this.ctx, this.s2, t);
-      if (exact) return this.real(p1, exact, t);
+      if (exact) return this.real(p1, exact, t, lifted);
       const seen = produce(this.ctx, this.s2, shown(t), new Set(this.alphabet));
       if (!seen) return letters(shown(t));
       return { refine: this.hiddenIn([t, wordOf(seen.path)]) };
@@ -135,7 +135,7 @@ export class Round {
     const u = shown(v);
     if (this.member(u)) return letters(u);
     const onV = this.s1Search(v, 'exact');
-    if (onV) return this.real(onV, { path: r.cex.path, start: this.s2.slots.map((s) => r.cex.start.get(s)!) }, v);
+    if (onV) return this.real(onV, { path: r.cex.path, start: this.s2.slots.map((s) => r.cex.start.get(s)!) }, v, lifted);
     const onU = this.s1Search(u, 'hiding');
     if (!onU) throw new Error('internal: a rejected membership query has no run');
     return { refine: this.hiddenIn([v, wordOf(onU.path)]) };
@@ -148,18 +148,28 @@ export class Round {
     return found;
   }
 
-  /** S1's bad run on a word S2 makes: a violation if it ends in an error, else the views outside R of the states S1 reaches on the word. */
-  private real(s1run: { path: Step[]; start: N; end: N }, s2run: { path: readonly Step[]; start: Vec }, t: readonly number[]): RoundEnd {
+  /**
+   * S1's bad run on a word S2 makes: a violation if it ends in an error. Else R grows by
+   * what S2's threads see of the states S1 reaches on the word, and, while S1 under the
+   * same A leaves the grown R on words S2 makes, by those too (each is a run of the
+   * program, whatever R is): one round for many views.
+   */
+  private real(s1run: { path: Step[]; start: N; end: N }, s2run: { path: readonly Step[]; start: Vec }, t: readonly number[], lifted?: Dfa): RoundEnd {
     if (s1run.end.err || this.s1.err[s1run.end.id]) {
       const start = [...this.s1.vecs[s1run.start.id]];
       this.s2.slots.forEach((s, j) => (start[s] = s2run.start[j]));
       return { violation: { s1: s1run.path, s2: s2run.path, start } };
     }
-    const seen = new Set<number>();
-    this.s1Search(t, 'exact', seen, () => false);
-    const out = new Map<string, [number, bigint[]]>();
-    for (const id of seen) for (const [k, g] of this.memoryless.read.missing(this.s1.vecs[id])) out.set(`${k}:${g.join(',')}`, [k, g]);
-    return { grow: [...out.values()] };
+    let added = 0;
+    for (let word: readonly number[] | undefined = t; word; ) {
+      const seen = new Set<number>();
+      this.s1Search(word, 'exact', seen, () => false);
+      for (const id of seen) added += this.memoryless.read.grow(this.memoryless.read.missing(this.s1.vecs[id]));
+      this.membership.grown();
+      const next = lifted && this.premise1(lifted);
+      word = next && !(next.end.err || this.s1.err[next.end.id]) && produce(this.ctx, this.s2, wordOf(next.path)) ? wordOf(next.path) : undefined;
+    }
+    return { grow: added };
   }
 
   /** S1's search, its own moves and those `consume` gives, to a bad state (`bad`, by default the round's); `seen` collects the states it expands. */

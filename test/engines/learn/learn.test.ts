@@ -41,9 +41,9 @@ int main() {
 `;
 
 describe('assume-guarantee with L*', () => {
-  it('SAFE on a two-thread example: the learned assumption is the weakest one, and passes both premises', () => {
+  it('SAFE on a two-thread example with --assumption weakest: the learned assumption is the weakest one, and passes both premises', () => {
     const p = program(handshake);
-    const r = checkAssumeGuarantee(p, [[0], [1]]);
+    const r = checkAssumeGuarantee(p, [[0], [1]], { assumption: 'weakest' });
     expect(r.verdict, r.verdict === 'unknown' ? r.reason : '').toBe('safe');
     if (r.verdict !== 'safe') return;
     expect(r.stats.conjectures).toBeGreaterThan(0);
@@ -61,6 +61,48 @@ describe('assume-guarantee with L*', () => {
       const safe = !texts.some((t, k) => t.endsWith('x=2') && texts.slice(k).some((u) => u.endsWith('x=1')));
       expect(accepts(r.assumption, w), texts.join(' ; ')).toBe(safe);
     }
+  });
+
+  it('SAFE with the strongest assumption (the default): exactly what the writer does, x = 1 then x = 2, and its prefixes', () => {
+    const r = checkAssumeGuarantee(program(handshake), [[0], [1]]);
+    expect(r.verdict, r.verdict === 'unknown' ? r.reason : '').toBe('safe');
+    if (r.verdict !== 'safe') return;
+    const id = (text: string) => r.events.findIndex((e) => e.endsWith(text));
+    const [one, two] = [id('x=1'), id('x=2')];
+    for (const [w, accepted] of [[[], true], [[one], true], [[one, two], true], [[two], false], [[two, one], false], [[one, one], false], [[one, two, two], false]] as const)
+      expect(accepts(r.assumption, w), w.map((e) => r.events[e]).join(' ; ')).toBe(accepted);
+  });
+
+  it('the property keeps the memory in what S2 may read: a counter two threads increment under a mutex, checked after both joins, is SAFE with both assumptions, and its read set is no larger than what the program reaches', () => {
+    const counter = `${HEAD}int counter = 0; pthread_mutex_t m;
+void *inc(void *arg) { pthread_mutex_lock(&m); counter = counter + 1; pthread_mutex_unlock(&m); return 0; }
+int main() { pthread_t t1, t2; pthread_mutex_init(&m, 0); pthread_create(&t1, 0, inc, 0); pthread_create(&t2, 0, inc, 0);
+  pthread_join(t1, 0); pthread_join(t2, 0); assert(counter == 2); return 0; }
+`;
+    const p = program(counter);
+    for (const assumption of ['strongest', 'weakest'] as const) {
+      const r = checkAssumeGuarantee(p, [[0], [1, 2]], { assumption, budget: new Budget({ deadline: performance.now() + 10_000 }) });
+      expect(r.verdict, `${assumption}: ${r.verdict === 'unknown' ? r.reason : ''}`).toBe('safe');
+      // counter ∈ {0, 1, 2}, the mutex free or held by one of two: each thread sees at most 3 × 3 views.
+      expect(r.stats.read).toBeLessThanOrEqual(18);
+    }
+    expect(checkAssumeGuarantee(program(counter.replace('counter == 2', 'counter == 1')), [[0], [1, 2]]).verdict).toBe('unsafe');
+  });
+
+  it('alphabet refinement: Simple(4) with a mutex is SAFE with an assumption that sees fewer events than S2 makes; each round notes how it ended', () => {
+    const simple = `${HEAD}int x = 1; pthread_mutex_t m;
+void *p(void *arg) { pthread_mutex_lock(&m); x = 0; x = x + 1; assert(x > 0); pthread_mutex_unlock(&m); return 0; }
+int main() { pthread_t w1, w2, w3, w4; pthread_mutex_init(&m, 0);
+  pthread_create(&w1, 0, p, 0); pthread_create(&w2, 0, p, 0); pthread_create(&w3, 0, p, 0); pthread_create(&w4, 0, p, 0); return 0; }
+`;
+    const ends: string[] = [];
+    const r = checkAssumeGuarantee(program(simple), [[0, 1, 2, 3], [4]], { onProgress: (n) => void (n.kind === 'round' && ends.push(n.end)) });
+    expect(r.verdict, r.verdict === 'unknown' ? r.reason : '').toBe('safe');
+    expect(r.stats.visible).toBeLessThan(r.stats.events);
+    expect(ends).toContain('refine');
+    expect(ends).toContain('grow');
+    expect(ends.at(-1)).toBe('proof');
+    expect(ends).toHaveLength(r.stats.rounds);
   });
 
   it('UNSAFE through premise 2: the writer can make main fail, and the merged run replays', () => {
@@ -97,7 +139,8 @@ int main() { pthread_t h; pthread_create(&h, 0, t, 0); x = 1; return 0; }
     const r = await rely(['verify', safe, '--engine', 'learn']);
     expect(r.code, r.out + r.err).toBe(0);
     expect(r.out).toMatch(/^SAFE\nproof: ⟨A⟩ S1 ⟨no error⟩ and ⟨true⟩ S2 ⟨A⟩ for S1 \| S2 = main \| writer/);
-    expect(r.out).toContain('q0 --/ x=1--> q0');
+    expect(r.out).toContain('q0 --/ x=1--> q');
+    expect(r.out).toMatch(/\d+ events \(\d+ seen by the assumption\), \d+ valuations read, \d+ rounds/);
     const bad = join(dir, 'handshake-bad.c');
     writeFileSync(bad, handshake.replace('x = 1; x = 2;', 'x = 2; x = 1;'));
     const u = await rely(['verify', bad, '--engine', 'learn', '--split', 'main|writer']);

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../benchmarks/prng.js';
-import { accepts, lstar, type Dfa, type Word } from '../../../engines/learn/lstar.js';
+import { accepts, lstar, type Dfa, type Table, type Word } from '../../../engines/learn/lstar.js';
 
 /** The shortest word on which two DFAs disagree, or null (breadth-first over their product). */
 function difference(a: Dfa, b: Dfa): Word | null {
@@ -39,16 +39,20 @@ function minimalStates(d: Dfa): number {
   }
 }
 
-function learn(target: Dfa) {
+function learn(target: Dfa, seed?: Table) {
   let refuted = 0;
-  const r = lstar(target.alphabet, {
-    member: (w) => accepts(target, w),
-    conjecture: (c) => {
-      const w = difference(target, c);
-      if (w) refuted++;
-      return w;
+  const r = lstar(
+    target.alphabet,
+    {
+      member: (w) => accepts(target, w),
+      conjecture: (c) => {
+        const w = difference(target, c);
+        if (w) refuted++;
+        return w;
+      },
     },
-  });
+    { seed },
+  );
   return { ...r, refuted };
 }
 
@@ -90,6 +94,20 @@ describe('L* (Rivest–Schapire)', () => {
       expect(r.dfa.accepting.length).toBe(states);
       expect(r.refuted).toBeLessThanOrEqual(states - 1);
     }
+  });
+
+  it("seeded with an earlier run's table, it learns the same language with no refuted conjecture; seeded for another language, it still learns that one exactly", () => {
+    const target = known[5][1];
+    const first = learn(target);
+    const again = learn(target, first.table);
+    expect(difference(target, again.dfa)).toBeNull();
+    expect(again.refuted).toBe(0);
+    expect(first.refuted).toBeGreaterThan(0);
+    // Rows whose answers now coincide are merged: the hypothesis stays minimal.
+    const other = known[2][1];
+    const moved = learn(other, first.table);
+    expect(difference(other, moved.dfa)).toBeNull();
+    expect(moved.dfa.accepting.length).toBe(3);
   });
 
   it('refuses a counterexample that is none (a teacher bug, not a silent loop)', () => {
