@@ -11,8 +11,6 @@ export class MemorySide {
   readonly vecs: Vec[] = [];
   /** err[id]: some thread of S1 is at its error location in state id. */
   readonly err: boolean[] = [];
-  /** The globals' slots, in the order of the program's globals. */
-  readonly gSlots: number[];
   private readonly slots: number[];
   private readonly ids = new Map<string, number>();
   private readonly succs: [number, Step][][] = [];
@@ -24,8 +22,7 @@ export class MemorySide {
     /** S1's threads. */
     readonly ks: readonly number[],
   ) {
-    this.gSlots = ctx.p.globals.map((g) => ctx.layout.index.get(g)!);
-    this.slots = [...this.gSlots, ...localSlots(ctx, ks)];
+    this.slots = [...ctx.p.globals.map((g) => ctx.layout.index.get(g)!), ...localSlots(ctx, ks)];
   }
 
   /** The id of the state of S1 in `v` (its globals and S1's locals); Unknown past the bound on states. */
@@ -63,10 +60,5 @@ export class MemorySide {
       row[e] = ev.reads.every(([s, x]) => v[s] === x) ? this.intern(v.map((x, s) => ev.writes.find(([w]) => w === s)?.[1] ?? x)) : -1;
     }
     return row[e];
-  }
-
-  /** The memory's valuation in state `id`: the values of the globals at `slots` (default: all, in program order). */
-  memoryOf(id: number, slots: readonly number[] = this.gSlots): bigint[] {
-    return slots.map((s) => this.vecs[id][s]);
   }
 }

@@ -1,14 +1,15 @@
 /**
- * One round of the rule (assume-guarantee.ts) for a fixed read set R and a fixed
- * interface alphabet Σ_A. The components after S1 read the memory from R; L* learns an
- * assumption A over Σ_A with the teacher of Cobleigh's §4.1, the property being "no
- * error, and the memory stays in R". The other events S2 can make are hidden from A:
- * S1 may consume them at any time (Gheorghiu, Giannakopoulou, Păsăreanu, "Refining
- * interface alphabets for compositional verification", TACAS'07). A counterexample that
- * the hidden events make spurious ends the round with the events to show A (alphabet
- * refinement); one S2 really makes ends it with a violation, or with the valuations of
- * the memory it really reaches outside R (the read set grows).
- */
+ * One round of the rule (assume-guarantee.ts) for a fixed read set R (read-set.ts) and a
+ * fixed interface alphabet Σ_A. The components after S1 read the memory from R; L*
+ * learns an assumption A over Σ_A with the teacher of Cobleigh's §4.1, the property being
+ * "no error, and the memory stays in R". Its target: what S2 makes (strongest,
+ * producible.ts) or every word S1 stays good with (weakest, Cobleigh's, membership.ts);
+ * any A between the two is a proof. The other events S2 can make are hidden from A: S1
+ * may consume them at any time (Gheorghiu, Giannakopoulou, Păsăreanu, "Refining interface
+ * alphabets for compositional verification", TACAS'07). A counterexample that the hidden
+ * events make spurious ends the round with the events to show A (alphabet refinement);
+ * one S2 really makes ends it with a violation, or with R grown by what S1 and S2 really
+ * reach outside it. */
 import type { Dfa, Table, Word } from './lstar.js';
 import type { MemorySide } from './memory-side.js';
 import type { Membership } from './membership.js';
@@ -129,8 +130,9 @@ export class Round {
     }
     const r = holds(this.ctx, this.chain, lifted);
     if ('assumptions' in r) return { proof: { a, lifted, below: r.assumptions } };
-    // S2 makes v, whose visible part u A rejects: a counterexample for L* if S1 (hiding the
-    // rest) is fine with u; real if S1 fails on v itself; else spurious by the hidden events.
+    // S2 makes v, whose visible part u A rejects: a counterexample for L* if u is in the
+    // target (always for the strongest; for the weakest if S1, hiding the rest, is fine
+    // with u); else real if S1 fails on v itself, or spurious by the hidden events.
     const v = wordOf(r.cex.path);
     const u = shown(v);
     if (this.member(u)) return letters(u);
