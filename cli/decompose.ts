@@ -21,7 +21,8 @@ import { checkAssumeGuarantee, type AgOutcome } from '../engines/learn/assume-gu
 import { EXIT, addCommon, cliParser, frontendOptions, logger, onInterrupt, parseSeconds, statusLine, warnAll, type Common, type Session } from './common.js';
 
 const DEFAULT_MAX_SPLITS = 32;
-const DEFAULT_SPLIT_TIMEOUT_S = 10;
+// 32 splits and the two explicit checks fit in the default --timeout, and the first row comes within seconds.
+const DEFAULT_SPLIT_TIMEOUT_S = 3;
 const DEFAULT_TIMEOUT_S = 120;
 
 /** A split as checked: its components (thread indices, S1 first) and its name. */
