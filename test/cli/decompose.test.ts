@@ -18,7 +18,7 @@ const rows = (out: string): string[] => out.split('\n').slice(0, -1).filter((l) 
 describe('rely decompose', () => {
   it('--help tells both time limits', async () => {
     const help = (await rely(['decompose', '--help'])).out.replace(/\s+/g, ' ');
-    expect(help).toMatch(/--split-timeout <S> time limit of each check \(explicit-global, explicit-modular, each split\), in seconds \(default 10\)/);
+    expect(help).toMatch(/--split-timeout <S> time limit of each check \(explicit-global, explicit-modular, each split\), in seconds \(default 3\)/);
     expect(help).toMatch(/--timeout <S> time limit of the whole command, in seconds \(default 120\): when it runs out, the splits not yet checked are skipped/);
   });
 
