@@ -1,8 +1,8 @@
 /**
- * The components without the memory (every side but S1): their threads read the globals
- * from a set of the memory's valuations (assume-guarantee.ts grows it until it holds
- * every one a run can read), so they run without each other; a step that touches a global is, to the rest of the system, an
- * event (assume-guarantee.ts). Here: their transition systems, their alphabets, and
+ * The components without the memory (every side but S1): each thread reads the globals it
+ * reads from its views in R (read-set.ts, grown round by round), so they run without each
+ * other; a step that touches a global is, to the rest of the system, an event
+ * (assume-guarantee.ts). Here: their transition systems, their alphabets, and
  * the recursive rule of Cobleigh's generalized decompositions (Chapter 5) that checks
  * ⟨true⟩ C_1 ‖ … ‖ C_m ⟨A⟩ by learning an assumption for C_2 ‖ … ‖ C_m at each level.
  */
