@@ -78,7 +78,7 @@ export function decomposeCommand(program: Command, session: Session): void {
       .option('--json', 'print one JSON object at the end (with `stopped`: null, "timeout" or "interrupted", and `skipped`: the splits not checked)')
       .addHelpText(
         'after',
-        '\nPrints explicit-global\'s and explicit-modular\'s lines (each checked first), then a row per split as soon as it is checked, then the best split (the decided one with the smallest largest check). On a terminal, stderr shows the split being checked. Ctrl-C (SIGINT) stops after the split being checked: the splits left are skipped and the best split so far is named. Exit codes: 0 no error found (a split or explicit-global decided), 1 error reachable, 2 usage, 3 nothing decided, 4 a split contradicts explicit-global (internal error).',
+        '\nPrints explicit-global\'s and explicit-modular\'s lines (each checked first, each printed when checked), then a row per split as soon as it is checked, then the best split (the decided one with the smallest largest check). On a terminal, stderr shows the split being checked. Ctrl-C (SIGINT) stops after the split being checked: the splits left are skipped and the best split so far is named. Exit codes: 0 no error found (a split or explicit-global decided), 1 error reachable, 2 usage, 3 nothing decided, 4 a split contradicts explicit-global (internal error).',
       ),
   ).action(async (file: string, o: Common & { max?: number; splitTimeout?: number; timeout?: number; json?: boolean }) => {
     session.log = logger(o.logLevel, io);
@@ -98,23 +98,17 @@ export function decomposeCommand(program: Command, session: Session): void {
     try {
       progress?.show('explicit-global: checking…');
       const global = explore(p, { budget: own() });
+      progress?.clear();
+      const globalVerdict = !global.complete ? 'unknown' : global.errorReachable ? 'unsafe' : 'safe';
+      if (!o.json) io.out(`explicit-global: ${globalVerdict}, ${global.states} states, ${(global.timeMs / 1000).toFixed(2)} s\n`);
       await turn();
       progress?.show('explicit-modular: checking…');
       const modular = checkModular(p, { budget: own() });
       progress?.clear();
-      const globalVerdict = !global.complete ? 'unknown' : global.errorReachable ? 'unsafe' : 'safe';
       // Thread-modular model checking over-approximates: an error it reaches may not be one.
       const modularVerdict = !modular.complete ? 'unknown' : modular.errorReachable ? 'error in the abstraction' : 'safe';
       const ratio = (r: Row): string => (global.complete && global.states ? (r.outcome.stats.largestCheck / global.states).toFixed(2) : '–');
-      if (!o.json)
-        io.out(
-          [
-            `explicit-global: ${globalVerdict}, ${global.states} states, ${(global.timeMs / 1000).toFixed(2)} s`,
-            `explicit-modular: ${modularVerdict}, ${modular.states} states, ${(modular.timeMs / 1000).toFixed(2)} s`,
-            '',
-            ...TABLE_HEAD,
-          ].join('\n') + '\n',
-        );
+      if (!o.json) io.out([`explicit-modular: ${modularVerdict}, ${modular.states} states, ${(modular.timeMs / 1000).toFixed(2)} s`, '', ...TABLE_HEAD].join('\n') + '\n');
       await turn();
       for (const [k, s] of splits.entries()) {
         if (interrupted || performance.now() >= end) {
