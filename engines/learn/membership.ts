@@ -1,28 +1,21 @@
 /**
  * Membership queries of the teacher (Cobleigh's §4.1) for a round (round.ts): does S1,
  * consuming a word of Σ_A with the hidden events at any time, stay good — no error, the
- * memory in R (read-set.ts)? Answered by the sets of S1's states
- * after each prefix, kept in a trie. The trie outlives a round while the hidden events
+ * memory in R (read-set.ts)? Answered by the sets of S1's states after each prefix, kept
+ * in a trie (prefix-trie.ts). The trie outlives a round while the hidden events
  * stay: when R grows only the answers that left R can change, and those nodes are dropped.
  */
 import type { MemorySide } from './memory-side.js';
 import type { ReadSet } from './read-set.js';
 import type { AgContext, AgEvent } from './sides.js';
-
-/** Prefixes' reachable sets kept for membership queries, in states (then forgotten). */
-export const LAYER_CACHE = 2_000_000;
-
-/** A node of the trie: the set of S1's states after a prefix (null: it reaches a bad state; `left`: the first one found is outside R), by the next event. */
-type Layer = { readonly set: Int32Array | null; readonly left: boolean; kids: Map<number, Layer> };
+import { PrefixTrie, type Layer } from './prefix-trie.js';
 
 const GOOD = 1;
 const ERROR = 2;
 const OUTSIDE = 3;
 
 export class Membership {
-  private root: Layer | undefined;
-  /** States in the trie's sets, to bound it. */
-  private layered = 0;
+  private readonly trie: PrefixTrie;
   private mark = new Int32Array(1024);
   private stamp = 0;
   /** badness[id]: 0 not known yet, GOOD, ERROR (S1's own error) or OUTSIDE (memory outside R). */
@@ -31,29 +24,30 @@ export class Membership {
   constructor(
     private readonly ctx: AgContext,
     private readonly s1: MemorySide,
-    private readonly initIds: readonly number[],
+    initIds: readonly number[],
     /** Every event so far (the list grows with R). */
     private readonly events: readonly AgEvent[],
     /** R, which grows between rounds (see grown). */
     private readonly read: ReadSet,
     /** The events S1 may consume at any time. */
     readonly hidden: ReadonlySet<number>,
-  ) {}
+  ) {
+    this.trie = new PrefixTrie(
+      ctx,
+      () => this.layer(initIds, false),
+      (set, e) => this.layer([...set].map((x) => s1.after(x, e, events)).filter((x) => x >= 0), events[e].err),
+    );
+  }
 
   /** Some query was answered: the trie holds what was learned. */
   get used(): boolean {
-    return this.root !== undefined;
+    return this.trie.used;
   }
 
   /** R has grown: answers that stayed in R stand, those that left it are asked again. */
   grown(): void {
     this.badness = this.badness.map((b) => (b === OUTSIDE ? 0 : b));
-    const prune = (node: Layer): void => {
-      for (const [e, kid] of node.kids) if (kid.set === null && kid.left) node.kids.delete(e);
-      else prune(kid);
-    };
-    if (this.root && this.root.set === null && this.root.left) this.root = undefined;
-    else if (this.root) prune(this.root);
+    this.trie.drop((l) => l.set === null && l.left === true);
   }
 
   /** S1's state is bad: an error of its own, or a valuation of the memory outside R. */
@@ -95,22 +89,8 @@ export class Membership {
     return typeof c === 'number' ? { set: null, left: c === OUTSIDE, kids: new Map() } : { set: c, left: false, kids: new Map() };
   }
 
-  /** Does S1, consuming `w` (events) with the hidden events at any time, stay good? The answers are prefix-closed. */
+  /** Does S1, consuming `w` (events) with the hidden events at any time, stay good? */
   member(w: readonly number[]): boolean {
-    let node = (this.root ??= this.layer(this.initIds, false));
-    let held = node.set?.length ?? 0;
-    for (const e of w) {
-      if (!node.set?.length) break;
-      let kid = node.kids.get(e);
-      if (!kid) {
-        kid = this.layer([...node.set].map((x) => this.s1.after(x, e, this.events)).filter((x) => x >= 0), this.events[e].err);
-        if ((this.layered += kid.set?.length ?? 0) > LAYER_CACHE) (this.root.kids = new Map()), (this.layered = 0);
-        node.kids.set(e, kid);
-      }
-      node = kid;
-      held += node.set?.length ?? 0;
-    }
-    this.ctx.note(held);
-    return node.set !== null;
+    return this.trie.walk(w).set !== null;
   }
 }

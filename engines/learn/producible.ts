@@ -2,28 +2,32 @@
  * Membership queries for the strongest assumption (round.ts): does S2 make the word w of
  * Σ_A, its other events (hidden from A) anywhere in between? The target of L* is then
  * what S2 itself does as A sees it — small when S2 is, however large S1 is. Answered by
- * the sets of S2's states after each prefix, kept in a trie; S2's states are interned.
+ * the sets of S2's states after each prefix, kept in a trie (prefix-trie.ts); S2's states
+ * are interned.
  */
-import { LAYER_CACHE } from './membership.js';
+import { PrefixTrie } from './prefix-trie.js';
 import { Unknown, type Vec } from './search.js';
 import type { AgContext, Side } from './sides.js';
-
-type Layer = { readonly set: Int32Array; kids: Map<number, Layer> };
 
 export class Producible {
   private readonly ids = new Map<string, number>();
   private readonly vecs: Vec[] = [];
   /** succs[id]: S2's moves from id, as (state, event or null). */
   private readonly succs: (readonly (readonly [number, number | null])[])[] = [];
-  private root: Layer | undefined;
-  private layered = 0;
+  private readonly trie: PrefixTrie;
 
   constructor(
     private readonly ctx: AgContext,
     private readonly s2: Side,
     /** Σ_A. */
     private readonly visible: ReadonlySet<number>,
-  ) {}
+  ) {
+    this.trie = new PrefixTrie(
+      ctx,
+      () => ({ set: this.closure(s2.start.map((l) => this.intern(l))), kids: new Map() }),
+      (set, e) => ({ set: this.closure([...set].flatMap((id) => this.succ(id).flatMap(([to, x]) => (x === e ? [to] : [])))), kids: new Map() }),
+    );
+  }
 
   private intern(l: Vec): number {
     const key = l.join(',');
@@ -50,22 +54,8 @@ export class Producible {
     return Int32Array.from(queue);
   }
 
-  /** Does S2 make `w` (events of Σ_A), the others in between? The answers are prefix-closed. */
+  /** Does S2 make `w` (events of Σ_A), the others in between? */
   member(w: readonly number[]): boolean {
-    let node = (this.root ??= { set: this.closure(this.s2.start.map((l) => this.intern(l))), kids: new Map() });
-    let held = node.set.length;
-    for (const e of w) {
-      if (!node.set.length) break;
-      let kid = node.kids.get(e);
-      if (!kid) {
-        kid = { set: this.closure([...node.set].flatMap((id) => this.succ(id).flatMap(([to, x]) => (x === e ? [to] : [])))), kids: new Map() };
-        if ((this.layered += kid.set.length) > LAYER_CACHE) (this.root.kids = new Map()), (this.layered = 0);
-        node.kids.set(e, kid);
-      }
-      node = kid;
-      held += node.set.length;
-    }
-    this.ctx.note(held);
-    return node.set.length > 0;
+    return (this.trie.walk(w).set?.length ?? 0) > 0;
   }
 }

@@ -166,7 +166,7 @@ export class Round {
     for (let word: readonly number[] | undefined = t; word; ) {
       const seen = new Set<number>();
       this.s1Search(word, 'exact', seen, () => false);
-      for (const id of seen) added += this.memoryless.read.grow(this.memoryless.read.missing(this.s1.vecs[id]));
+      for (const id of seen) added += this.memoryless.read.add(this.s1.vecs[id]);
       this.membership.grown();
       const next = lifted && this.premise1(lifted);
       word = next && !(next.end.err || this.s1.err[next.end.id]) && produce(this.ctx, this.s2, wordOf(next.path)) ? wordOf(next.path) : undefined;
