@@ -174,26 +174,51 @@ export class Round {
     return { grow: added };
   }
 
-  /** S1's search, its own moves and those `consume` gives, to a bad state (`bad`, by default the round's); `seen` collects the states it expands. */
-  private search(starts: N[], consume: (n: N) => [N, Step][], seen?: Set<number>, bad = (n: N): boolean => n.err || this.membership.bad(n.id)): { path: Step[]; start: N; end: N } | null {
-    const next = (n: N): [N, Step][] => (seen?.add(n.id), n.err ? [] : [...this.s1.succ(n.id).map(([id, st]): [N, Step] => [{ ...n, id }, st]), ...consume(n)]);
-    // A number for (q, err, id): q and ids stay far below 2^24.
-    const r = search<N>(starts, (n) => (n.id * 2 ** 24 + n.q) * 2 + (n.err ? 1 : 0), next, bad, this.ctx.maxStates, this.ctx.tick);
+  /** S1's search, its own moves and those `consume` gives (the word's or DFA's states q below qs), to a bad state (`bad`, by default the round's); `seen` collects the states it expands. */
+  private search(starts: N[], qs: number, consume: (n: N, out: [N, Step][]) => void, seen?: Set<number>, bad = (n: N): boolean => n.err || this.membership.bad(n.id)): { path: Step[]; start: N; end: N } | null {
+    // Loops rather than spread arrays: premise 1 expands millions of states per round.
+    const next = (n: N): [N, Step][] => {
+      seen?.add(n.id);
+      const out: [N, Step][] = [];
+      if (n.err) return out;
+      for (const [id, st] of this.s1.succ(n.id)) out.push([{ id, q: n.q, err: false }, st]);
+      consume(n, out);
+      return out;
+    };
+    // A number for (id, q, err), q < qs: a small integer while it can be (a map's fastest key).
+    const r = search<N>(starts, (n) => (n.id * qs + n.q) * 2 + (n.err ? 1 : 0), next, bad, this.ctx.maxStates, this.ctx.tick);
     if ('states' in r) return (this.ctx.note(r.states), null);
     return r;
   }
 
-  /** S1 consuming event e at n, the word's or DFA's state going to q. */
-  private consume(n: N, e: number, q: number): [N, Step][] {
+  /** S1 consuming event e at n, the word's or DFA's state going to q, onto `out`. */
+  private consume(n: N, e: number, q: number, out: [N, Step][]): void {
     const to = this.s1.after(n.id, e, this.memoryless.events);
-    return to < 0 ? [] : [[{ id: to, q, err: this.memoryless.events[e].err }, { consumed: e }]];
+    if (to >= 0) out.push([{ id: to, q, err: this.memoryless.events[e].err }, this.consumed(e)]);
+  }
+
+  /** The step that consumes event e, one object per event (steps are never changed). */
+  private consumed(e: number): Step {
+    return (this.consumedSteps[e] ??= { consumed: e });
+  }
+  private readonly consumedSteps: Step[] = [];
+
+  /** enabled[id]: the events of S2 whose reads hold in S1's state id (the states after them are interned only when consumed). */
+  private readonly enabled: Int32Array[] = [];
+  private enabledAt(id: number): Int32Array {
+    const v = this.s1.vecs[id];
+    return (this.enabled[id] ??= Int32Array.from(this.s2.sigma.filter((e) => this.memoryless.events[e].reads.every(([s, x]) => v[s] === x))));
   }
 
   /** S1's run consuming `w` in order (or a prefix of it), with the hidden events at any time too when `hiding`, into a bad state; null if none. */
   private s1Search(w: readonly number[], mode: 'exact' | 'hiding', seen?: Set<number>, bad?: (n: N) => boolean): { path: Step[]; start: N; end: N } | null {
     return this.search(
       this.initIds.map((id) => ({ id, q: 0, err: false })),
-      (n) => [...(n.q < w.length ? this.consume(n, w[n.q], n.q + 1) : []), ...(mode === 'hiding' ? [...this.hidden].flatMap((e) => this.consume(n, e, n.q)) : [])],
+      w.length + 1,
+      (n, out) => {
+        if (n.q < w.length) this.consume(n, w[n.q], n.q + 1, out);
+        if (mode === 'hiding') for (const e of this.hidden) this.consume(n, e, n.q, out);
+      },
       seen,
       bad,
     );
@@ -203,8 +228,13 @@ export class Round {
   private premise1(a: Dfa): { path: Step[]; start: N; end: N } | null {
     return this.search(
       a.accepting[0] ? this.initIds.map((id) => ({ id, q: 0, err: false })) : [],
-      // A lifted over every event sends those S2 does not make to its sink: only S2's are tried.
-      (n) => this.s2.sigma.flatMap((e) => (a.accepting[a.next[n.q][e]] ? this.consume(n, e, a.next[n.q][e]) : [])),
+      a.accepting.length,
+      // A lifted over every event sends those S2 does not make to its sink: only S2's are tried, and of those only the ones S1 can consume.
+      (n, out) => {
+        const en = this.enabledAt(n.id);
+        const row = a.next[n.q];
+        for (const e of en) if (a.accepting[row[e]]) this.consume(n, e, row[e], out);
+      },
     );
   }
 

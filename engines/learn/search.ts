@@ -15,27 +15,32 @@ export class Unknown extends Error {}
 
 /** Breadth-first search from `starts`; `next` lists successors with the step taken; stops at a state `bad` accepts and returns its path from the start it came from. `tick` is called per state (deadlines). */
 export function search<S>(starts: readonly S[], key: (s: S) => string | number, next: (s: S) => [S, Step][], bad: (s: S) => boolean, maxStates: number, tick: () => void): { path: Step[]; start: S; end: S } | { states: number } {
-  const parent = new Map<string | number, [S, Step] | null>();
+  const seen = new Set<string | number>();
+  // The queue's states, and for each the index of the one it came from (−1 for a start) and the step taken.
   const queue: S[] = [];
-  for (const s of starts) if (!parent.has(key(s))) (parent.set(key(s), null), queue.push(s));
+  const from: number[] = [];
+  const via: (Step | null)[] = [];
+  for (const s of starts) if (!seen.has(key(s))) (seen.add(key(s)), queue.push(s), from.push(-1), via.push(null));
   for (let k = 0; k < queue.length; k++) {
     const s = queue[k];
     if (bad(s)) {
       const path: Step[] = [];
-      let start = s;
-      for (let at = parent.get(key(s)); at; at = parent.get(key(at[0]))) (path.unshift(at[1]), (start = at[0]));
-      return { path, start, end: s };
+      let i = k;
+      for (; from[i] >= 0; i = from[i]) path.unshift(via[i]!);
+      return { path, start: queue[i], end: s };
     }
     tick();
     for (const [t, step] of next(s)) {
       const kt = key(t);
-      if (parent.has(kt)) continue;
-      if (parent.size >= maxStates) throw new Unknown(`a check reached its bound of ${maxStates} states`);
-      parent.set(kt, [s, step]);
+      if (seen.has(kt)) continue;
+      if (seen.size >= maxStates) throw new Unknown(`a check reached its bound of ${maxStates} states`);
+      seen.add(kt);
       queue.push(t);
+      from.push(k);
+      via.push(step);
     }
   }
-  return { states: parent.size };
+  return { states: seen.size };
 }
 
 /** The events of a run, in order: what it made and what it consumed. */
