@@ -14,8 +14,8 @@ class Tool(benchexec.tools.template.BaseTool2):
     with its property file, answering `Result: TRUE | FALSE(unreach-call) | UNKNOWN`
     as its last line. Only the property unreach-call is checked (any other is UNKNOWN).
 
-    The executable is `rely` on PATH (an installed package), else `cli/rely.js` in the
-    tool directory (--tool-directory) or the current directory (a clone, built).
+    The executable is cli/rely.js in the folder --tool-directory names (a clone, built);
+    without that option, `rely` on PATH (an installed package), else ./cli/rely.js.
     Added to the command line unless the benchmark definition gives them:
     --prop (the task's property file), --data-model (the task's options.data_model),
     --timeout (the smaller of the CPU-time and wall-time limits, in seconds) and
