@@ -2,7 +2,8 @@
  * Every command shown in the README's and docs/'s `sh` blocks runs as written, `npx rely`
  * being `node cli/rely.js` (the launcher npx starts). A block marked
  * `<!-- slow: … -->` (bench suites, `npm test`: minutes) is not run: its `rely` commands'
- * flags must appear in that command's `--help`, its `npm run` scripts in package.json.
+ * flags must appear in that command's `--help`, its `npm run` scripts in package.json,
+ * and the repository paths BenchExec's commands name must exist.
  * The others run in order, per document, in a scratch folder that sees `benchmarks/` and
  * `test/` (files they write stay there). A command's comment states what it shows:
  * `exit N`, a verdict it starts with (SAFE, UNSAFE, UNKNOWN), `Result: …`; without one
@@ -10,7 +11,7 @@
  * language shows its output: the first line must match.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +19,10 @@ import { DOCS, ROOT, codeBlocks, read, type CodeBlock } from './markdown.js';
 
 const RELY = `node ${join(ROOT, 'cli', 'rely.js')}`;
 const SLOW = /^<!--\s*slow\b/;
+/** Programs of other projects a slow block may show (BenchExec's); `VAR=value` may come first. */
+const EXTERNAL = ['benchexec', 'table-generator', 'python3'];
+const ASSIGNMENT = /^[A-Z_]+=/;
+const REPO_ENTRIES = readdirSync(ROOT);
 const COMMAND_TIMEOUT_MS = 120_000;
 
 /** The commands of a block: its lines that are not blank or comments. */
@@ -81,6 +86,10 @@ describe('commands in the docs', () => {
             if (w[1] === 'run') expect(Object.keys(scripts), part).toContain(w[2]);
             else if (w[1] === 'test') expect(Object.keys(scripts), part).toContain('test');
             else expect(['install', 'ci'], part).toContain(w[1]);
+          } else if (EXTERNAL.includes(w.find((x) => !ASSIGNMENT.test(x)) ?? '')) {
+            // BenchExec's commands (not installed here): the repository paths they name exist.
+            const paths = w.map((x) => x.replace(ASSIGNMENT, '')).filter((x) => REPO_ENTRIES.includes(x.split('/')[0]) && x.includes('/') && !/[*$]/.test(x));
+            for (const p of paths) expect(existsSync(join(ROOT, p)), `${part}: ${p}`).toBe(true);
           } else throw new Error(`${doc}:${b.line}: a slow command the test does not know: ${part}`);
         }
     });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DOCS, ROOT, anchors, links, prose, read } from './markdown.js';
 
 /** Top-level folders of the repository: a backquoted `folder/…` names a file or folder that must exist. */
-const TOP = ['frontend', 'program', 'solver', 'core', 'engines', 'witness', 'benchmarks', 'cli', 'test', 'docs'];
+const TOP = ['frontend', 'program', 'solver', 'core', 'engines', 'witness', 'benchmarks', 'cli', 'test', 'docs', 'contrib'];
 const PATH = new RegExp(`^(?:${TOP.join('|')})/[\\w./-]*$`);
 /** A file named without its folder (`lockid.c`, `value-sets.ts`): some file of the repository has that name. */
 const FILE_NAME = /^[\w-][\w.-]*\.(?:ts|js|c|i|json|yml|md)$/;
