@@ -64,6 +64,12 @@ describe('the packed tarball', () => {
     expect(out).toEqual([]);
   });
 
+  it('has no install-time script (an install has no TypeScript to build with; npm 11 flags a tarball that has one, and refuses it under --strict-allow-scripts)', () => {
+    const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(Object.keys(scripts).filter((s) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(s))).toEqual([]);
+    expect(scripts.prepack, 'npm pack builds dist/').toMatch(/npm run build/);
+  });
+
   it(`is at most ${MAX_TARBALL_BYTES / 1024 / 1024} MB`, () => {
     expect(packed.size).toBeLessThanOrEqual(MAX_TARBALL_BYTES);
   });
