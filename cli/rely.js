@@ -1,13 +1,21 @@
 #!/usr/bin/env node
-// Entry point: the compiled CLI lives in dist/ (built by `npm install` via the prepare script).
+// Entry point: the compiled CLI lives in dist/ (`npm run build` in a clone; the package holds it).
 //
 // The CLI runs in a worker thread with a large stack: the parser (ohm-js) and the passes
 // over the syntax tree recurse as deep as the input nests, and a sum of 1,000 terms or
 // 100 nested parentheses exhausted the main thread's default stack (about 1 MB). A
 // worker's stack is set by its resourceLimits, safely (the main thread's is fixed by
 // the OS); inputs nested deeper than the frontend's limits get a located error instead.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread } from 'node:worker_threads';
-import { unknownVerdict } from '../dist/cli/unknown.js';
+
+// A clone that was not built: say what to do instead of failing on a missing module.
+if (!existsSync(new URL('../dist/cli/main.js', import.meta.url))) {
+  process.stderr.write(`rely: the compiled CLI is missing: run \`npm run build\` in ${fileURLToPath(new URL('..', import.meta.url))}\n`);
+  process.exit(4);
+}
+const { unknownVerdict } = await import('../dist/cli/unknown.js');
 
 export const STACK_MB = 512;
 

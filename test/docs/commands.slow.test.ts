@@ -3,7 +3,8 @@
  * being `node cli/rely.js` (the launcher npx starts). A block marked
  * `<!-- slow: … -->` (bench suites, `npm test`: minutes) is not run: its `rely` commands'
  * flags must appear in that command's `--help`, its `npm run` scripts in package.json,
- * and the repository paths BenchExec's commands name must exist.
+ * a tarball it installs must be the one `npm pack` writes for this version, and the
+ * repository paths BenchExec's commands name must exist.
  * The others run in order, per document, in a scratch folder that sees `benchmarks/` and
  * `test/` (files they write stay there). A command's comment states what it shows:
  * `exit N`, a verdict it starts with (SAFE, UNSAFE, UNKNOWN), `Result: …`; without one
@@ -72,20 +73,24 @@ describe('commands in the docs', () => {
     expect(blocks.some(({ b }) => !(b.marker && SLOW.test(b.marker)))).toBe(true);
   });
 
-  const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+  const { scripts, version } = JSON.parse(read('package.json')) as { scripts: Record<string, string>; version: string };
   for (const { doc, b } of blocks.filter(({ b }) => b.marker && SLOW.test(b.marker)))
     it(`${doc}:${b.line} (slow, not run): its flags are the command's, its scripts package.json's`, () => {
       for (const line of commands(b))
         for (const part of parts(line)) {
           const w = words(part);
-          if (w[0] === 'npx' && w[1] === 'rely') {
-            const sub = w[2]?.startsWith('-') ? '' : (w[2] ?? '');
+          // `rely` is the installed command (README: npm pack, npm install -g), `npx rely` the clone's.
+          const rely = w[0] === 'rely' ? w.slice(1) : w[0] === 'npx' && w[1] === 'rely' ? w.slice(2) : undefined;
+          if (rely) {
+            const sub = rely[0]?.startsWith('-') ? '' : (rely[0] ?? '');
             const text = help(sub);
             for (const flag of w.filter((x) => x.startsWith('--')).map((x) => x.split('=')[0])) expect(text, `${part}: ${flag}`).toMatch(new RegExp(`${flag}(?![\\w-])`));
           } else if (w[0] === 'npm') {
             if (w[1] === 'run') expect(Object.keys(scripts), part).toContain(w[2]);
             else if (w[1] === 'test') expect(Object.keys(scripts), part).toContain('test');
-            else expect(['install', 'ci'], part).toContain(w[1]);
+            else expect(['install', 'ci', 'pack'], part).toContain(w[1]);
+            // A tarball installed is the one `npm pack` writes for this version.
+            for (const tgz of w.filter((x) => x.endsWith('.tgz'))) expect(tgz, part).toBe(`./rely-${version}.tgz`);
           } else if (EXTERNAL.includes(w.find((x) => !ASSIGNMENT.test(x)) ?? '')) {
             // BenchExec's commands (not installed here): the repository paths they name exist.
             const paths = w.map((x) => x.replace(ASSIGNMENT, '')).filter((x) => REPO_ENTRIES.includes(x.split('/')[0]) && x.includes('/') && !/[*$]/.test(x));
