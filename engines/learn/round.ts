@@ -20,6 +20,9 @@ import { Side, chainHolds, holds, produce, type AgContext, type Memoryless } fro
 /** A state of S1's searches: an interned state, the state of the word or DFA it consumes, whether an err event was consumed. */
 type N = { id: number; q: number; err: boolean };
 
+/** Where a search's successors go, each state as its number. */
+type Successors = { readonly out: [number, Step][]; readonly code: (id: number, q: number, err: boolean) => number };
+
 /** A violation both sides agree on: S1's run, the other components' run whose events it consumed, the state they start from. */
 export interface Violation {
   readonly s1: readonly Step[];
@@ -174,27 +177,42 @@ export class Round {
     return { grow: added };
   }
 
-  /** S1's search, its own moves and those `consume` gives (the word's or DFA's states q below qs), to a bad state (`bad`, by default the round's); `seen` collects the states it expands. */
-  private search(starts: N[], qs: number, consume: (n: N, out: [N, Step][]) => void, seen?: Set<number>, bad = (n: N): boolean => n.err || this.membership.bad(n.id)): { path: Step[]; start: N; end: N } | null {
-    // Loops rather than spread arrays: premise 1 expands millions of states per round.
-    const next = (n: N): [N, Step][] => {
-      seen?.add(n.id);
-      const out: [N, Step][] = [];
-      if (n.err) return out;
-      for (const [id, st] of this.s1.succ(n.id)) out.push([{ id, q: n.q, err: false }, st]);
-      consume(n, out);
+  /**
+   * S1's search, its own moves and those `consume` gives (the word's or DFA's states q
+   * below qs), to a bad state (`bad`, by default the round's); `seen` collects the states
+   * it expands. A state (id, q, err) is searched as one number, a small integer while it
+   * can be: premise 1 expands millions of states per round, and objects per state made
+   * the garbage collector a fifth of the time.
+   */
+  private search(starts: readonly number[], qs: number, consume: (id: number, q: number, out: Successors) => void, seen?: Set<number>, bad = (id: number, err: boolean): boolean => err || this.membership.bad(id)): { path: Step[]; start: N; end: N } | null {
+    const code = (id: number, q: number, err: boolean): number => (id * qs + q) * 2 + (err ? 1 : 0);
+    const decode = (k: number): N => ({ id: Math.floor(k / (2 * qs)), q: Math.floor(k / 2) % qs, err: k % 2 === 1 });
+    const next = (k: number): [number, Step][] => {
+      const id = Math.floor(k / (2 * qs));
+      seen?.add(id);
+      const out: [number, Step][] = [];
+      if (k % 2 === 1) return out;
+      const q = Math.floor(k / 2) % qs;
+      for (const [to, st] of this.s1.succ(id)) out.push([code(to, q, false), st]);
+      consume(id, q, { out, code });
       return out;
     };
-    // A number for (id, q, err), q < qs: a small integer while it can be (a map's fastest key).
-    const r = search<N>(starts, (n) => (n.id * qs + n.q) * 2 + (n.err ? 1 : 0), next, bad, this.ctx.maxStates, this.ctx.tick);
+    const r = search<number>(
+      starts.map((id) => code(id, 0, false)),
+      (k) => k,
+      next,
+      (k) => bad(Math.floor(k / (2 * qs)), k % 2 === 1),
+      this.ctx.maxStates,
+      this.ctx.tick,
+    );
     if ('states' in r) return (this.ctx.note(r.states), null);
-    return r;
+    return { path: r.path, start: decode(r.start), end: decode(r.end) };
   }
 
-  /** S1 consuming event e at n, the word's or DFA's state going to q, onto `out`. */
-  private consume(n: N, e: number, q: number, out: [N, Step][]): void {
-    const to = this.s1.after(n.id, e, this.memoryless.events);
-    if (to >= 0) out.push([{ id: to, q, err: this.memoryless.events[e].err }, this.consumed(e)]);
+  /** S1 consuming event e in state id, the word's or DFA's state going to q. */
+  private consume(id: number, e: number, q: number, to: Successors): void {
+    const after = this.s1.after(id, e, this.memoryless.events);
+    if (after >= 0) to.out.push([to.code(after, q, this.memoryless.events[e].err), this.consumed(e)]);
   }
 
   /** The step that consumes event e, one object per event (steps are never changed). */
@@ -211,13 +229,13 @@ export class Round {
   }
 
   /** S1's run consuming `w` in order (or a prefix of it), with the hidden events at any time too when `hiding`, into a bad state; null if none. */
-  private s1Search(w: readonly number[], mode: 'exact' | 'hiding', seen?: Set<number>, bad?: (n: N) => boolean): { path: Step[]; start: N; end: N } | null {
+  private s1Search(w: readonly number[], mode: 'exact' | 'hiding', seen?: Set<number>, bad?: (id: number, err: boolean) => boolean): { path: Step[]; start: N; end: N } | null {
     return this.search(
-      this.initIds.map((id) => ({ id, q: 0, err: false })),
+      this.initIds,
       w.length + 1,
-      (n, out) => {
-        if (n.q < w.length) this.consume(n, w[n.q], n.q + 1, out);
-        if (mode === 'hiding') for (const e of this.hidden) this.consume(n, e, n.q, out);
+      (id, q, out) => {
+        if (q < w.length) this.consume(id, w[q], q + 1, out);
+        if (mode === 'hiding') for (const e of this.hidden) this.consume(id, e, q, out);
       },
       seen,
       bad,
@@ -227,13 +245,12 @@ export class Round {
   /** Premise 1, ⟨A⟩ S1 ⟨good⟩ for A lifted over every event (the hidden ones free): S1's run under A into a bad state, or null. */
   private premise1(a: Dfa): { path: Step[]; start: N; end: N } | null {
     return this.search(
-      a.accepting[0] ? this.initIds.map((id) => ({ id, q: 0, err: false })) : [],
+      a.accepting[0] ? this.initIds : [],
       a.accepting.length,
       // A lifted over every event sends those S2 does not make to its sink: only S2's are tried, and of those only the ones S1 can consume.
-      (n, out) => {
-        const en = this.enabledAt(n.id);
-        const row = a.next[n.q];
-        for (const e of en) if (a.accepting[row[e]]) this.consume(n, e, row[e], out);
+      (id, q, out) => {
+        const row = a.next[q];
+        for (const e of this.enabledAt(id)) if (a.accepting[row[e]]) this.consume(id, e, row[e], out);
       },
     );
   }
