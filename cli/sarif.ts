@@ -24,6 +24,16 @@ export function sarifTarget(file: string, o: Common & { sarif?: string; ltl?: st
   return { path: o.sarif, file, checks: { misuse: o.check === 'misuse', free: o.checkFree === true, ltl: o.ltl !== undefined || o.ltlFile !== undefined }, start: new Date() };
 }
 
+/**
+ * The log as it stands until the run answers: UNKNOWN, rely stopped before its verdict.
+ * A run the launcher ends (cli/rely.js: the JS heap's limit, a phase past its deadline)
+ * leaves it, with the launcher's reason (cli/unknown.ts), so a log exists for every run
+ * that started.
+ */
+export function writeSarifPlaceholder(t: SarifTarget, session: Session): void {
+  writeSarif(t, session, { verdict: 'unknown', reason: 'rely stopped before it gave a verdict' }, EXIT.unknown, { verdict: 'unknown' });
+}
+
 /** The exit code of `rely verify` for a verdict. */
 export const exitCodeOf = (verdict: 'safe' | 'unsafe' | 'unknown'): number => (verdict === 'safe' ? EXIT.ok : verdict === 'unsafe' ? EXIT.errorFound : EXIT.unknown);
 

@@ -14,7 +14,7 @@ import { verifyUnbounded } from '../engines/unbounded.js';
 import { FAIRNESS, livenessJson, livenessPage, livenessText, readProperty, type PropertySource } from './ltl.js';
 import { EXIT, addCommon, announceDeadline, cliParser, frontendOptions, logger, parseMegabytes, parseOutputDir, parseOutputPath, parseSeconds, statusLine, warnAll, type Common, type Session } from './common.js';
 import { verifyJson, verifyProperties, verifyText } from './report.js';
-import { exitCodeOf, livenessOutcome, sarifTarget, writeSarif, writeSarifOfError, type SarifTarget } from './sarif.js';
+import { exitCodeOf, livenessOutcome, sarifTarget, writeSarif, writeSarifOfError, writeSarifPlaceholder, type SarifTarget } from './sarif.js';
 import { htmlReport, verifyPage, type ReportPage } from './html-report.js';
 import { buchiGraph, cfgGraph, type Graph } from '../core/dot.js';
 
@@ -189,6 +189,7 @@ export function verifyCommand(program: Command, session: Session): void {
     .addOption(new Option('--fairness <fairness>', 'with --ltl, the runs that count: unconditional (every thread that has not ended moves infinitely often; a blocked thread\'s wait is a move), weak (a thread enabled from some point on moves infinitely often), none').choices(FAIRNESS).default('unconditional'))
     .action(async (file: string, o: VerifyCli & PropertySource, c: Command) => {
       const sarif = sarifTarget(file, o);
+      if (sarif) writeSarifPlaceholder(sarif, session);
       let verdict: 'safe' | 'unsafe' | 'unknown';
       try {
         if (o.ltl !== undefined || o.ltlFile !== undefined) {

@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { rely } from '../helpers.js';
+import { unknownVerdict } from '../../cli/unknown.js';
+import { sarifLog } from '../../witness/sarif.js';
 import { flowProblems, flowSteps, schemaErrors } from './sarif-check.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rely-sarif-'));
@@ -102,5 +104,25 @@ describe('rely verify --sarif', () => {
     expect(inCycle.length).toBeGreaterThan(0);
     // The cycle is the trace's last steps.
     expect(inCycle.sort((a, b) => a - b)).toEqual([...Array(inCycle.length).keys()].map((k) => n - inCycle.length + 1 + k));
+  });
+
+  it('a run the launcher ends (cli/rely.js: the JS heap at its limit): the UNKNOWN log written at the start gets its reason; a log with a verdict is left alone', () => {
+    const at = (verdict: 'unknown' | 'safe', name: string): string => {
+      const path = join(dir, name);
+      const outcome = verdict === 'unknown' ? { verdict, reason: 'rely stopped before it gave a verdict' } : { verdict };
+      const log = sarifLog({ outcome, file: 'benchmarks/programs/lockid.c', checks: {}, version: '0', args: [], exitCode: 3, start: new Date(), end: new Date(), properties: {} });
+      writeFileSync(path, JSON.stringify(log));
+      return path;
+    };
+    const started = at('unknown', 'started.sarif');
+    const safe = at('safe', 'safe.sarif');
+    const before = readFileSync(safe, 'utf8');
+    const reason = 'out of memory: the JS heap reached its limit of 24 MB (--max-memory)';
+    expect(unknownVerdict(['verify', '--sarif', started, 'x.c'], reason).code).toBe(3);
+    unknownVerdict(['verify', `--sarif=${safe}`, 'x.c'], reason);
+    const log = JSON.parse(readFileSync(started, 'utf8')) as AnyJson;
+    expect(schemaErrors(log)).toEqual([]);
+    expect(log.runs[0].invocations[0].toolExecutionNotifications).toEqual([{ level: 'error', message: { text: `UNKNOWN: ${reason}` } }]);
+    expect(readFileSync(safe, 'utf8')).toBe(before);
   });
 });
