@@ -120,6 +120,7 @@ export function verifyProperties<O, P, S extends EngineStats>(p: Program, report
   delete json.counterexample;
   return {
     ...json,
+    property: 'no run reaches an error location: none of the violations of tool.driver.rules happens',
     proof: v.verdict === 'safe' ? report.proof(p, v.proof, v.stats, run).split('\n') : null,
     statistics: statisticsText(report.stats(v.stats, run), v.stats.timeMs).split('\n').slice(1).map((l) => l.slice(2)),
   };
