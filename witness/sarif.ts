@@ -33,19 +33,19 @@ interface Rule {
   readonly text: string;
   /** Which property check reports it: always, or only with that option. */
   readonly check: 'always' | 'misuse' | 'free' | 'ltl';
-  /** Whether an error step's statement (its text) is a violation of this rule. */
-  readonly matches: (statement: string) => boolean;
+  /** Whether an error step's statement (its text) is a violation of this rule; none for --ltl's. */
+  readonly matches?: (statement: string) => boolean;
 }
 
-/** Every kind of violation rely reports, in the order a violation is matched (the last, the error location reached otherwise). */
+/** Every kind of violation rely reports; an error step is the first whose `matches` holds (the last of them, the error location reached otherwise). */
 const RULES: readonly Rule[] = [
   { id: 'misuse', name: 'PthreadMisuse', text: "A misuse of the pthread library (--check misuse): an unlock by a thread that does not hold the lock, a destroy of a held lock or of a barrier threads wait on, a wait on a destroyed barrier.", check: 'misuse', matches: (s) => s.startsWith(MISUSE) },
   { id: 'memory-safety', name: 'FreedMemory', text: 'A use of freed memory, a double free, or a free of a pointer malloc did not return (--check-free).', check: 'free', matches: (s) => /^(use after free|double free|free of a pointer)/.test(s) },
   { id: 'undefined-behaviour', name: 'UndefinedBehaviour', text: 'An operation whose behaviour C leaves undefined: a division by zero, a null, dangling or out-of-bounds pointer, a call through an invalid function pointer, a pthread object used before it was set up.', check: 'always', matches: (s) => s.endsWith('(undefined behaviour)') },
   { id: 'assertion', name: 'AssertionFailure', text: 'An assertion (assert, __VERIFIER_assert) fails.', check: 'always', matches: (s) => s.endsWith(' failed') },
   { id: 'reach-error', name: 'ReachError', text: "The error location is reached: a call of reach_error() or __VERIFIER_error() (SV-COMP's unreach-call), an ERROR: label, or another failing check of the program's model.", check: 'always', matches: () => true },
-  { id: 'ltl-property', name: 'LtlPropertyViolated', text: 'A run violates the linear-time property (--ltl): a lasso whose cycle repeats forever.', check: 'ltl', matches: () => false },
-  { id: 'deadlock', name: 'Deadlock', text: 'A reachable state where no thread can move, though not all have ended (--ltl).', check: 'ltl', matches: () => false },
+  { id: 'ltl-property', name: 'LtlPropertyViolated', text: 'A run violates the linear-time property (--ltl): a lasso whose cycle repeats forever.', check: 'ltl' },
+  { id: 'deadlock', name: 'Deadlock', text: 'A reachable state where no thread can move, though not all have ended (--ltl).', check: 'ltl' },
 ];
 
 /** The property checks a run made: which rules it can report. */
@@ -122,12 +122,21 @@ function codeFlow(trace: readonly TraceStep[], cwd: string, cycleFrom?: number):
   };
 }
 
+type Violation = Extract<SarifOutcome, { verdict: 'unsafe' }>;
+
+/** The statement that reaches the error: the last of the trace's last step. */
+const errorStatement = (o: Violation): string => o.trace.at(-1)?.steps.map((x) => x.text).filter(Boolean).at(-1) ?? '';
+
+/** The rule a violation breaks. */
+const ruleOf = (o: Violation): Rule => RULES.find((r) => (o.rule ? r.id === o.rule : r.matches?.(errorStatement(o))))!;
+
 /** The result of a violation: its rule, where it happens, the interleaving that leads there. */
-function result(o: Extract<SarifOutcome, { verdict: 'unsafe' }>, rules: readonly Rule[], file: string, cwd: string): Json {
+function result(o: Violation, rules: readonly Rule[], file: string, cwd: string): Json {
+  const { id: ruleId, name } = ruleOf(o);
+  const head = { ruleId, ruleIndex: rules.findIndex((r) => r.id === ruleId), kind: 'fail', level: 'error' };
+  // Only a deadlock has a run of no steps: the initial state.
+  if (o.trace.length === 0) return { ...head, message: { text: 'Deadlock in the initial state: no thread can move.' }, locations: [{ physicalLocation: { artifactLocation: artifactLocation(file, cwd) } }] };
   const last = o.trace[o.trace.length - 1];
-  const statement = last.steps.map((x) => x.text).filter(Boolean).at(-1) ?? '';
-  const ruleId = o.rule ?? RULES.find((r) => r.check !== 'ltl' && r.matches(statement))!.id;
-  const rule = rules.findIndex((r) => r.id === ruleId);
   // A lasso is located where its cycle starts; a deadlock and an error, at their last step.
   const at = o.rule === 'ltl-property' && o.cycleFrom !== undefined ? o.trace[o.cycleFrom].pos : errorPos(o.trace);
   const where = `${at.file}:${at.line}`;
@@ -136,12 +145,9 @@ function result(o: Extract<SarifOutcome, { verdict: 'unsafe' }>, rules: readonly
       ? `The property fails: a run whose cycle, from ${where}, repeats forever.`
       : o.rule === 'deadlock'
         ? `Deadlock: thread ${last.thread} takes the last step at ${where}, after which no thread can move.`
-        : `${rules[rule].name}: thread ${last.thread} reaches its error location at ${where} (${statement}).`;
+        : `${name}: thread ${last.thread} reaches its error location at ${where} (${errorStatement(o)}).`;
   return {
-    ruleId,
-    ruleIndex: rule,
-    kind: 'fail',
-    level: 'error',
+    ...head,
     message: { text: message },
     analysisTarget: artifactLocation(file, cwd),
     locations: [location(at, cwd)],
@@ -174,8 +180,9 @@ function invocation(run: SarifRun, cwd: string): Json {
 /** The SARIF log of one run of rely (a JSON value; JSON.stringify writes it). */
 export function sarifLog(run: SarifRun): Json {
   const cwd = run.cwd ?? process.cwd();
-  const rules = RULES.filter((r) => r.check === 'always' || run.checks[r.check]);
   const o = run.outcome;
+  // The rules the run checks, and the one it reports in any case.
+  const rules = RULES.filter((r) => r.check === 'always' || run.checks[r.check] || (o.verdict === 'unsafe' && r === ruleOf(o)));
   return {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
