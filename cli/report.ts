@@ -8,14 +8,14 @@ import { showValue } from '../solver/formula.js';
 import type { Program } from '../program/program.js';
 import type { EngineReport, EngineStats, EngineVerdict, RunInfo } from '../core/engine.js';
 import { ms, statisticsText } from '../core/statistics.js';
-import { errorPos, type TraceStep } from '../core/trace.js';
+import { errorPos, stepText, type TraceStep } from '../core/trace.js';
 import type { ExploreResult } from '../engines/state-space/explore.js';
 
 export function traceText(trace: readonly TraceStep[]): string {
   const width = String(trace.length).length;
   return trace
     .map((s, i) => {
-      const what = s.steps.map((x) => x.text).filter(Boolean).join('; ') || '(local steps)';
+      const what = stepText(s);
       const vals = s.values.map(([v, x]) => `${v}=${showValue(x)}`).join(' ');
       return `  ${String(i + 1).padStart(width)}. ${s.thread} ${s.pos.file}:${s.pos.line}  ${what}${vals ? `   | ${vals}` : ''}`;
     })

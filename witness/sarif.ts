@@ -19,7 +19,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { showValue } from '../solver/formula.js';
 import type { SourcePos } from '../program/diagnostics.js';
-import { errorPos, type TraceStep } from '../core/trace.js';
+import { errorPos, stepText, type TraceStep } from '../core/trace.js';
 import { MISUSE } from '../frontend/lower/sync.js';
 
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
@@ -97,8 +97,6 @@ function location(pos: SourcePos, cwd: string, message?: string): Json {
   return { physicalLocation: { artifactLocation: artifactLocation(pos.file, cwd), ...region }, ...(message !== undefined && { message: { text: message } }) };
 }
 
-const statementsOf = (s: TraceStep): string => s.steps.map((x) => x.text).filter(Boolean).join('; ') || '(local steps)';
-
 /** The code flow of a trace: per thread that acts, its steps in order, each with its place in the interleaving. */
 function codeFlow(trace: readonly TraceStep[], cwd: string, cycleFrom?: number): Json {
   const byThread = new Map<string, Json[]>();
@@ -106,7 +104,7 @@ function codeFlow(trace: readonly TraceStep[], cwd: string, cycleFrom?: number):
     const state = Object.fromEntries(s.values.map(([v, x]) => [v, { text: showValue(x) }]));
     const last = i === trace.length - 1;
     const step: Json = {
-      location: location(s.pos, cwd, statementsOf(s)),
+      location: location(s.pos, cwd, stepText(s)),
       ...(s.values.length > 0 && { state }),
       executionOrder: i + 1,
       ...(cycleFrom !== undefined && i >= cycleFrom && { kinds: ['cycle'] }),
