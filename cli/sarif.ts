@@ -1,7 +1,7 @@
 /**
- * `rely verify --sarif OUT.sarif`: writes the SARIF log (witness/sarif.ts) of the
- * run's verdict, liveness verdict or failure. A usage error (commander's) writes none:
- * the run never started.
+ * `rely verify --sarif OUT.sarif` (and `rely svcomp --sarif`): writes the SARIF log
+ * (witness/sarif.ts) of the run's verdict, liveness verdict or failure. A usage error
+ * (commander's) writes none: the run never started.
  */
 import { writeFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
@@ -16,12 +16,21 @@ export interface SarifTarget {
   readonly file: string;
   readonly checks: Checks;
   readonly start: Date;
+  /** The command's exit code for a verdict (rely svcomp: 0 for any). */
+  readonly exitCodeOf: (verdict: 'safe' | 'unsafe' | 'unknown') => number;
 }
 
-/** The target of `rely verify`'s options, or undefined without --sarif. */
-export function sarifTarget(file: string, o: Common & { sarif?: string; ltl?: string; ltlFile?: string }): SarifTarget | undefined {
+/** `--sarif`'s help, the verdicts and their logs. */
+export const SARIF_HELP =
+  'write the verdict as a SARIF 2.1.0 log (for code scanning): UNSAFE as one result at the error with the trace as a code flow, one thread flow per thread that acts, each step with the values it set and its executionOrder across the threads; SAFE as a run without results, the proof in run.properties; UNKNOWN (and bad input, exit 2) as a run without results whose invocation has an error notification with the reason';
+
+/** The exit code of `rely verify` for a verdict. */
+export const exitCodeOf = (verdict: 'safe' | 'unsafe' | 'unknown'): number => (verdict === 'safe' ? EXIT.ok : verdict === 'unsafe' ? EXIT.errorFound : EXIT.unknown);
+
+/** The target of the command's options, or undefined without --sarif; `exit`: the command's exit code for a verdict. */
+export function sarifTarget(file: string, o: Common & { sarif?: string; ltl?: string; ltlFile?: string }, exit = exitCodeOf): SarifTarget | undefined {
   if (!o.sarif) return undefined;
-  return { path: o.sarif, file, checks: { misuse: o.check === 'misuse', free: o.checkFree === true, ltl: o.ltl !== undefined || o.ltlFile !== undefined }, start: new Date() };
+  return { path: o.sarif, file, checks: { misuse: o.check === 'misuse', free: o.checkFree === true, ltl: o.ltl !== undefined || o.ltlFile !== undefined }, start: new Date(), exitCodeOf: exit };
 }
 
 /**
@@ -31,14 +40,11 @@ export function sarifTarget(file: string, o: Common & { sarif?: string; ltl?: st
  * that started.
  */
 export function writeSarifPlaceholder(t: SarifTarget, session: Session): void {
-  writeSarif(t, session, { verdict: 'unknown', reason: 'rely stopped before it gave a verdict' }, EXIT.unknown, { verdict: 'unknown' });
+  writeSarif(t, session, { verdict: 'unknown', reason: 'rely stopped before it gave a verdict' }, { verdict: 'unknown' });
 }
 
-/** The exit code of `rely verify` for a verdict. */
-export const exitCodeOf = (verdict: 'safe' | 'unsafe' | 'unknown'): number => (verdict === 'safe' ? EXIT.ok : verdict === 'unsafe' ? EXIT.errorFound : EXIT.unknown);
-
-/** Writes the log of `outcome`; `exitCode`: rely's. */
-export function writeSarif(t: SarifTarget, session: Session, outcome: SarifOutcome, exitCode: number, properties: Record<string, unknown>): void {
+/** Writes the log of `outcome`; `exitCode`: rely's (default: the target's for a verdict, an internal error's for a failure). */
+export function writeSarif(t: SarifTarget, session: Session, outcome: SarifOutcome, properties: Record<string, unknown>, exitCode = outcome.verdict === 'failed' ? EXIT.internal : t.exitCodeOf(outcome.verdict)): void {
   const log = sarifLog({ outcome, file: t.file, checks: t.checks, version: version(), args: session.argv, exitCode, start: t.start, end: new Date(), properties });
   writeFileSync(t.path, `${JSON.stringify(log, null, 2)}\n`);
 }
@@ -59,7 +65,7 @@ export function livenessOutcome(p: Parameters<typeof runTraceStep>[0], r: Livene
  */
 export function writeSarifOfError(t: SarifTarget, session: Session, e: unknown): void {
   if (e instanceof CommanderError) return;
-  if (e instanceof ReadingTimeout) return writeSarif(t, session, { verdict: 'unknown', reason: e.message }, EXIT.unknown, { verdict: 'unknown' });
-  if (e instanceof InputError) return writeSarif(t, session, { verdict: 'failed', message: e.message, pos: e.pos }, EXIT.badInput, { verdict: null });
-  writeSarif(t, session, { verdict: 'failed', message: `internal error: ${(e as Error).message}` }, EXIT.internal, { verdict: null });
+  if (e instanceof ReadingTimeout) return writeSarif(t, session, { verdict: 'unknown', reason: e.message }, { verdict: 'unknown' });
+  if (e instanceof InputError) return writeSarif(t, session, { verdict: 'failed', message: e.message, pos: e.pos }, { verdict: null }, EXIT.badInput);
+  writeSarif(t, session, { verdict: 'failed', message: `internal error: ${(e as Error).message}` }, { verdict: null });
 }

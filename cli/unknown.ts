@@ -2,14 +2,14 @@
  * UNKNOWN for a run that ended before the engines could give a verdict (the deadline
  * passed while the input was read; cli/rely.js: the worker stopped or out of memory),
  * printed as `rely verify` and `rely svcomp` print it: what goes to stdout, and the exit code.
- * The SARIF log of `rely verify --sarif` (cli/sarif.ts wrote it, UNKNOWN, when the run
- * started) gets the reason too.
+ * The SARIF log of `--sarif` (cli/sarif.ts wrote it, UNKNOWN, when the run started)
+ * gets the reason too.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 export function unknownVerdict(args: readonly string[], reason: string): { out: string; code: number } {
+  if (args[0] === 'verify' || args[0] === 'svcomp') sarifReason(args, `UNKNOWN: ${reason}`);
   if (args[0] === 'svcomp') return { out: `UNKNOWN: ${reason}\nResult: UNKNOWN\n`, code: 0 };
-  if (args[0] === 'verify') sarifReason(args, `UNKNOWN: ${reason}`);
   return { out: args.includes('--json') ? `${JSON.stringify({ verdict: 'unknown', reason })}\n` : `UNKNOWN: ${reason}\n`, code: 3 };
 }
 

@@ -14,7 +14,7 @@ import { verifyUnbounded } from '../engines/unbounded.js';
 import { FAIRNESS, livenessJson, livenessPage, livenessText, readProperty, type PropertySource } from './ltl.js';
 import { EXIT, addCommon, announceDeadline, cliParser, frontendOptions, logger, parseMegabytes, parseOutputDir, parseOutputPath, parseSeconds, statusLine, warnAll, type Common, type Session } from './common.js';
 import { verifyJson, verifyProperties, verifyText } from './report.js';
-import { exitCodeOf, livenessOutcome, sarifTarget, writeSarif, writeSarifOfError, writeSarifPlaceholder, type SarifTarget } from './sarif.js';
+import { SARIF_HELP, exitCodeOf, livenessOutcome, sarifTarget, writeSarif, writeSarifOfError, writeSarifPlaceholder, type SarifTarget } from './sarif.js';
 import { htmlReport, verifyPage, type ReportPage } from './html-report.js';
 import { buchiGraph, cfgGraph, type Graph } from '../core/dot.js';
 
@@ -141,7 +141,7 @@ export async function verifyFile(file: string, o: VerifyCli, session: Session, s
   const about = { engine: used.name, options: usedOptions, backend, proofFile };
   await writePictures(p, file, o, used.report.graphs?.(p, v) ?? [], (graphs) => verifyPage(p, used.report, v, about, graphs));
   io.out(o.json ? JSON.stringify(verifyJson(p, used.report, v, about)) + '\n' : verifyText(p, used.report, v, about));
-  if (sarif) writeSarif(sarif, session, v.verdict === 'unsafe' ? { verdict: 'unsafe', trace: v.trace } : v.verdict === 'safe' ? { verdict: 'safe' } : { verdict: 'unknown', reason: v.reason }, exitCodeOf(v.verdict), verifyProperties(p, used.report, v, about));
+  if (sarif) writeSarif(sarif, session, v.verdict === 'unsafe' ? { verdict: 'unsafe', trace: v.trace } : v.verdict === 'safe' ? { verdict: 'safe' } : { verdict: 'unknown', reason: v.reason }, verifyProperties(p, used.report, v, about));
   return answer;
 }
 
@@ -171,7 +171,7 @@ async function verifyLiveness(file: string, o: VerifyCli & PropertySource, engin
   const verdict = r.verdict === 'holds' ? 'safe' : r.verdict === 'unknown' ? 'unknown' : 'unsafe';
   if (sarif) {
     const { lasso: _lasso, deadlock: _deadlock, ...properties } = livenessJson(bound, engine, r) as Record<string, unknown>;
-    writeSarif(sarif, session, livenessOutcome(bound.program, r), exitCodeOf(verdict), properties);
+    writeSarif(sarif, session, livenessOutcome(bound.program, r), properties);
   }
   return verdict;
 }
@@ -185,7 +185,7 @@ export function verifyCommand(program: Command, session: Session): void {
   verifyOptions(cmd)
     .option('--ltl <formula>', 'check this LTL property instead of the assertions (G F X U R ! && || ->, atoms: C conditions over globals, at(thread, label), at(thread#k, label))')
     .option('--ltl-file <file>', 'read the LTL property from a file')
-    .option('--sarif <OUT.sarif>', 'write the verdict as a SARIF 2.1.0 log (for code scanning): UNSAFE as one result at the error with the trace as a code flow, one thread flow per thread that acts, each step with the values it set and its executionOrder across the threads; SAFE as a run without results, the proof in run.properties; UNKNOWN (and bad input, exit 2) as a run without results whose invocation has an error notification with the reason', parseOutputPath)
+    .option('--sarif <OUT.sarif>', SARIF_HELP, parseOutputPath)
     .addOption(new Option('--fairness <fairness>', 'with --ltl, the runs that count: unconditional (every thread that has not ended moves infinitely often; a blocked thread\'s wait is a move), weak (a thread enabled from some point on moves infinitely often), none').choices(FAIRNESS).default('unconditional'))
     .action(async (file: string, o: VerifyCli & PropertySource, c: Command) => {
       const sarif = sarifTarget(file, o);

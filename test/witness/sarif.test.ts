@@ -106,6 +106,25 @@ describe('rely verify --sarif', () => {
     expect(inCycle.sort((a, b) => a - b)).toEqual([...Array(inCycle.length).keys()].map((k) => n - inCycle.length + 1 + k));
   });
 
+  it('rely svcomp --sarif: the same log, the invocation\'s exit code 0 for any answer; a property rely does not check is UNKNOWN', async () => {
+    const fib = join(dir, 'fib.sarif');
+    const r = await rely(['svcomp', '--sarif', fib, 'benchmarks/programs/svcomp-style/fib-bench-bug.yml']);
+    expect([r.code, r.out.trimEnd().split('\n').at(-1)]).toEqual([0, 'Result: FALSE(unreach-call)']);
+    const log = JSON.parse(readFileSync(fib, 'utf8')) as AnyJson;
+    expect(schemaErrors(log)).toEqual([]);
+    expect(flowProblems(log)).toEqual([]);
+    expect(log.runs[0].results[0].ruleId).toBe('reach-error');
+    expect(log.runs[0].invocations[0]).toMatchObject({ exitCode: 0, executionSuccessful: true });
+    const other = join(dir, 'other-property.sarif');
+    const prp = join(dir, 'valid-memsafety.prp');
+    writeFileSync(prp, 'CHECK( init(main()), LTL(G valid-free) )\n');
+    expect((await rely(['svcomp', '--sarif', other, '--prop', prp, 'benchmarks/programs/lockid.c'])).out).toBe('Result: UNKNOWN\n');
+    const unknown = JSON.parse(readFileSync(other, 'utf8')) as AnyJson;
+    expect(schemaErrors(unknown)).toEqual([]);
+    expect(unknown.runs[0].results).toEqual([]);
+    expect(unknown.runs[0].invocations[0]).toMatchObject({ exitCode: 0, toolExecutionNotifications: [{ level: 'error', message: { text: expect.stringMatching(/^UNKNOWN: property not supported/) } }] });
+  });
+
   it('a run the launcher ends (cli/rely.js: the JS heap at its limit): the UNKNOWN log written at the start gets its reason; a log with a verdict is left alone', () => {
     const at = (verdict: 'unknown' | 'safe', name: string): string => {
       const path = join(dir, name);
