@@ -24,7 +24,7 @@ import { MISUSE } from '../frontend/lower/sync.js';
 
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
-/** The base of relative artifact URIs: the working directory (GitHub code scanning resolves it to the checkout). */
+/** The base of relative artifact URIs, the working directory, under the name CodeQL's logs give the source root. */
 const SRCROOT = '%SRCROOT%';
 
 interface Rule {
@@ -87,9 +87,12 @@ type Json = Record<string, unknown>;
 function artifactLocation(file: string, cwd: string): Json {
   const abs = resolve(cwd, file);
   const rel = relative(cwd, abs);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return { uri: pathToFileURL(abs).href };
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return { uri: pathToFileURL(abs).href };
   return { uri: rel.split(sep).map(encodeURIComponent).join('/'), uriBaseId: SRCROOT };
 }
+
+/** A directory's file URI, with the final slash a base URI needs. */
+const directoryUri = (dir: string): string => pathToFileURL(dir).href.replace(/\/?$/, '/');
 
 /** A location at `pos` (no region where the position has no line: a step of a liveness run that only repeats the state). */
 function location(pos: SourcePos, cwd: string, message?: string): Json {
@@ -170,7 +173,7 @@ function invocation(run: SarifRun, cwd: string): Json {
     endTimeUtc: run.end.toISOString(),
     exitCode: run.exitCode,
     executionSuccessful: o.verdict !== 'failed',
-    workingDirectory: { uri: pathToFileURL(cwd + sep).href },
+    workingDirectory: { uri: directoryUri(cwd) },
     ...(notification && { toolExecutionNotifications: [notification] }),
   };
 }
@@ -196,7 +199,7 @@ export function sarifLog(run: SarifRun): Json {
           },
         },
         invocations: [invocation(run, cwd)],
-        originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(cwd + sep).href } },
+        originalUriBaseIds: { [SRCROOT]: { uri: directoryUri(cwd) } },
         artifacts: [{ location: artifactLocation(run.file, cwd), roles: ['analysisTarget'], sourceLanguage: 'c' }],
         // Columns count UTF-16 code units: the frontend reads the source as a JavaScript string.
         columnKind: 'utf16CodeUnits',
