@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { InputError, ReadingTimeout } from '../program/diagnostics.js';
+import type { Program } from '../program/program.js';
 import { runTraceStep, type LivenessOutcome } from '../core/lasso.js';
 import { sarifLog, type Checks, type SarifOutcome } from '../witness/sarif.js';
 import { EXIT, version, type Common, type Session } from './common.js';
@@ -50,7 +51,7 @@ export function writeSarif(t: SarifTarget, session: Session, outcome: SarifOutco
 }
 
 /** A liveness verdict as a SARIF outcome: a lasso or a deadlock is the violation, its run the trace. */
-export function livenessOutcome(p: Parameters<typeof runTraceStep>[0], r: LivenessOutcome): SarifOutcome {
+export function livenessOutcome(p: Program, r: LivenessOutcome): SarifOutcome {
   if (r.verdict === 'holds') return { verdict: 'safe' };
   if (r.verdict === 'unknown') return { verdict: 'unknown', reason: r.reason };
   const run = r.verdict === 'fails' ? r.lasso : r.run;
