@@ -61,6 +61,8 @@ export function onInterrupt(stop: () => void): () => void {
 /** One invocation of `rely`: its output, the exit code its command sets, its logger. */
 export interface Session {
   readonly io: Io;
+  /** The command line's arguments after `rely` (a SARIF log records them). */
+  readonly argv: readonly string[];
   code: number;
   log: Logger;
 }

@@ -9,7 +9,7 @@
 import { showValue } from '../solver/formula.js';
 import type { Program } from '../program/program.js';
 import type { EngineReport, EngineStats, EngineVerdict, Invariant, Round, RunInfo } from '../core/engine.js';
-import type { TraceStep } from '../core/trace.js';
+import { stepText, type TraceStep } from '../core/trace.js';
 import { instance } from '@viz-js/viz';
 import type { Graph } from '../core/dot.js';
 import { verifyText } from './report.js';
@@ -42,7 +42,7 @@ details.graph svg { max-width: 100%; height: auto; }
 function swimlanes(p: Program, trace: readonly TraceStep[], cycleFrom?: number): string {
   const threads = p.threads.map((t) => t.name);
   const rows = trace.map((s, i) => {
-    const what = s.steps.map((x) => x.text).filter(Boolean).join('; ') || '(local steps)';
+    const what = stepText(s);
     const vals = s.values.map(([v, x]) => `${v}=${showValue(x)}`).join(' ');
     const cells = threads.map((t) =>
       t === s.thread ? `<td class="acts"><a href="#L${s.pos.line}" title="${esc(`${s.pos.file}:${s.pos.line}`)}">${esc(what)}</a>${vals ? `<div class="vals">${esc(vals)}</div>` : ''}</td>` : '<td></td>',

@@ -25,7 +25,7 @@ const processIo: Io = {
 
 /** Runs the CLI on `argv` (without node and script); returns the exit code. */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
-  const session: Session = { io, code: EXIT.ok, log: pino({ level: 'silent' }) };
+  const session: Session = { io, argv, code: EXIT.ok, log: pino({ level: 'silent' }) };
   const program = new Command()
     .name('rely')
     .description('Verifier for multi-threaded C programs (SV-COMP concurrency dialect).')

@@ -8,14 +8,14 @@ import { showValue } from '../solver/formula.js';
 import type { Program } from '../program/program.js';
 import type { EngineReport, EngineStats, EngineVerdict, RunInfo } from '../core/engine.js';
 import { ms, statisticsText } from '../core/statistics.js';
-import type { TraceStep } from '../core/trace.js';
+import { errorPos, stepText, type TraceStep } from '../core/trace.js';
 import type { ExploreResult } from '../engines/state-space/explore.js';
 
 export function traceText(trace: readonly TraceStep[]): string {
   const width = String(trace.length).length;
   return trace
     .map((s, i) => {
-      const what = s.steps.map((x) => x.text).filter(Boolean).join('; ') || '(local steps)';
+      const what = stepText(s);
       const vals = s.values.map(([v, x]) => `${v}=${showValue(x)}`).join(' ');
       return `  ${String(i + 1).padStart(width)}. ${s.thread} ${s.pos.file}:${s.pos.line}  ${what}${vals ? `   | ${vals}` : ''}`;
     })
@@ -23,11 +23,9 @@ export function traceText(trace: readonly TraceStep[]): string {
 }
 
 /** Where an error trace ends. */
-function errorAt(trace: readonly TraceStep[]): string {
-  const last = trace[trace.length - 1];
-  // The last statement of the last step (a block starts at its first statement).
-  const pos = last.steps.at(-1)?.pos ?? last.pos;
-  return `thread ${last.thread} reaches its error location at ${pos.file}:${pos.line}`;
+export function errorAt(trace: readonly TraceStep[]): string {
+  const pos = errorPos(trace);
+  return `thread ${trace[trace.length - 1].thread} reaches its error location at ${pos.file}:${pos.line}`;
 }
 
 export function exploreText(p: Program, r: ExploreResult): string {
@@ -113,5 +111,17 @@ export function verifyJson<O, P, S extends EngineStats>(p: Program, report: Engi
     instanceBound: p.instanceBound ?? null,
     stats: v.stats,
     warnings: warningsJson(p),
+  };
+}
+
+/** A SARIF log's run.properties: the fields of --json but the trace (the log's code flow holds it), with the proof and the statistics as the text output prints them. */
+export function verifyProperties<O, P, S extends EngineStats>(p: Program, report: EngineReport<O, P, S>, v: EngineVerdict<P, S>, run: RunInfo<O>): Record<string, unknown> {
+  const json = verifyJson(p, report, v, run) as Record<string, unknown>;
+  delete json.counterexample;
+  return {
+    ...json,
+    property: 'no run reaches an error location: none of the violations of tool.driver.rules happens',
+    proof: v.verdict === 'safe' ? report.proof(p, v.proof, v.stats, run).split('\n') : null,
+    statistics: statisticsText(report.stats(v.stats, run), v.stats.timeMs).split('\n').slice(1).map((l) => l.slice(2)),
   };
 }

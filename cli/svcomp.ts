@@ -15,6 +15,7 @@ import type { DataModel } from '../frontend/types.js';
 import { MISUSE } from '../frontend/lower/sync.js';
 import { EXIT, parseOutputPath, type Session } from './common.js';
 import { verifyFile, verifyOptions, type VerifyCli } from './verify.js';
+import { SARIF_HELP, sarifTarget, writeSarif, writeSarifOfError, writeSarifPlaceholder, type SarifTarget } from './sarif.js';
 import { writeWitness } from './witness.js';
 
 /** The one property rely checks, as SV-COMP's property file states it (whitespace aside). */
@@ -63,42 +64,59 @@ export function svcompCommand(program: Command, session: Session): void {
     .description('answer an SV-COMP verification task: rely verify, then Result: TRUE | FALSE(unreach-call) | UNKNOWN as the last line (exit 0 for any answer; with --check misuse, TRUE also means no misuse, and an error trace that ends in a misuse is UNKNOWN)')
     .argument('<task>', 'a task definition (.yml, format 2.0), or a C file with --prop')
     .option('--prop <FILE.prp>', 'the property file when <task> is a C file (only unreach-call is checked)')
+    .option('--sarif <OUT.sarif>', `${SARIF_HELP}. Here the invocation's exit code is 0 for any answer; a program rely cannot read, or a property it does not check, is UNKNOWN; a trace that ends in a misuse (--check misuse) is the misuse's result, though the answer is UNKNOWN`, parseOutputPath)
     .option('--witness <OUT.yml>', 'write an SV-COMP witness (YAML): for FALSE a violation witness (format 2.2: one waypoint per step of the trace, with its thread), for TRUE a correctness witness (format 2.0: location invariants from thread-modular model checking, none where it gives no exact fixpoint within --timeout); none for UNKNOWN. rely validate-witness reads it back', parseOutputPath);
   verifyOptions(cmd).action(async (arg: string, o: VerifyCli & { prop?: string; witness?: string }) => {
-    const task: Task = /\.ya?ml$/.test(arg) ? readTask(arg) : { file: arg, unsupported: o.prop ? propertyProblem(resolve(o.prop)) : undefined };
-    // A data model given on the command line wins over the task's.
-    const model = cmd.getOptionValueSource('dataModel') === 'cli' ? o.dataModel : (task.dataModel ?? o.dataModel);
-    if (task.unsupported) {
-      session.io.err(`rely: ${task.unsupported}\n`);
-      if (o.witness) session.io.err(`rely: no witness written to ${o.witness}: the result is UNKNOWN\n`);
-      session.io.out('Result: UNKNOWN\n');
-      session.code = EXIT.ok;
-      return;
-    }
-    // A task whose program is missing is a broken task (exit 2), not a program rely cannot read.
-    if (!existsSync(task.file)) throw new InputError(at(arg), `the task's input file ${task.file} does not exist`);
-    const deadline = performance.now() + o.timeout * 1000; // the witness's fixpoint too stays within --timeout
-    let answer;
+    // The log names the task until the task names its program.
+    const sarif = sarifTarget(arg, o, () => EXIT.ok);
+    if (sarif) writeSarifPlaceholder(sarif, session);
     try {
-      answer = await verifyFile(task.file, { ...o, dataModel: model }, session);
+      await answerTask(arg, o, cmd.getOptionValueSource('dataModel') === 'cli', session, sarif);
     } catch (e) {
-      // A program rely cannot read (an unsupported construct) gets no verdict: SV-COMP's UNKNOWN, with the located message.
-      if (!(e instanceof InputError)) throw e;
-      session.io.err(`${e.message}\n`);
-      session.io.out('Result: UNKNOWN\n');
-      session.code = EXIT.ok;
-      return;
+      if (sarif) writeSarifOfError(sarif, session, e);
+      throw e;
     }
-    const v = answer.verdict;
-    // With --check misuse a trace may end in a misuse of the pthread library: no violation of unreach-call, so no answer.
-    if (v.verdict === 'unsafe' && v.trace.at(-1)?.steps.at(-1)?.text.startsWith(MISUSE)) {
-      session.io.err(`rely: the error trace ends in a misuse of the pthread library (--check misuse), which is not a violation of unreach-call${o.witness ? `; no witness written to ${o.witness}` : ''}\n`);
-      session.io.out('Result: UNKNOWN\n');
-      session.code = EXIT.ok;
-      return;
-    }
-    if (o.witness) writeWitness(o.witness, task.file, answer, { ...o, dataModel: model }, deadline, session);
-    session.io.out(`Result: ${v.verdict === 'safe' ? 'TRUE' : v.verdict === 'unsafe' ? 'FALSE(unreach-call)' : 'UNKNOWN'}\n`);
-    session.code = EXIT.ok;
   });
+}
+
+/** Answers the task `arg` as `rely svcomp` does: the Result: line, the witness and the SARIF log asked for. */
+async function answerTask(arg: string, o: VerifyCli & { prop?: string; witness?: string }, modelFromCli: boolean, session: Session, target: SarifTarget | undefined): Promise<void> {
+  const task: Task = /\.ya?ml$/.test(arg) ? readTask(arg) : { file: arg, unsupported: o.prop ? propertyProblem(resolve(o.prop)) : undefined };
+  const sarif = target && { ...target, file: task.file };
+  // A data model given on the command line wins over the task's.
+  const model = modelFromCli ? o.dataModel : (task.dataModel ?? o.dataModel);
+  if (task.unsupported) {
+    if (sarif) writeSarif(sarif, session, { verdict: 'unknown', reason: task.unsupported }, { verdict: 'unknown' });
+    session.io.err(`rely: ${task.unsupported}\n`);
+    if (o.witness) session.io.err(`rely: no witness written to ${o.witness}: the result is UNKNOWN\n`);
+    session.io.out('Result: UNKNOWN\n');
+    session.code = EXIT.ok;
+    return;
+  }
+  // A task whose program is missing is a broken task (exit 2), not a program rely cannot read.
+  if (!existsSync(task.file)) throw new InputError(at(arg), `the task's input file ${task.file} does not exist`);
+  const deadline = performance.now() + o.timeout * 1000; // the witness's fixpoint too stays within --timeout
+  let answer;
+  try {
+    answer = await verifyFile(task.file, { ...o, dataModel: model }, session, sarif);
+  } catch (e) {
+    // A program rely cannot read (an unsupported construct) gets no verdict: SV-COMP's UNKNOWN, with the located message.
+    if (!(e instanceof InputError)) throw e;
+    if (sarif) writeSarif(sarif, session, { verdict: 'unknown', reason: e.message }, { verdict: 'unknown' });
+    session.io.err(`${e.message}\n`);
+    session.io.out('Result: UNKNOWN\n');
+    session.code = EXIT.ok;
+    return;
+  }
+  const v = answer.verdict;
+  // With --check misuse a trace may end in a misuse of the pthread library: no violation of unreach-call, so no answer.
+  if (v.verdict === 'unsafe' && v.trace.at(-1)?.steps.at(-1)?.text.startsWith(MISUSE)) {
+    session.io.err(`rely: the error trace ends in a misuse of the pthread library (--check misuse), which is not a violation of unreach-call${o.witness ? `; no witness written to ${o.witness}` : ''}\n`);
+    session.io.out('Result: UNKNOWN\n');
+    session.code = EXIT.ok;
+    return;
+  }
+  if (o.witness) writeWitness(o.witness, task.file, answer, { ...o, dataModel: model }, deadline, session);
+  session.io.out(`Result: ${v.verdict === 'safe' ? 'TRUE' : v.verdict === 'unsafe' ? 'FALSE(unreach-call)' : 'UNKNOWN'}\n`);
+  session.code = EXIT.ok;
 }

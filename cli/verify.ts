@@ -13,7 +13,8 @@ import { DEFAULT_ENGINE, ENGINES, LIVENESS_ENGINES, engineNamed, engineOptions, 
 import { verifyUnbounded } from '../engines/unbounded.js';
 import { FAIRNESS, livenessJson, livenessPage, livenessText, readProperty, type PropertySource } from './ltl.js';
 import { EXIT, addCommon, announceDeadline, cliParser, frontendOptions, logger, parseMegabytes, parseOutputDir, parseOutputPath, parseSeconds, statusLine, warnAll, type Common, type Session } from './common.js';
-import { verifyJson, verifyText } from './report.js';
+import { verifyJson, verifyProperties, verifyText } from './report.js';
+import { SARIF_HELP, exitCodeOf, livenessOutcome, sarifTarget, writeSarif, writeSarifOfError, writeSarifPlaceholder, type SarifTarget } from './sarif.js';
 import { htmlReport, verifyPage, type ReportPage } from './html-report.js';
 import { buchiGraph, cfgGraph, type Graph } from '../core/dot.js';
 
@@ -30,6 +31,7 @@ export interface VerifyCli extends Common {
   proof?: string;
   report?: string;
   dot?: string;
+  sarif?: string;
   /** The engines' options, by key. */
   [key: string]: unknown;
 }
@@ -101,7 +103,7 @@ export function verifyOptions(cmd: Command): Command {
 }
 
 /** Verifies one file as `rely verify` does, prints the verdict, and returns the answer (with the program it is about). */
-export async function verifyFile(file: string, o: VerifyCli, session: Session): Promise<Answer> {
+export async function verifyFile(file: string, o: VerifyCli, session: Session, sarif?: SarifTarget): Promise<Answer> {
   const { io } = session;
   const budget = new Budget({ deadline: performance.now() + o.timeout * 1000, memoryLimitMb: o.maxMemory }); // parsing included
   announceDeadline(o.timeout);
@@ -139,6 +141,7 @@ export async function verifyFile(file: string, o: VerifyCli, session: Session): 
   const about = { engine: used.name, options: usedOptions, backend, proofFile };
   await writePictures(p, file, o, used.report.graphs?.(p, v) ?? [], (graphs) => verifyPage(p, used.report, v, about, graphs));
   io.out(o.json ? JSON.stringify(verifyJson(p, used.report, v, about)) + '\n' : verifyText(p, used.report, v, about));
+  if (sarif) writeSarif(sarif, session, v.verdict === 'unsafe' ? { verdict: 'unsafe', trace: v.trace } : v.verdict === 'safe' ? { verdict: 'safe' } : { verdict: 'unknown', reason: v.reason }, verifyProperties(p, used.report, v, about));
   return answer;
 }
 
@@ -154,7 +157,7 @@ async function writePictures(p: Program, file: string, o: VerifyCli, own: readon
 }
 
 /** `rely verify --ltl`: the property's liveness engine (split unless --engine names another), its verdict printed. */
-async function verifyLiveness(file: string, o: VerifyCli & PropertySource, engine: LivenessEngine<LivenessStats>, session: Session): Promise<'safe' | 'unsafe' | 'unknown'> {
+async function verifyLiveness(file: string, o: VerifyCli & PropertySource, engine: LivenessEngine<LivenessStats>, session: Session, sarif?: SarifTarget): Promise<'safe' | 'unsafe' | 'unknown'> {
   const { io } = session;
   const budget = new Budget({ deadline: performance.now() + o.timeout * 1000, memoryLimitMb: o.maxMemory });
   announceDeadline(o.timeout);
@@ -165,7 +168,12 @@ async function verifyLiveness(file: string, o: VerifyCli & PropertySource, engin
   session.log.info({ file, verdict: r.verdict, ms: Math.round(r.stats.timeMs) }, 'verified');
   io.out(o.json ? JSON.stringify(livenessJson(bound, engine, r)) + '\n' : livenessText(bound, engine, r));
   await writePictures(bound.program, file, o, [buchiGraph('buchi-negated-property', bound.property.negated)], (graphs) => livenessPage(bound, engine, r, graphs));
-  return r.verdict === 'holds' ? 'safe' : r.verdict === 'unknown' ? 'unknown' : 'unsafe';
+  const verdict = r.verdict === 'holds' ? 'safe' : r.verdict === 'unknown' ? 'unknown' : 'unsafe';
+  if (sarif) {
+    const { lasso: _lasso, deadlock: _deadlock, ...properties } = livenessJson(bound, engine, r) as Record<string, unknown>;
+    writeSarif(sarif, session, livenessOutcome(bound.program, r), properties);
+  }
+  return verdict;
 }
 
 export function verifyCommand(program: Command, session: Session): void {
@@ -177,18 +185,26 @@ export function verifyCommand(program: Command, session: Session): void {
   verifyOptions(cmd)
     .option('--ltl <formula>', 'check this LTL property instead of the assertions (G F X U R ! && || ->, atoms: C conditions over globals, at(thread, label), at(thread#k, label))')
     .option('--ltl-file <file>', 'read the LTL property from a file')
+    .option('--sarif <OUT.sarif>', SARIF_HELP, parseOutputPath)
     .addOption(new Option('--fairness <fairness>', 'with --ltl, the runs that count: unconditional (every thread that has not ended moves infinitely often; a blocked thread\'s wait is a move), weak (a thread enabled from some point on moves infinitely often), none').choices(FAIRNESS).default('unconditional'))
     .action(async (file: string, o: VerifyCli & PropertySource, c: Command) => {
+      const sarif = sarifTarget(file, o);
+      if (sarif) writeSarifPlaceholder(sarif, session);
       let verdict: 'safe' | 'unsafe' | 'unknown';
-      if (o.ltl !== undefined || o.ltlFile !== undefined) {
-        const engine = c.getOptionValueSource('engine') === 'default' ? LIVENESS_ENGINES[0] : livenessEngineNamed(o.engine);
-        if (!engine) c.error(`error: --engine ${o.engine} checks assertions only; the engines for --ltl are ${LIVENESS_ENGINES.map((e) => e.name).join(' and ')}`, { exitCode: EXIT.badInput });
-        verdict = await verifyLiveness(file, o, engine!, session);
-      } else {
-        if (!engineNamed(o.engine)) c.error(`error: --engine ${o.engine} checks --ltl properties only`, { exitCode: EXIT.badInput });
-        verdict = (await verifyFile(file, o, session)).verdict.verdict;
+      try {
+        if (o.ltl !== undefined || o.ltlFile !== undefined) {
+          const engine = c.getOptionValueSource('engine') === 'default' ? LIVENESS_ENGINES[0] : livenessEngineNamed(o.engine);
+          if (!engine) c.error(`error: --engine ${o.engine} checks assertions only; the engines for --ltl are ${LIVENESS_ENGINES.map((e) => e.name).join(' and ')}`, { exitCode: EXIT.badInput });
+          verdict = await verifyLiveness(file, o, engine!, session, sarif);
+        } else {
+          if (!engineNamed(o.engine)) c.error(`error: --engine ${o.engine} checks --ltl properties only`, { exitCode: EXIT.badInput });
+          verdict = (await verifyFile(file, o, session, sarif)).verdict.verdict;
+        }
+      } catch (e) {
+        if (sarif) writeSarifOfError(sarif, session, e);
+        throw e;
       }
-      session.code = verdict === 'safe' ? EXIT.ok : verdict === 'unsafe' ? EXIT.errorFound : EXIT.unknown;
+      session.code = exitCodeOf(verdict);
     });
 }
 

@@ -15,6 +15,15 @@ export interface TraceStep {
   readonly values: ReadonlyArray<readonly [string, Value]>;
 }
 
+/** A step's statements as the trace shows them (`; ` between them). */
+export const stepText = (s: TraceStep): string => s.steps.map((x) => x.text).filter(Boolean).join('; ') || '(local steps)';
+
+/** Where an error trace ends: the last statement of its last step (a step of several statements starts at its first). */
+export function errorPos(trace: readonly TraceStep[]): SourcePos {
+  const last = trace[trace.length - 1];
+  return last.steps.at(-1)?.pos ?? last.pos;
+}
+
 /** The trace step of transition `t`, with the values after it of the variables it mentions. */
 export function traceStep(p: Program, t: Transition, after: (v: string) => Value): TraceStep {
   const touched = varsOf(and(...effectAtoms(t)));
