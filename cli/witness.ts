@@ -45,7 +45,7 @@ export function writeWitness(out: string, file: string, answer: Answer, o: Commo
   // The input file as SV-COMP names it: relative to where rely runs.
   const by: Producer = { version: version(), file: relative(process.cwd(), file) || file, dataModel: o.dataModel };
   if (v.verdict === 'unsafe') {
-    const waypoints = violationWaypoints(answer.p, rp.functions, v.trace, by.file);
+    const waypoints = violationWaypoints(answer.p, rp, v.trace, by.file);
     writeFileSync(out, violationYaml(waypoints, by));
     return void io.err(`rely: wrote a violation witness (${waypoints.length} waypoints, format 2.2) to ${out}\n`);
   }

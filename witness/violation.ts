@@ -9,9 +9,16 @@
  * waypoint stands where the thread is after the step: the statement it executes next
  * (locations.ts), or, after its last step, where that step started. It is an
  * `assumption` whose constraint is "1", or, for a step that chose a nondeterministic
- * value, the values of the C variables the step wrote (`x == 5`), evaluated right
- * after the step. The last segment's `target` is the error's own statement (the
- * `reach_error()` call or the failing assert) in the last step.
+ * value, the values of the C variables the step wrote (`x == 5`) that are in C scope
+ * at the waypoint, evaluated right after the step. The last segment's `target` is the
+ * error's own statement (the `reach_error()` call or the failing assert) in the last
+ * step.
+ *
+ * A program that creates threads in a loop without a bound is followed in its version
+ * that cuts each such loop after K iterations (LowerOptions.maxInstances), for each K
+ * that has the threads the witness names (cli/witness.ts): every run of that version
+ * is a run of the program (a run that would iterate once more blocks there), so a
+ * replayed run to the error there is one of the program.
  */
 import type { Term } from '../solver/formula.js';
 import { rename } from '../solver/formula.js';
@@ -24,8 +31,6 @@ import type { TraceStep } from '../core/trace.js';
 import type { ReadWaypoint, Waypoint } from './format.js';
 import { cLiteral, firstPos, functionAt, lastPos, positionOf, readInScope, samePos, scopeAt } from './locations.js';
 
-type Functions = ReadableProgram['functions'];
-
 /** Where a thread stands after transition t, as the waypoint of its step names it. */
 function afterPos(p: Program, t: Transition): SourcePos {
   return positionOf(p, t.thread, t.to) ?? firstPos(t);
@@ -33,28 +38,46 @@ function afterPos(p: Program, t: Transition): SourcePos {
 
 const transitionsById = (p: Program): Map<number, Transition> => new Map(p.threads.flatMap((th) => th.transitions.map((t) => [t.id, t] as const)));
 
-/** The waypoints of an error trace of `p`. */
-export function violationWaypoints(p: Program, functions: Functions, trace: readonly TraceStep[], fileName: string): Waypoint[] {
+/** The waypoints of an error trace of `p` (`rp`: the same program read back as a witness reader does). */
+export function violationWaypoints(p: Program, rp: ReadableProgram, trace: readonly TraceStep[], fileName: string): Waypoint[] {
   const byId = transitionsById(p);
   return trace.map((step, m) => {
     const t = byId.get(step.transition)!;
     const last = m === trace.length - 1;
     const pos = last ? lastPos(t) : afterPos(p, t);
-    const fn = functionAt(functions, pos);
+    const fn = functionAt(rp.functions, pos);
     const location = { file_name: fileName, line: pos.line, column: pos.col, function: fn };
     if (last) return { type: 'target', action: 'follow', location, thread_id: t.thread };
-    return { type: 'assumption', action: 'follow', location, constraint: { value: chosenValues(p, t, step, fn), format: 'c_expression' }, thread_id: t.thread };
+    return { type: 'assumption', action: 'follow', location, constraint: { value: chosenValues(p, rp, t, step, fn, pos), format: 'c_expression' }, thread_id: t.thread };
   });
 }
 
-/** `x == v && …` for the C variables visible at the waypoint that a step with a nondet choice wrote; "1" otherwise. */
-function chosenValues(p: Program, t: Transition, step: TraceStep, fn: string): string {
+/**
+ * `x == v && …` for the C variables in scope at the waypoint (`pos` in `fn`) that a step
+ * with a nondet choice wrote; "1" otherwise. Each one is read back as followViolation
+ * reads it (a value that does not read there is left out: the constraint only narrows
+ * the run, the path to the error is the witness's steps).
+ */
+function chosenValues(p: Program, rp: ReadableProgram, t: Transition, step: TraceStep, fn: string, pos: SourcePos): string {
   if (!t.steps.some((s) => /__VERIFIER_nondet_\w+\(\)/.test(s.text))) return '1';
-  const visible = new Map([...scopeAt(p, t.thread, fn).names].map(([c, v]) => [v, c]));
+  const visible = new Map([...scopeAt(p, t.thread, fn, rp.localsInScope(fn, pos)).names].map(([c, v]) => [v, c]));
   const written = new Set(t.writes);
   // An array (an object of run-time size) has no C literal: its value is left out.
   const parts = step.values.flatMap(([v, x]) => (typeof x === 'bigint' && written.has(v) && visible.has(v) ? [`${visible.get(v)} == ${cLiteral(x)}`] : []));
-  return parts.length ? parts.join(' && ') : '1';
+  const readable = parts.filter((c) => readsBack(rp, t.thread, fn, c, pos));
+  return readable.length ? readable.join(' && ') : '1';
+}
+
+/** Whether followViolation reads constraint `text` of thread `thread` at `pos` in `fn`. */
+function readsBack(rp: ReadableProgram, thread: number, fn: string, text: string, pos: SourcePos): boolean {
+  if (thread >= rp.program.threads.length) return false;
+  try {
+    readInScope(rp, thread, fn, text, pos, pos, true);
+    return true;
+  } catch (e) {
+    if (e instanceof InputError) return false;
+    throw e;
+  }
 }
 
 /** What following a witness gave: a replayed trace, or why it does not confirm. */
@@ -92,7 +115,7 @@ export async function followViolation(rp: ReadableProgram, segments: readonly (r
   for (const [m, w] of waypoints.entries()) {
     if (!w.constraint) continue;
     const fn = functionAt(rp.functions, { file: p.file, line: w.location.line, col: w.location.column ?? 1 });
-    const c = constraintAt(rp, w.threadId!, fn, w);
+    const c = constraintAt(rp, w.threadId!, fn, w.constraint.text, w.constraint.at, { file: p.file, line: w.location.line, col: w.location.column ?? 1 });
     if (typeof c === 'string') return { reason: c };
     constraints.push(rename(c, (v) => at(v, m + 1)));
   }
@@ -106,11 +129,10 @@ export async function followViolation(rp: ReadableProgram, segments: readonly (r
   return { reason: undecided ? `the solver could not decide a path (${undecided})` : `no run follows the waypoints to the error (${paths.paths.length} path${paths.paths.length === 1 ? '' : 's'} of the program's transitions pass them, none with values that satisfy the constraints)` };
 }
 
-/** The constraint of a waypoint as a formula over V in its thread's scope, or why rely cannot read it. */
-function constraintAt(rp: ReadableProgram, thread: number, fn: string, w: ReadWaypoint): Term | string {
-  const { line, column } = w.location;
+/** A waypoint's constraint (`text`, standing at `at`) as a formula over V in its thread's C scope at `where`, or why rely cannot read it. */
+function constraintAt(rp: ReadableProgram, thread: number, fn: string, text: string, at: SourcePos, where: SourcePos): Term | string {
   try {
-    return readInScope(rp, thread, fn, w.constraint!.text, w.constraint!.at, { file: rp.program.file, line, col: column ?? 1 });
+    return readInScope(rp, thread, fn, text, at, where, true);
   } catch (e) {
     if (e instanceof InputError && e.kind === 'unsupported') return e.message;
     throw e;

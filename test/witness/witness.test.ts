@@ -84,6 +84,20 @@ describe('violation witnesses', () => {
     expect(r.out).toMatch(/^not confirmed: no run follows the waypoints to the error/);
     expect(lastLine(r.out)).toBe('Result: UNKNOWN');
   });
+
+  it('a constraint names only variables in C scope at its waypoint; a local out of scope there is not read', async () => {
+    // The worker's step chooses x in an inner block and ends at line 16, after the block.
+    const file = 'test/fixtures/witness-scope-bug.c';
+    const w = join(dir, 'scope.yml');
+    expect(await witnessOf(file, w)).toBe('Result: FALSE(unreach-call)');
+    expect(readFileSync(w, 'utf8')).toMatch(/line: 16\n[\s\S]*?value: g == 5\n/);
+    expect(readFileSync(w, 'utf8')).not.toMatch(/\bx == /);
+    expect(lastLine((await validate(w, file)).out)).toBe('Result: FALSE(unreach-call)');
+    const outside = tampered(w, 'scope-x.yml', 'value: g == 5', 'value: g == 5 && x == 5');
+    const r = await validate(outside, file);
+    expect(r.out).toMatch(/^not confirmed: .*unsupported: 'x' is not in scope at test\/fixtures\/witness-scope-bug\.c:16:\d+$/m);
+    expect(lastLine(r.out)).toBe('Result: UNKNOWN');
+  });
 });
 
 describe('correctness witnesses', () => {
