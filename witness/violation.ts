@@ -26,7 +26,7 @@ import type { SmtSolver } from '../solver/smt.js';
 import { InputError, showPos, type SourcePos } from '../program/diagnostics.js';
 import type { ReadableProgram } from '../frontend/index.js';
 import type { Program, Transition } from '../program/program.js';
-import { at, concretePath } from '../core/path.js';
+import { at, concretePath, stepFormula } from '../core/path.js';
 import type { TraceStep } from '../core/trace.js';
 import type { ReadWaypoint, Waypoint } from './format.js';
 import { cLiteral, firstPos, functionAt, lastPos, positionOf, readInScope, samePos, scopeAt } from './locations.js';
@@ -83,7 +83,7 @@ function readsBack(rp: ReadableProgram, thread: number, fn: string, text: string
 /** What following a witness gave: a replayed trace, or why it does not confirm. */
 export type Followed = { readonly trace: TraceStep[] } | { readonly reason: string };
 
-/** At most this many ways to follow a witness are tried (a step whose `!=` split gives two transitions to one place doubles them). */
+/** At most this many whole paths are asked for a run (where a waypoint admits several steps, infeasible prefixes are cut first). */
 const MAX_PATHS = 256;
 
 /**
@@ -109,24 +109,44 @@ export async function followViolation(rp: ReadableProgram, segments: readonly (r
   const missing = waypoints.find((w) => w.threadId === undefined || w.threadId >= p.threads.length);
   if (missing) return { reason: `${showPos(missing.at)}: ${missing.threadId === undefined ? 'no thread_id' : `no thread ${missing.threadId}`} (format 2.2 waypoints name their thread)` };
 
-  const paths = candidatePaths(p, waypoints);
-  if ('reason' in paths) return paths;
-  const constraints: Term[] = [];
+  const constraints: (Term | undefined)[] = [];
   for (const [m, w] of waypoints.entries()) {
     if (!w.constraint) continue;
-    const fn = functionAt(rp.functions, { file: p.file, line: w.location.line, col: w.location.column ?? 1 });
-    const c = constraintAt(rp, w.threadId!, fn, w.constraint.text, w.constraint.at, { file: p.file, line: w.location.line, col: w.location.column ?? 1 });
+    const where = { file: p.file, line: w.location.line, col: w.location.column ?? 1 };
+    const c = constraintAt(rp, w.threadId!, functionAt(rp.functions, where), w.constraint.text, w.constraint.at, where);
     if (typeof c === 'string') return { reason: c };
-    constraints.push(rename(c, (v) => at(v, m + 1)));
+    constraints[m] = rename(c, (v) => at(v, m + 1));
   }
-  let undecided: string | undefined;
-  for (const path of paths.paths) {
-    const r = await concretePath(p, path, solver, constraints);
-    if (r === null) continue;
-    if ('unknown' in r) undecided = r.unknown;
-    else return { trace: r };
+  return searchRun(p, waypoints, constraints, solver);
+}
+
+/**
+ * Follows a violation witness in a program that creates threads in a loop without a
+ * bound: in `load(K)`, the program with each such loop cut after K iterations, for K =
+ * 1, 2, … up to the largest thread_id the witness names (the threads of a cut loop are
+ * numbered in creation order, so a smaller K lacks them; a thread created after the
+ * loop is numbered after its K copies, so the K the writer used is among these). Each
+ * cut program's runs are runs of the program (a run that would iterate once more blocks
+ * at the cut), so a run replayed in one reaches the error in the program too.
+ */
+export async function followCutLoops(load: (maxInstances: number) => ReadableProgram, segments: readonly (readonly ReadWaypoint[])[], solver: SmtSolver): Promise<Followed & { readonly instances?: number }> {
+  const named = Math.max(1, ...segments.flat().map((w) => w.threadId ?? 0));
+  const reasons: string[] = [];
+  for (let k = 1; k <= named; k++) {
+    let rp: ReadableProgram;
+    try {
+      rp = load(k);
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      return { reason: `the program with each thread-creating loop cut after ${k} iteration${k === 1 ? '' : 's'}: ${e.message}` };
+    }
+    if (rp.program.threads.length <= named) continue;
+    const r = await followViolation(rp, segments, solver);
+    if ('trace' in r) return { ...r, instances: k };
+    reasons.push(`${k}: ${r.reason}`);
   }
-  return { reason: undecided ? `the solver could not decide a path (${undecided})` : `no run follows the waypoints to the error (${paths.paths.length} path${paths.paths.length === 1 ? '' : 's'} of the program's transitions pass them, none with values that satisfy the constraints)` };
+  const tried = reasons.length ? `; with K iterations, ${reasons.join('; ')}` : '';
+  return { reason: `followed in the program with each thread-creating loop without a bound cut after K = 1…${named} iterations, none confirms${tried}` };
 }
 
 /** A waypoint's constraint (`text`, standing at `at`) as a formula over V in its thread's C scope at `where`, or why rely cannot read it. */
@@ -139,13 +159,26 @@ function constraintAt(rp: ReadableProgram, thread: number, fn: string, text: str
   }
 }
 
-/** The paths of transitions that pass the waypoints in order (at most MAX_PATHS), or why there is none. */
-function candidatePaths(p: Program, waypoints: readonly ReadWaypoint[]): { paths: Transition[][] } | { reason: string } {
-  const paths: Transition[][] = [];
+/**
+ * A run along transitions that pass the waypoints in order and satisfy their
+ * constraints (`constraints[m]`, over the state after step m+1), or why there is none.
+ * Where a waypoint admits several steps (a `!=` split, a pointer's cells), a prefix
+ * whose formula is unsatisfiable is cut before going deeper; at most MAX_PATHS whole
+ * paths are asked for a run.
+ */
+async function searchRun(p: Program, waypoints: readonly ReadWaypoint[], constraints: readonly (Term | undefined)[], solver: SmtSolver): Promise<Followed> {
+  const all = constraints.filter((c): c is Term => c !== undefined);
+  let whole = 0;
+  let cut = 0;
   let stuck: string | undefined;
-  const walk = (k: number, pcs: number[], path: Transition[]): void => {
-    if (paths.length >= MAX_PATHS) return;
-    if (k === waypoints.length) return void paths.push(path);
+  let undecided: string | undefined;
+  const walk = async (k: number, pcs: number[], path: Transition[], prefix: Term[]): Promise<TraceStep[] | undefined> => {
+    if (k === waypoints.length) {
+      whole++;
+      const r = await concretePath(p, path, solver, all);
+      if (r !== null && 'unknown' in r) undecided = r.unknown;
+      return r === null || 'unknown' in r ? undefined : r;
+    }
     const w = waypoints[k];
     const th = p.threads[w.threadId!];
     const final = k === waypoints.length - 1;
@@ -154,8 +187,23 @@ function candidatePaths(p: Program, waypoints: readonly ReadWaypoint[]): { paths
     );
     if (steps.length === 0)
       stuck ??= `${showPos(w.at)}: segment ${k + 1}: thread ${th.index} (${th.name}) has no step from where it is to ${final ? 'its error at ' : ''}line ${w.location.line}${w.location.column ? `:${w.location.column}` : ''}`;
-    for (const t of steps) walk(k + 1, pcs.map((pc, i) => (i === th.index ? t.to : pc)), [...path, t]);
+    for (const t of steps) {
+      if (whole >= MAX_PATHS) return undefined;
+      const next = [...prefix, stepFormula(p, t, k), ...(constraints[k] ? [constraints[k]] : [])];
+      if (steps.length > 1 && (await solver.check(next)).status === 'unsat') {
+        cut++;
+        continue;
+      }
+      const run = await walk(k + 1, pcs.map((pc, i) => (i === th.index ? t.to : pc)), [...path, t], next);
+      if (run) return run;
+    }
+    return undefined;
   };
-  walk(0, p.threads.map((th) => th.entryPc), []);
-  return paths.length ? { paths } : { reason: stuck ?? 'no path passes the waypoints' };
+  const trace = await walk(0, p.threads.map((th) => th.entryPc), [], [rename(p.init, (v) => at(v, 0))]);
+  if (trace) return { trace };
+  if (undecided) return { reason: `the solver could not decide a path (${undecided})` };
+  if (whole === 0 && cut === 0) return { reason: stuck ?? 'no path passes the waypoints' };
+  const infeasible = `${cut} prefix${cut === 1 ? '' : 'es'} of such paths no values satisfy`;
+  if (whole === 0) return { reason: `no run follows the waypoints to the error (every path of the program's transitions that passes them is infeasible: ${infeasible})` };
+  return { reason: `no run follows the waypoints to the error (${whole} path${whole === 1 ? '' : 's'} of the program's transitions pass them, none with values that satisfy the constraints${cut ? `; ${infeasible}` : ''})` };
 }

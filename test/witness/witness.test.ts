@@ -100,6 +100,28 @@ describe('violation witnesses', () => {
   });
 });
 
+describe('violation witnesses of threads created in a loop without a bound', () => {
+  const file = 'test/fixtures/witness-unbounded-bug.c';
+  const w = join(dir, 'unbounded.yml');
+
+  it('are followed in the program with the loop cut after as many iterations as the witness has threads', async () => {
+    expect(await witnessOf(file, w)).toBe('Result: FALSE(unreach-call)');
+    // main (0) creates two workers (1, 2); the second to run fails.
+    expect([...new Set(readFileSync(w, 'utf8').match(/thread_id: \d+/g))].sort()).toEqual(['thread_id: 0', 'thread_id: 1', 'thread_id: 2']);
+    const r = await validate(w, file);
+    expect(r.out).toMatch(/^confirmed: a run that passes the \d+ waypoints in order reaches the error in the program with each thread-creating loop without a bound cut after 2 iterations/);
+    expect(lastLine(r.out)).toBe('Result: FALSE(unreach-call)');
+  });
+
+  it('a step given to a thread the run never created does not confirm', async () => {
+    // The failing step by a third worker, which main's two creations never start.
+    const other = tampered(w, 'unbounded-3.yml', /thread_id: 2\n(?![\s\S]*thread_id: 2\n)/, 'thread_id: 3\n');
+    const r = await validate(other, file);
+    expect(r.out).toMatch(/^not confirmed: followed in the program with each thread-creating loop without a bound cut after K = 1…3 iterations, none confirms; with K iterations, 3: no run follows the waypoints to the error \(every path .* is infeasible/);
+    expect(lastLine(r.out)).toBe('Result: UNKNOWN');
+  });
+});
+
 describe('correctness witnesses', () => {
   const file = 'test/fixtures/witness-safe.c';
   const safe = join(dir, 'safe.yml');
