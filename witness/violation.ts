@@ -90,8 +90,8 @@ const MAX_PATHS = 256;
  * Follows a violation witness in `rp`'s program: segment by segment, the waypoint's
  * thread takes a step from where it is that ends at the waypoint's location (and, for
  * the last, `target`, one into its error location at that statement); the constraints
- * hold right after their steps. Each such path with its constraints is one SMT query;
- * a model is a run, which the interpreter replays (core/replay.ts) before it counts.
+ * hold right after their steps (searchRun). A model of such a path with its
+ * constraints is a run, which the interpreter replays (core/replay.ts) before it counts.
  */
 export async function followViolation(rp: ReadableProgram, segments: readonly (readonly ReadWaypoint[])[], solver: SmtSolver): Promise<Followed> {
   const p = rp.program;
