@@ -120,6 +120,21 @@ describe('violation witnesses of threads created in a loop without a bound', () 
     expect(r.out).toMatch(/^not confirmed: followed in the program with each thread-creating loop without a bound cut after K = 1…3 iterations, none confirms; with K iterations, 3: no run follows the waypoints to the error \(every path .* is infeasible/);
     expect(lastLine(r.out)).toBe('Result: UNKNOWN');
   });
+
+  it('the cut keeps the loop\'s own test: two workers do not confirm where the nondeterministic bound allows one', async () => {
+    // The same program but for `n > 2` / `n > 1`; the witness without its constraints and its hash, so only the loop's test can refute it.
+    const [two, one] = ['test/fixtures/witness-unbounded-n2.c', 'test/fixtures/witness-unbounded-n1.c'];
+    const w2 = join(dir, 'n2.yml');
+    expect(await witnessOf(two, w2)).toBe('Result: FALSE(unreach-call)');
+    const loose = tampered(w2, 'n2-loose.yml', /value: n == \d+[^\n]*/, 'value: "1"');
+    expect(lastLine((await validate(loose, two)).out)).toBe('Result: FALSE(unreach-call)');
+    const text = readFileSync(loose, 'utf8').replace(/ {6}input_file_hashes:\n[^\n]*\n/, '').replaceAll('witness-unbounded-n2.c', 'witness-unbounded-n1.c');
+    const w1 = join(dir, 'n1.yml');
+    writeFileSync(w1, text);
+    const r = await validate(w1, one);
+    expect(r.out).toMatch(/^not confirmed: followed in the program with each thread-creating loop without a bound cut after K = 1…2 iterations, none confirms/);
+    expect(lastLine(r.out)).toBe('Result: UNKNOWN');
+  });
 });
 
 describe('correctness witnesses', () => {
