@@ -16,8 +16,8 @@ import type { SmtSolver } from '../solver/smt.js';
 import { createSolver, type SolverChoice } from '../solver/select.js';
 import { threadModularViews } from '../engines/state-space/api.js';
 import { Budget } from '../core/budget.js';
-import { correctnessYaml, readWitness, violationYaml, type Producer, type ReadInvariant, type ReadWaypoint } from '../witness/format.js';
-import { violationWaypoints, followViolation } from '../witness/violation.js';
+import { correctnessYaml, readWitness, violationYaml, type Producer, type ReadInvariant } from '../witness/format.js';
+import { violationWaypoints, followViolation, followCutLoops, type Followed } from '../witness/violation.js';
 import { checkInvariants, invariantsFromViews } from '../witness/correctness.js';
 import { EXIT, addCommon, cliParser, frontendOptions, parseSeconds, version, type Common, type Session } from './common.js';
 import { traceText } from './report.js';
@@ -45,7 +45,7 @@ export function writeWitness(out: string, file: string, answer: Answer, o: Commo
   // The input file as SV-COMP names it: relative to where rely runs.
   const by: Producer = { version: version(), file: relative(process.cwd(), file) || file, dataModel: o.dataModel };
   if (v.verdict === 'unsafe') {
-    const waypoints = violationWaypoints(answer.p, rp.functions, v.trace, by.file);
+    const waypoints = violationWaypoints(answer.p, rp, v.trace, by.file);
     writeFileSync(out, violationYaml(waypoints, by));
     return void io.err(`rely: wrote a violation witness (${waypoints.length} waypoints, format 2.2) to ${out}\n`);
   }
@@ -66,11 +66,14 @@ const AFTER = `
 A violation witness (violation_sequence) is followed in rely's program: segment by
 segment, the thread its waypoint names (thread_id, format 2.2) takes a step that ends at
 the waypoint's line and column, the last one into its error at the target's; each
-constraint must hold right after its step. The path and the constraints go to the
-solver, and its run is replayed in the interpreter. Result: FALSE(unreach-call) only
-for a replayed run that reaches the error; else UNKNOWN with the reason (avoid,
-branching and function waypoints are not followed, so a witness that needs them is
-UNKNOWN, not refuted).
+constraint, a C expression over the variables in C scope at its waypoint, must hold
+right after its step. The path and the constraints go to the solver, and its run is
+replayed in the interpreter. Result: FALSE(unreach-call) only for a replayed run that
+reaches the error; else UNKNOWN with the reason (avoid, branching and function
+waypoints are not followed, so a witness that needs them is UNKNOWN, not refuted). In
+a program that creates threads in a loop without a bound, the witness is followed in
+the program with each such loop cut after K iterations, for K = 1, 2, … up to the
+largest thread_id it names: a cut program's runs are runs of the program.
 
 A correctness witness (invariant_set) is checked Owicki–Gries style by a fresh solver:
 each invariant is placed at the locations of rely's transition system that start at its
@@ -83,8 +86,9 @@ invariants also rule out every step into an error location (a proof of the progr
 rely models it); else UNKNOWN. Mutex owners, thread start and join flags and other
 threads' locals cannot be named in C, so invariants that need them are not inductive.
 
-Programs that create threads without a bound are not read. A malformed witness is
-exit 2 with WITNESS:line:col; any answer is exit 0.`;
+A correctness witness of a program that creates threads without a bound is not
+checked (UNKNOWN). A malformed witness is exit 2 with WITNESS:line:col; any answer is
+exit 0.`;
 
 export function validateWitnessCommand(program: Command, session: Session): void {
   const cmd = program
@@ -106,27 +110,32 @@ export function validateWitnessCommand(program: Command, session: Session): void
     const w = readWitness(o.witness, text, file);
     // The data model the witness states, unless the command line names one.
     const dataModel: DataModel = cmd.getOptionValueSource('dataModel') === 'cli' ? o.dataModel : (w.dataModel ?? o.dataModel);
-    let rp: ReadableProgram;
+    const load = (maxInstances?: number): ReadableProgram => loadReadableProgram(file, { ...frontendOptions(o), dataModel, maxInstances });
+    let rp: ReadableProgram | undefined;
     try {
-      rp = loadReadableProgram(file, { ...frontendOptions(o), dataModel });
+      rp = load();
     } catch (e) {
       if (!(e instanceof UnboundedThreads)) throw e;
-      session.io.out(`not checked: ${e.detail} (validate-witness reads programs whose threads are created with constant bounds)\nResult: UNKNOWN\n`);
-      return;
+      if (w.kind !== 'violation') {
+        session.io.out(`not checked: ${e.detail} (a correctness witness is checked for programs whose threads are created with constant bounds)\nResult: UNKNOWN\n`);
+        return;
+      }
     }
     const solver = createSolver(o.solver, { timeoutMs: o.timeout * 1000 });
     try {
-      session.io.out(w.kind === 'violation' ? await validateViolation(rp, w.segments, solver) : await validateCorrectness(rp, w.invariants, solver));
+      if (w.kind === 'violation') session.io.out(await validateViolation(rp ? followViolation(rp, w.segments, solver) : followCutLoops(load, w.segments, solver), w.segments.length));
+      else session.io.out(await validateCorrectness(rp!, w.invariants, solver));
     } finally {
       await solver.close();
     }
   });
 }
 
-async function validateViolation(rp: ReadableProgram, segments: readonly (readonly ReadWaypoint[])[], solver: SmtSolver): Promise<string> {
-  const r = await followViolation(rp, segments, solver);
+async function validateViolation(following: Promise<Followed & { readonly instances?: number }>, waypoints: number): Promise<string> {
+  const r = await following;
   if ('reason' in r) return `not confirmed: ${r.reason}\nResult: UNKNOWN\n`;
-  return `confirmed: a run that passes the ${segments.length} waypoints in order reaches the error, replayed in the interpreter:\n${traceText(r.trace)}\nResult: FALSE(unreach-call)\n`;
+  const cut = r.instances === undefined ? '' : ` in the program with each thread-creating loop without a bound cut after ${r.instances} iteration${r.instances === 1 ? '' : 's'} (each of its runs is one of the program)`;
+  return `confirmed: a run that passes the ${waypoints} waypoints in order reaches the error${cut}, replayed in the interpreter:\n${traceText(r.trace)}\nResult: FALSE(unreach-call)\n`;
 }
 
 async function validateCorrectness(rp: ReadableProgram, invariants: readonly ReadInvariant[], solver: SmtSolver): Promise<string> {

@@ -4,6 +4,7 @@ import { InputError, type SourcePos } from '../program/diagnostics.js';
 import { conditionReader, lowerProgram } from './lower/assemble.js';
 import type { LowerOptions } from './lower/translation-unit.js';
 import { parseC, parseExpression, type ParseOptions } from './parse/translation-unit.js';
+import { functionScopes, namesInScope } from './c-scope.js';
 import type { Term } from '../solver/formula.js';
 import type { Program } from '../program/program.js';
 
@@ -36,6 +37,8 @@ export interface ReadableProgram {
   readonly functions: readonly { readonly name: string; readonly pos: SourcePos }[];
   /** `text` (which stands at `at`) as a formula in thread `thread`'s scope, where the C names `locals` denote IR variables. Throws InputError. */
   condition(thread: number, locals: ReadonlyMap<string, string>, text: string, at: SourcePos): Term;
+  /** The parameters and locals of function `fn` that are in C scope at `pos` (c-scope.ts); none for a function not defined in the file. */
+  localsInScope(fn: string, pos: SourcePos): ReadonlySet<string>;
 }
 
 export function loadReadableProgram(file: string, opts: FrontendOptions = {}): ReadableProgram {
@@ -43,5 +46,11 @@ export function loadReadableProgram(file: string, opts: FrontendOptions = {}): R
   const program = lowerProgram(tu, opts);
   const functions = tu.items.flatMap(({ item }) => (item.k === 'func' ? [{ name: item.def.decl.name!, pos: item.def.pos }] : []));
   const read = conditionReader(tu, opts);
-  return { program, functions, condition: (thread, locals, text, at) => read(thread, locals, parseExpression(text, at)) };
+  const scopes = functionScopes(tu.items);
+  return {
+    program,
+    functions,
+    condition: (thread, locals, text, at) => read(thread, locals, parseExpression(text, at)),
+    localsInScope: (fn, pos) => namesInScope(scopes.get(fn) ?? [], pos),
+  };
 }

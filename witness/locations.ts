@@ -11,7 +11,9 @@
  * frame declares, not shadowed in an inner block) and the globals; in a function
  * inlined once into the thread, that function's locals and the globals. A local rely
  * cannot place (an inlined function's copies, a name declared twice) is hidden: an
- * expression that uses it is not read.
+ * expression that uses it is not read. Given the locals in C scope at the position
+ * (ReadableProgram.localsInScope), a local out of scope there is not visible: its name
+ * is a global's, if there is one, else it names nothing (out of scope).
  */
 import type { Term } from '../solver/formula.js';
 import { varsOf } from '../solver/formula.js';
@@ -31,6 +33,8 @@ export interface Place {
 export interface Scope {
   readonly names: ReadonlyMap<string, string>;
   readonly hidden: ReadonlySet<string>;
+  /** Locals of the thread declared elsewhere in the function, out of C scope at the position (and no global has their name). */
+  readonly outOfScope: ReadonlySet<string>;
 }
 
 type Functions = ReadableProgram['functions'];
@@ -69,12 +73,13 @@ export function placesOf(p: Program, functions: Functions): Place[] {
 
 const IDENT = /^[A-Za-z_]\w*$/;
 
-/** The C names visible in thread `thread` at a position in function `fn`. */
-export function scopeAt(p: Program, thread: number, fn: string): Scope {
+/** The C names visible in thread `thread` at a position in function `fn` (where only the locals `inC` are in C scope, when given). */
+export function scopeAt(p: Program, thread: number, fn: string, inC?: ReadonlySet<string>): Scope {
   const th = p.threads[thread];
   const prefix = fn === th.fn ? th.name : `${th.name}.${fn}`;
   const names = new Map<string, string>();
   const hidden = new Set<string>();
+  const outOfScope = new Set<string>();
   // Another inline copy of fn in this thread: which one runs here is not known.
   const copies = fn !== th.fn && th.locals.some((v) => v.startsWith(`${prefix}#`));
   for (const v of th.locals) {
@@ -82,6 +87,10 @@ export function scopeAt(p: Program, thread: number, fn: string): Scope {
     if (info.role !== 'user' || !IDENT.test(info.cname)) continue;
     const mine = v === `${prefix}.${info.cname}` || v.startsWith(`${prefix}.${info.cname}#`) || v.startsWith(`${prefix}#`);
     if (!mine) continue;
+    if (inC && !inC.has(info.cname)) {
+      outOfScope.add(info.cname);
+      continue;
+    }
     // A name declared twice (an inner block shadows it), a mutex, an inline copy: hidden.
     if (copies || info.mutex || v !== `${prefix}.${info.cname}` || names.has(info.cname)) hidden.add(info.cname);
     else names.set(info.cname, v);
@@ -93,23 +102,27 @@ export function scopeAt(p: Program, thread: number, fn: string): Scope {
     if (info.mutex) hidden.add(info.cname);
     else names.set(info.cname, g);
   }
-  return { names, hidden };
+  for (const c of outOfScope) if (names.has(c) || hidden.has(c)) outOfScope.delete(c);
+  return { names, hidden, outOfScope };
 }
 
 /**
  * A C expression of a witness (`text`, standing at `at`) as a formula over V, read in
- * thread `thread`'s scope at a position in function `fn`. InputError when it is not C;
- * unsupported when it names a variable rely cannot place there.
+ * thread `thread`'s scope at position `where` in function `fn` (with `cScope`, only the
+ * locals in C scope there). InputError when it is not C; unsupported when it names a
+ * variable rely cannot place there, or a local out of C scope there.
  */
-export function readInScope(rp: ReadableProgram, thread: number, fn: string, text: string, at: SourcePos, where: SourcePos): Term {
+export function readInScope(rp: ReadableProgram, thread: number, fn: string, text: string, at: SourcePos, where: SourcePos, cScope = false): Term {
   const p = rp.program;
-  const scope = scopeAt(p, thread, fn);
+  const scope = scopeAt(p, thread, fn, cScope ? rp.localsInScope(fn, where) : undefined);
   // The thread's visible locals; hidden names map to no variable of the program, so a use shows.
   const locals = new Map([...scope.names].filter(([, v]) => p.vars.get(v)!.owner !== null));
   for (const h of scope.hidden) locals.set(h, `<hidden>.${h}`);
+  for (const o of scope.outOfScope) locals.set(o, `<out of scope>.${o}`);
   const f = rp.condition(thread, locals, text, at);
   const visible = new Set(scope.names.values());
   const outside = [...varsOf(f)].find((v) => !visible.has(v));
+  if (outside?.startsWith('<out of scope>.')) throw new InputError(at, `'${outside.slice('<out of scope>.'.length)}' is not in scope at ${showPos(where)}`, 'unsupported');
   if (outside !== undefined) throw new InputError(at, `'${outside.replace(/^<hidden>\./, '')}' is not a variable rely can place at ${showPos(where)}`, 'unsupported');
   return f;
 }

@@ -84,6 +84,57 @@ describe('violation witnesses', () => {
     expect(r.out).toMatch(/^not confirmed: no run follows the waypoints to the error/);
     expect(lastLine(r.out)).toBe('Result: UNKNOWN');
   });
+
+  it('a constraint names only variables in C scope at its waypoint; a local out of scope there is not read', async () => {
+    // The worker's step chooses x in an inner block and ends at line 16, after the block.
+    const file = 'test/fixtures/witness-scope-bug.c';
+    const w = join(dir, 'scope.yml');
+    expect(await witnessOf(file, w)).toBe('Result: FALSE(unreach-call)');
+    expect(readFileSync(w, 'utf8')).toMatch(/line: 16\n[\s\S]*?value: g == 5\n/);
+    expect(readFileSync(w, 'utf8')).not.toMatch(/\bx == /);
+    expect(lastLine((await validate(w, file)).out)).toBe('Result: FALSE(unreach-call)');
+    const outside = tampered(w, 'scope-x.yml', 'value: g == 5', 'value: g == 5 && x == 5');
+    const r = await validate(outside, file);
+    expect(r.out).toMatch(/^not confirmed: .*unsupported: 'x' is not in scope at test\/fixtures\/witness-scope-bug\.c:16:\d+$/m);
+    expect(lastLine(r.out)).toBe('Result: UNKNOWN');
+  });
+});
+
+describe('violation witnesses of threads created in a loop without a bound', () => {
+  const file = 'test/fixtures/witness-unbounded-bug.c';
+  const w = join(dir, 'unbounded.yml');
+
+  it('are followed in the program with the loop cut after as many iterations as the witness has threads', async () => {
+    expect(await witnessOf(file, w)).toBe('Result: FALSE(unreach-call)');
+    // main (0) creates two workers (1, 2); the second to run fails.
+    expect([...new Set(readFileSync(w, 'utf8').match(/thread_id: \d+/g))].sort()).toEqual(['thread_id: 0', 'thread_id: 1', 'thread_id: 2']);
+    const r = await validate(w, file);
+    expect(r.out).toMatch(/^confirmed: a run that passes the \d+ waypoints in order reaches the error in the program with each thread-creating loop without a bound cut after 2 iterations/);
+    expect(lastLine(r.out)).toBe('Result: FALSE(unreach-call)');
+  });
+
+  it('a step given to a thread the run never created does not confirm', async () => {
+    // The failing step by a third worker, which main's two creations never start.
+    const other = tampered(w, 'unbounded-3.yml', /thread_id: 2\n(?![\s\S]*thread_id: 2\n)/, 'thread_id: 3\n');
+    const r = await validate(other, file);
+    expect(r.out).toMatch(/^not confirmed: followed in the program with each thread-creating loop without a bound cut after K = 1…3 iterations, none confirms; with K iterations, 3: no run follows the waypoints to the error \(every path .* is infeasible/);
+    expect(lastLine(r.out)).toBe('Result: UNKNOWN');
+  });
+
+  it('the cut keeps the loop\'s own test: two workers do not confirm where the nondeterministic bound allows one', async () => {
+    // The same program but for `n > 2` / `n > 1`; the witness without its constraints and its hash, so only the loop's test can refute it.
+    const [two, one] = ['test/fixtures/witness-unbounded-n2.c', 'test/fixtures/witness-unbounded-n1.c'];
+    const w2 = join(dir, 'n2.yml');
+    expect(await witnessOf(two, w2)).toBe('Result: FALSE(unreach-call)');
+    const loose = tampered(w2, 'n2-loose.yml', /value: n == \d+[^\n]*/, 'value: "1"');
+    expect(lastLine((await validate(loose, two)).out)).toBe('Result: FALSE(unreach-call)');
+    const text = readFileSync(loose, 'utf8').replace(/ {6}input_file_hashes:\n[^\n]*\n/, '').replaceAll('witness-unbounded-n2.c', 'witness-unbounded-n1.c');
+    const w1 = join(dir, 'n1.yml');
+    writeFileSync(w1, text);
+    const r = await validate(w1, one);
+    expect(r.out).toMatch(/^not confirmed: followed in the program with each thread-creating loop without a bound cut after K = 1…2 iterations, none confirms/);
+    expect(lastLine(r.out)).toBe('Result: UNKNOWN');
+  });
 });
 
 describe('correctness witnesses', () => {
