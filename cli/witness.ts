@@ -16,7 +16,9 @@ import type { SmtSolver } from '../solver/smt.js';
 import { createSolver, type SolverChoice } from '../solver/select.js';
 import { threadModularViews } from '../engines/state-space/api.js';
 import { Budget } from '../core/budget.js';
-import { correctnessYaml, readWitness, violationYaml, type Producer, type ReadInvariant, type ReadWaypoint } from '../witness/format.js';
+import { and } from '../solver/formula.js';
+import { CORRECTNESS_FORMAT, GHOST_FORMAT, correctnessYaml, readWitness, violationYaml, type Producer, type ReadGhosts, type ReadInvariant, type ReadWaypoint } from '../witness/format.js';
+import { ghostLinks, ghostsOf, withGhosts } from '../witness/ghosts.js';
 import { violationWaypoints, followViolation } from '../witness/violation.js';
 import { checkInvariants, invariantsFromViews } from '../witness/correctness.js';
 import { EXIT, addCommon, cliParser, frontendOptions, parseSeconds, version, type Common, type Session } from './common.js';
@@ -50,9 +52,11 @@ export function writeWitness(out: string, file: string, answer: Answer, o: Commo
     return void io.err(`rely: wrote a violation witness (${waypoints.length} waypoints, format 2.2) to ${out}\n`);
   }
   const views = threadModularViews(rp.program, { maxStates: VIEW_STATES, budget: new Budget({ deadline }) });
-  const invariants = views ? invariantsFromViews(rp.program, rp.functions, views, by.file) : [];
-  writeFileSync(out, correctnessYaml(invariants, by));
-  io.err(`rely: wrote a correctness witness (${invariants.length} location invariants, format 2.0) to ${out}\n`);
+  const ghosts = views ? ghostsOf(rp.program, rp.functions, by.file) : undefined;
+  const invariants = views ? invariantsFromViews(rp.program, rp.functions, views, by.file, ghosts?.names) : [];
+  const n = ghosts?.instrumentation.ghost_variables.length ?? 0;
+  writeFileSync(out, correctnessYaml(invariants, by, ghosts?.instrumentation));
+  io.err(`rely: wrote a correctness witness (${invariants.length} location invariants, ${n ? `${n} ghost variables, format ${GHOST_FORMAT}` : `format ${CORRECTNESS_FORMAT}`}) to ${out}\n`);
   if (!views) io.err('rely: it has no invariants: thread-modular model checking found no exact fixpoint for this program within the time left (a bound mattered, an error is reachable in its abstraction, or threads are templates)\n');
 }
 
@@ -116,7 +120,7 @@ export function validateWitnessCommand(program: Command, session: Session): void
     }
     const solver = createSolver(o.solver, { timeoutMs: o.timeout * 1000 });
     try {
-      session.io.out(w.kind === 'violation' ? await validateViolation(rp, w.segments, solver) : await validateCorrectness(rp, w.invariants, solver));
+      session.io.out(w.kind === 'violation' ? await validateViolation(rp, w.segments, solver) : await validateCorrectness(rp, w.invariants, w.ghosts, solver));
     } finally {
       await solver.close();
     }
@@ -129,8 +133,12 @@ async function validateViolation(rp: ReadableProgram, segments: readonly (readon
   return `confirmed: a run that passes the ${segments.length} waypoints in order reaches the error, replayed in the interpreter:\n${traceText(r.trace)}\nResult: FALSE(unreach-call)\n`;
 }
 
-async function validateCorrectness(rp: ReadableProgram, invariants: readonly ReadInvariant[], solver: SmtSolver): Promise<string> {
-  const c = await checkInvariants(rp, invariants, solver);
+async function validateCorrectness(rp: ReadableProgram, invariants: readonly ReadInvariant[], ghosts: ReadGhosts, solver: SmtSolver): Promise<string> {
+  const g = withGhosts(rp.program, ghosts);
+  if ('reason' in g) return `not checked: ${g.reason}\nResult: UNKNOWN\n`;
+  const links = await ghostLinks(g.program, g.names, solver);
+  const c = await checkInvariants({ ...rp, program: g.program }, invariants, solver, { names: g.names, background: and(...links.map((l) => l.formula)) });
+  const ghostLines = [...g.notes, ...links.map((l) => `ghost ${l.ghost}: always equals ${l.describes} (inductive)`)];
   const lines = c.invariants.map(({ invariant: inv, result: r }) => {
     const where = `invariant at line ${inv.location.line}${inv.location.column ? `:${inv.location.column}` : ''}`;
     if (r.status === 'inductive') return `${where}: inductive`;
@@ -141,5 +149,5 @@ async function validateCorrectness(rp: ReadableProgram, invariants: readonly Rea
   const verdict = c.errorReachable
     ? `not confirmed: the ${inductive} inductive invariant${inductive === 1 ? '' : 's'} do not rule out ${c.errorReachable}\nResult: UNKNOWN`
     : `confirmed: the ${inductive} inductive invariant${inductive === 1 ? '' : 's'} rule out every step into an error location\nResult: TRUE`;
-  return [...lines, verdict].join('\n') + '\n';
+  return [...ghostLines, ...lines, verdict].join('\n') + '\n';
 }

@@ -21,7 +21,7 @@
  * are inductive together, so each holds in every reachable state. Then safety: no
  * transition into an error location can fire under its thread's assertion.
  */
-import { FALSE, and, eq, mkVar, num, prime, type Term } from '../solver/formula.js';
+import { FALSE, TRUE, and, eq, mkVar, num, prime, type Term } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { InputError } from '../program/diagnostics.js';
 import type { ReadableProgram } from '../frontend/index.js';
@@ -43,8 +43,11 @@ function byValues(a: readonly bigint[], b: readonly bigint[]): number {
   return 0;
 }
 
-/** The location invariants the views give, one per position that has visible variables. */
-export function invariantsFromViews(p: Program, functions: Functions, views: readonly ThreadViews[], fileName: string): LocationInvariant[] {
+/**
+ * The location invariants the views give, one per position that has visible variables:
+ * the C variables there and the witness's ghosts (`ghosts`: C name → rely's variable).
+ */
+export function invariantsFromViews(p: Program, functions: Functions, views: readonly ThreadViews[], fileName: string, ghosts: ReadonlyMap<string, string> = new Map()): LocationInvariant[] {
   const byPos = new Map<string, { place: Place; names: Map<string, string> }[]>();
   for (const place of placesOf(p, functions)) {
     const k = `${place.pos.line}:${place.pos.col}`;
@@ -52,7 +55,7 @@ export function invariantsFromViews(p: Program, functions: Functions, views: rea
     // A variable dead at the place has a value the explicit engines fix (program/dead-locals.ts), not one C gives it: left out.
     const { live, tracked } = liveVariables(p, p.threads[place.thread]);
     const here = live.get(place.pc) ?? new Set<string>();
-    const names = new Map([...scopeAt(p, place.thread, place.fn).names].filter(([, v]) => !tracked.has(v) || here.has(v)));
+    const names = new Map([...scopeAt(p, place.thread, place.fn).names, ...ghosts].filter(([, v]) => !tracked.has(v) || here.has(v)));
     byPos.get(k)!.push({ place, names });
   }
   const out: LocationInvariant[] = [];
@@ -96,14 +99,14 @@ interface Placed {
 }
 
 /** Each invariant at its places, or why it is not checked. */
-function place(rp: ReadableProgram, invariants: readonly ReadInvariant[]): (Placed | string)[] {
+function place(rp: ReadableProgram, invariants: readonly ReadInvariant[], ghosts: ReadonlyMap<string, string>): (Placed | string)[] {
   const p = rp.program;
   const places = placesOf(p, rp.functions);
   return invariants.map((inv, index) => {
     const here = places.filter((pl) => pl.pos.line === inv.location.line && (inv.location.column === undefined || pl.pos.col === inv.location.column));
     if (here.length === 0) return `no location of rely's transition system at line ${inv.location.line}${inv.location.column ? `:${inv.location.column}` : ''}`;
     try {
-      return { index, at: here.map((pl) => ({ place: pl, formula: readInScope(rp, pl.thread, pl.fn, inv.value.text, inv.value.at, pl.pos) })) };
+      return { index, at: here.map((pl) => ({ place: pl, formula: readInScope(rp, pl.thread, pl.fn, inv.value.text, inv.value.at, pl.pos, ghosts) })) };
     } catch (e) {
       // Not C (a syntax error, an unknown name) makes the witness malformed; C that rely does not read leaves the invariant unchecked.
       if (e instanceof InputError && e.kind === 'unsupported') return e.message;
@@ -139,18 +142,27 @@ async function firstFailing(obligations: readonly Obligation[], solver: SmtSolve
   return undefined;
 }
 
+/** A witness's ghosts as the checker sees them: their C names (→ variable of the instrumented program) and what is known of them. */
+export interface GhostContext {
+  readonly names: ReadonlyMap<string, string>;
+  /** Invariants of every state, already shown inductive (ghosts.ts ghostLinks). */
+  readonly background: Term;
+}
+
 /**
  * Checks a correctness witness's invariants on `rp`'s program with `solver` (a fresh
  * one): the inductive ones (the largest set whose obligations all hold) and whether
- * they rule out every step into an error location.
+ * they rule out every step into an error location. With ghosts, `rp`'s program is the
+ * one instrumented with them (ghosts.ts), and each assertion includes their background.
  */
-export async function checkInvariants(rp: ReadableProgram, invariants: readonly ReadInvariant[], solver: SmtSolver): Promise<InvariantCheck> {
+export async function checkInvariants(rp: ReadableProgram, invariants: readonly ReadInvariant[], solver: SmtSolver, ghosts?: GhostContext): Promise<InvariantCheck> {
   const p = rp.program;
-  const placed = place(rp, invariants);
+  const placed = place(rp, invariants, ghosts?.names ?? new Map());
   const results: InvariantStatus[] = placed.map((x) => (typeof x === 'string' ? { status: 'not checked', reason: x } : { status: 'inductive' }));
   let active = placed.filter((x): x is Placed => typeof x !== 'string');
+  const background = ghosts?.background ?? TRUE;
   const A = (thread: number, pc: number): Term =>
-    and(...active.flatMap((inv) => inv.at.filter(({ place: pl }) => pl.thread === thread && pl.pc === pc).map(({ formula }) => formula)));
+    and(background, ...active.flatMap((inv) => inv.at.filter(({ place: pl }) => pl.thread === thread && pl.pc === pc).map(({ formula }) => formula)));
   for (let round = 1; ; round++) {
     const failed = new Map<Placed, string>();
     for (const inv of active) {

@@ -98,17 +98,18 @@ export function scopeAt(p: Program, thread: number, fn: string): Scope {
 
 /**
  * A C expression of a witness (`text`, standing at `at`) as a formula over V, read in
- * thread `thread`'s scope at a position in function `fn`. InputError when it is not C;
- * unsupported when it names a variable rely cannot place there.
+ * thread `thread`'s scope at a position in function `fn`, where the witness's ghost
+ * variables `ghosts` (C name → IR variable) are visible too. InputError when it is
+ * not C; unsupported when it names a variable rely cannot place there.
  */
-export function readInScope(rp: ReadableProgram, thread: number, fn: string, text: string, at: SourcePos, where: SourcePos): Term {
+export function readInScope(rp: ReadableProgram, thread: number, fn: string, text: string, at: SourcePos, where: SourcePos, ghosts: ReadonlyMap<string, string> = new Map()): Term {
   const p = rp.program;
   const scope = scopeAt(p, thread, fn);
-  // The thread's visible locals; hidden names map to no variable of the program, so a use shows.
-  const locals = new Map([...scope.names].filter(([, v]) => p.vars.get(v)!.owner !== null));
+  // The thread's visible locals and the ghosts; hidden names map to no variable of the program, so a use shows.
+  const locals = new Map([...[...scope.names].filter(([, v]) => p.vars.get(v)!.owner !== null), ...ghosts]);
   for (const h of scope.hidden) locals.set(h, `<hidden>.${h}`);
   const f = rp.condition(thread, locals, text, at);
-  const visible = new Set(scope.names.values());
+  const visible = new Set([...scope.names.values(), ...ghosts.values()]);
   const outside = [...varsOf(f)].find((v) => !visible.has(v));
   if (outside !== undefined) throw new InputError(at, `'${outside.replace(/^<hidden>\./, '')}' is not a variable rely can place at ${showPos(where)}`, 'unsupported');
   return f;
