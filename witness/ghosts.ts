@@ -76,6 +76,8 @@ const stepPositions = (t: Transition): SourcePos[] => (t.steps.length ? t.steps.
  */
 function updatesOf(p: Program, x: string, heads: ReadonlySet<string>): Map<string, { pos: SourcePos; value: bigint }> | undefined {
   const steps = p.threads.flatMap((th) => th.transitions);
+  const flag = /^__\w+\.(.+)$/.exec(x);
+  const mentions = (text: string): boolean => text.includes(`(${flag ? flag[1] : p.vars.get(x)!.cname})`);
   // Per position: the value every step through it leaves in x, or null when one leaves x alone or steps disagree.
   const through = new Map<string, { pos: SourcePos; value: bigint | null }>();
   for (const t of steps)
@@ -87,10 +89,13 @@ function updatesOf(p: Program, x: string, heads: ReadonlySet<string>): Map<strin
     }
   const out = new Map<string, { pos: SourcePos; value: bigint }>();
   for (const t of steps.filter((s) => s.writes.includes(x))) {
-    // The last statement of the step where the update can stand (any would do: all give the step's final value),
-    // a statement before a function's head (which stands for its start and end).
-    const ks = stepPositions(t).map(key).reverse().filter((c) => through.get(c)!.value !== null);
-    const k = ks.find((c) => !heads.has(c)) ?? ks[0];
+    // Any statement of the step where the update can stand gives the step's final value; for a reader, the one
+    // that writes x (its text names it: `pthread_mutex_lock(m)`, `pthread_create(T)`), else the last one that is
+    // not a function's head (which stands for the function's start and end).
+    const ok = (c: string): boolean => through.get(c)!.value !== null;
+    const named = t.steps.filter((s) => ok(key(s.pos)) && mentions(s.text)).map((s) => key(s.pos));
+    const ks = stepPositions(t).map(key).reverse().filter(ok);
+    const k = named.at(-1) ?? ks.find((c) => !heads.has(c)) ?? ks[0];
     if (k === undefined) return undefined;
     out.set(k, through.get(k) as { pos: SourcePos; value: bigint });
   }
