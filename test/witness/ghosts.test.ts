@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { rely, stopZ3 } from '../helpers.js';
+import { witnessSchemaErrors } from './witness-schema.js';
 
 const PRP = 'benchmarks/programs/svcomp-style/unreach-call.prp';
 const LOCK = 'test/fixtures/witness-lock.c';
@@ -53,6 +54,7 @@ describe('a lock-based proof', () => {
     const updates = ghosts.content.ghost_updates.map((u: any) => [u.location.line, u.updates[0].variable, u.updates[0].value]);
     expect(updates).toEqual([[13, 'rely_owner_m', '2'], [17, 'rely_owner_m', '0'], [22, 'rely_owner_m', '3'], [26, 'rely_owner_m', '0']]);
     expect(invariants.content.some((c: any) => /rely_owner_m == 2/.test(c.invariant.value))).toBe(true);
+    expect(witnessSchemaErrors(w)).toEqual([]);
   });
 
   it('validates TRUE: the ghost is linked to the mutex, every invariant is inductive', async () => {
@@ -135,5 +137,15 @@ describe('soundness: ghosts never change the program', () => {
     const r = await validate(bad, LOCK);
     expect(r.out).toMatch(/^invariant at line 15:\d+: not inductive: /m);
     expect(lastLine(r.out)).toBe('Result: UNKNOWN');
+  });
+});
+
+describe('the witness schema', () => {
+  it('the committed witnesses (2.1 with ghosts, 2.2 with thread ids) are valid; one without a uuid or with a bad ghost name is not', () => {
+    for (const w of ['benchmarks/witnesses/fib-bench.yml', 'benchmarks/witnesses/fib-bench-bug.yml']) expect(witnessSchemaErrors(w)).toEqual([]);
+    const noUuid = tampered('benchmarks/witnesses/fib-bench.yml', 'no-uuid.yml', /\n\s+uuid: .*/, '');
+    expect(witnessSchemaErrors(noUuid).join('; ')).toMatch(/must have required property 'uuid'/);
+    const badName = tampered('benchmarks/witnesses/fib-bench.yml', 'bad-ghost.yml', 'name: rely_done_thr1', 'name: rely-done');
+    expect(witnessSchemaErrors(badName).join('; ')).toMatch(/must match pattern/);
   });
 });
