@@ -63,7 +63,7 @@ export function svcompCommand(program: Command, session: Session): void {
     .description('answer an SV-COMP verification task: rely verify, then Result: TRUE | FALSE(unreach-call) | UNKNOWN as the last line (exit 0 for any answer; with --check misuse, TRUE also means no misuse, and an error trace that ends in a misuse is UNKNOWN)')
     .argument('<task>', 'a task definition (.yml, format 2.0), or a C file with --prop')
     .option('--prop <FILE.prp>', 'the property file when <task> is a C file (only unreach-call is checked)')
-    .option('--witness <OUT.yml>', 'write an SV-COMP witness (YAML): for FALSE a violation witness (format 2.2: one waypoint per step of the trace, with its thread), for TRUE a correctness witness (format 2.0: location invariants from thread-modular model checking, none where it gives no exact fixpoint within --timeout); none for UNKNOWN. rely validate-witness reads it back', parseOutputPath);
+    .option('--witness <OUT.yml>', 'write an SV-COMP witness (YAML): for FALSE a violation witness (format 2.2: one waypoint per step of the trace, with its thread), for TRUE a correctness witness (location invariants from thread-modular model checking, none where it gives no exact fixpoint within --timeout; format 2.1 when they name ghost variables for mutex owners and thread start/end flags, else 2.0); none for UNKNOWN. rely validate-witness reads it back', parseOutputPath);
   verifyOptions(cmd).action(async (arg: string, o: VerifyCli & { prop?: string; witness?: string }) => {
     const task: Task = /\.ya?ml$/.test(arg) ? readTask(arg) : { file: arg, unsupported: o.prop ? propertyProblem(resolve(o.prop)) : undefined };
     // A data model given on the command line wins over the task's.

@@ -76,16 +76,21 @@ for a replayed run that reaches the error; else UNKNOWN with the reason (avoid,
 branching and function waypoints are not followed, so a witness that needs them is
 UNKNOWN, not refuted).
 
-A correctness witness (invariant_set) is checked Owicki–Gries style by a fresh solver:
-each invariant is placed at the locations of rely's transition system that start at its
+A correctness witness (invariant_set) is checked Owicki–Gries style by a fresh solver.
+Its ghost variables (format 2.1 ghost_instrumentation: global ints, initial values and
+updates integer constants; others: UNKNOWN) become globals of rely's program, updated
+with each step that executes the statement at an update's location; a ghost shown
+always equal to rely's own mutex owner or thread start/end flag is linked to it. Each
+invariant is placed at the locations of rely's transition system that start at its
 line and column (positions rely's own witnesses use; others are "not checked") and read
-as a C expression over the variables visible there; its obligations are initiation,
-each step of its thread into its location, and each step of every other thread
-(interference). Invariants with a failing obligation are dropped until the rest hold
-together: those are reported inductive. Result: TRUE only when the inductive
+as a C expression over the variables and ghosts visible there; its obligations are
+initiation, each step of its thread into its location, and each step of every other
+thread (interference). Invariants with a failing obligation are dropped until the rest
+hold together: those are reported inductive. Result: TRUE only when the inductive
 invariants also rule out every step into an error location (a proof of the program as
-rely models it); else UNKNOWN. Mutex owners, thread start and join flags and other
-threads' locals cannot be named in C, so invariants that need them are not inductive.
+rely models it); else UNKNOWN. Ghosts only hold what they are set to, so they cannot
+change the program's runs; other threads' locals, and a caller's locals inside a
+function it calls, cannot be named, so invariants that need them are not inductive.
 
 Programs that create threads without a bound are not read. A malformed witness is
 exit 2 with WITNESS:line:col; any answer is exit 0.`;
