@@ -36,7 +36,7 @@ type Functions = ReadableProgram['functions'];
 
 /** IR names of a witness's ghosts: apart from every name of the program. */
 const GHOST = '<ghost>.';
-export const isWitnessGhost = (v: string): boolean => v.startsWith(GHOST);
+const isWitnessGhost = (v: string): boolean => v.startsWith(GHOST);
 
 /** rely's own state that C cannot name: mutex owners and ghost flags (not a witness's ghosts). */
 const hiddenState = (p: Program): string[] =>
