@@ -19,6 +19,7 @@ import { Budget } from '../core/budget.js';
 import { and } from '../solver/formula.js';
 import { CORRECTNESS_FORMAT, GHOST_FORMAT, correctnessYaml, readWitness, violationYaml, type Producer, type ReadGhosts, type ReadInvariant, type ReadWaypoint } from '../witness/format.js';
 import { ghostLinks, ghostsOf, withGhosts } from '../witness/ghosts.js';
+import { withLocalCopies } from '../witness/local-copies.js';
 import { violationWaypoints, followViolation } from '../witness/violation.js';
 import { checkInvariants, invariantsFromViews } from '../witness/correctness.js';
 import { EXIT, addCommon, cliParser, frontendOptions, parseSeconds, version, type Common, type Session } from './common.js';
@@ -51,9 +52,11 @@ export function writeWitness(out: string, file: string, answer: Answer, o: Commo
     writeFileSync(out, violationYaml(waypoints, by));
     return void io.err(`rely: wrote a violation witness (${waypoints.length} waypoints, format 2.2) to ${out}\n`);
   }
-  const views = threadModularViews(rp.program, { maxStates: VIEW_STATES, budget: new Budget({ deadline }) });
-  const ghosts = views ? ghostsOf(rp.program, rp.functions, by.file) : undefined;
-  const invariants = views ? invariantsFromViews(rp.program, rp.functions, views, by.file, ghosts?.names) : [];
+  // With ghost copies of the locals that functions the threads call cannot name (local-copies.ts).
+  const p = withLocalCopies(rp.program, rp.functions);
+  const views = threadModularViews(p, { maxStates: VIEW_STATES, budget: new Budget({ deadline }) });
+  const ghosts = views ? ghostsOf(p, rp.functions, by.file) : undefined;
+  const invariants = views ? invariantsFromViews(p, rp.functions, views, by.file, ghosts?.names) : [];
   const n = ghosts?.instrumentation.ghost_variables.length ?? 0;
   writeFileSync(out, correctnessYaml(invariants, by, ghosts?.instrumentation));
   io.err(`rely: wrote a correctness witness (${invariants.length} location invariants, ${n ? `${n} ghost variables, format ${GHOST_FORMAT}` : `format ${CORRECTNESS_FORMAT}`}) to ${out}\n`);
@@ -139,10 +142,10 @@ async function validateViolation(rp: ReadableProgram, segments: readonly (readon
 }
 
 async function validateCorrectness(rp: ReadableProgram, invariants: readonly ReadInvariant[], ghosts: ReadGhosts, solver: SmtSolver): Promise<string> {
-  const g = withGhosts(rp.program, ghosts);
+  const g = withGhosts(rp, ghosts);
   if ('reason' in g) return `not checked: ${g.reason}\nResult: UNKNOWN\n`;
   const links = await ghostLinks(g.program, g.names, solver);
-  const c = await checkInvariants({ ...rp, program: g.program }, invariants, solver, { names: g.names, background: and(...links.map((l) => l.formula)) });
+  const c = await checkInvariants({ ...rp, program: g.program }, invariants, solver, { names: g.names, background: and(...links.map((l) => l.formula)), copies: g.copies });
   const ghostLines = [...g.notes, ...links.map((l) => `ghost ${l.ghost}: always equals ${l.describes} (inductive)`)];
   const lines = c.invariants.map(({ invariant: inv, result: r }) => {
     const where = `invariant at line ${inv.location.line}${inv.location.column ? `:${inv.location.column}` : ''}`;

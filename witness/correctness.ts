@@ -31,6 +31,7 @@ import type { Obligation } from '../core/certificate.js';
 import type { ThreadViews } from '../engines/state-space/api.js';
 import type { LocationInvariant, ReadInvariant } from './format.js';
 import { cLiteral, placesOf, readInScope, scopeAt, type Place } from './locations.js';
+import type { GhostCopy } from './ghosts.js';
 
 type Functions = ReadableProgram['functions'];
 
@@ -147,6 +148,19 @@ export interface GhostContext {
   readonly names: ReadonlyMap<string, string>;
   /** Invariants of every state, already shown inductive (ghosts.ts ghostLinks). */
   readonly background: Term;
+  /** Ghosts that copy a thread's local: where the local cannot be named, `ghost == local` is a candidate invariant, checked with the witness's. */
+  readonly copies: readonly GhostCopy[];
+}
+
+/** The candidates `ghost == local` of the copies, one per place of the copy's thread where C cannot name the local; indices below 0. */
+function copyCandidates(rp: ReadableProgram, copies: readonly GhostCopy[]): Placed[] {
+  const p = rp.program;
+  const places = placesOf(p, rp.functions);
+  return copies.flatMap(({ ghost, local, thread }) =>
+    places
+      .filter((pl) => pl.thread === thread && ![...scopeAt(p, thread, pl.fn).names.values()].includes(local))
+      .map((pl) => ({ place: pl, formula: eq(mkVar(ghost), mkVar(local)) })),
+  ).map((at, k) => ({ index: -1 - k, at: [at] }));
 }
 
 /**
@@ -159,7 +173,7 @@ export async function checkInvariants(rp: ReadableProgram, invariants: readonly 
   const p = rp.program;
   const placed = place(rp, invariants, ghosts?.names ?? new Map());
   const results: InvariantStatus[] = placed.map((x) => (typeof x === 'string' ? { status: 'not checked', reason: x } : { status: 'inductive' }));
-  let active = placed.filter((x): x is Placed => typeof x !== 'string');
+  let active = [...placed.filter((x): x is Placed => typeof x !== 'string'), ...copyCandidates(rp, ghosts?.copies ?? [])];
   const background = ghosts?.background ?? TRUE;
   const A = (thread: number, pc: number): Term =>
     and(background, ...active.flatMap((inv) => inv.at.filter(({ place: pl }) => pl.thread === thread && pl.pc === pc).map(({ formula }) => formula)));
@@ -170,7 +184,7 @@ export async function checkInvariants(rp: ReadableProgram, invariants: readonly 
       if (bad) failed.set(inv, bad);
     }
     if (failed.size === 0) break;
-    for (const [inv, obligation] of failed) results[inv.index] = { status: 'not inductive', obligation, round };
+    for (const [inv, obligation] of failed) if (inv.index >= 0) results[inv.index] = { status: 'not inductive', obligation, round };
     active = active.filter((inv) => !failed.has(inv));
   }
   const errorSteps: Obligation[] = p.threads.flatMap((th) =>

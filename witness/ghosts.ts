@@ -13,8 +13,11 @@
  * Reading: each ghost becomes a global of the checked transition system, set to its
  * initial value, and updated atomically with each step that executes the statement at
  * an update's location (a step of rely's is a block of statements: the updates are
- * done in the order of its statements); every other step leaves it alone. Updates may only set integer constants, so ghosts are written
- * only by updates and read only by invariants: they never block or change a step,
+ * done in the order of its statements); every other step leaves it alone. Updates may
+ * only set integer constants or copy a variable visible at their location (its value
+ * right after the step, local-copies.ts), so ghosts are written only by updates and
+ * read only by invariants: an update is `g' = value`, which every step can meet, so
+ * ghosts never block or change a step,
  * and the program's runs projected on its own variables are the same — whatever
  * the ghosts are, an invariant proved of the instrumented program holds of the
  * original. For the invariants to use what rely's model knows about a mutex or a
@@ -22,7 +25,7 @@
  * that always equal one of rely's own ghost globals: each such link `g == x` is
  * checked inductive by the solver before the invariants may lean on it.
  */
-import { and, conjuncts, eq, mkVar, num, prime, primed, varsOf, type Term } from '../solver/formula.js';
+import { and, conjuncts, eq, isArrayName, mkVar, num, prime, primed, varsOf, type Term } from '../solver/formula.js';
 import { fixedValue } from '../solver/bounds.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { InputError, showPos, type SourcePos } from '../program/diagnostics.js';
@@ -30,7 +33,8 @@ import { assigned } from '../program/lock-owners.js';
 import { fullFormula, type Program, type Transition, type VarInfo } from '../program/program.js';
 import type { ReadableProgram } from '../frontend/index.js';
 import type { GhostInstrumentation, GhostUpdates, ReadGhostUpdate, ReadGhosts } from './format.js';
-import { cLiteral, functionAt, samePos } from './locations.js';
+import { cLiteral, functionAt, samePos, scopeAt } from './locations.js';
+import { copied, copyUpdates } from './local-copies.js';
 
 type Functions = ReadableProgram['functions'];
 
@@ -57,7 +61,8 @@ function describe(p: Program, x: string): string {
 function ghostName(p: Program, x: string, taken: Set<string>): string {
   const info = p.vars.get(x)!;
   const flag = /^__(started|done)\.(.+)$/.exec(x);
-  const base = info.mutex ? `rely_owner_${info.cname}` : flag ? `rely_${flag[1]}_${flag[2]}` : `rely_${x}`;
+  const local = copied(x);
+  const base = local ? `rely_${p.threads[p.vars.get(local)!.owner!].name}_${p.vars.get(local)!.cname}` : info.mutex ? `rely_owner_${info.cname}` : flag ? `rely_${flag[1]}_${flag[2]}` : `rely_${x}`;
   let name = base.replace(/\W/g, '_');
   while (taken.has(name)) name += '_';
   taken.add(name);
@@ -116,17 +121,27 @@ export function ghostsOf(p: Program, functions: Functions, fileName: string): Wr
   const names = new Map<string, string>();
   const variables: GhostInstrumentation['ghost_variables'][number][] = [];
   const at = new Map<string, { pos: SourcePos; updates: GhostUpdates['updates'][number][] }>();
+  const add = (name: string, x: string, initial: bigint, updates: Iterable<{ pos: SourcePos; value: string }>): void => {
+    names.set(name, x);
+    variables.push({ name, scope: 'global', type: 'int', initial: { value: cLiteral(initial), format: 'c_expression' } });
+    for (const { pos, value } of updates) {
+      if (!at.has(key(pos))) at.set(key(pos), { pos, updates: [] });
+      at.get(key(pos))!.updates.push({ variable: name, value, format: 'c_expression' });
+    }
+  };
   for (const x of hiddenState(p)) {
+    const local = copied(x);
+    if (local !== undefined) {
+      // A copy of a thread's local (local-copies.ts): 0 until the local's first write, then its value.
+      const { owner, cname } = p.vars.get(local)!;
+      const at = copyUpdates(p, functions, local, owner!, cname);
+      if (at) add(ghostName(p, x, taken), x, 0n, at.map((pos) => ({ pos, value: cname })));
+      continue;
+    }
     const initial = fixedValue(init.filter((a) => varsOf(a).has(x)), x);
     const updates = updatesOf(p, x, heads);
     if (initial === null || !updates || updates.size === 0) continue;
-    const name = ghostName(p, x, taken);
-    names.set(name, x);
-    variables.push({ name, scope: 'global', type: 'int', initial: { value: cLiteral(initial), format: 'c_expression' } });
-    for (const [k, { pos, value }] of updates) {
-      if (!at.has(k)) at.set(k, { pos, updates: [] });
-      at.get(k)!.updates.push({ variable: name, value: cLiteral(value), format: 'c_expression' });
-    }
+    add(ghostName(p, x, taken), x, initial, [...updates.values()].map(({ pos, value }) => ({ pos, value: cLiteral(value) })));
   }
   const ghost_updates = [...at.values()]
     .map(({ pos, updates }) => ({ location: { file_name: fileName, line: pos.line, column: pos.col, function: functionAt(functions, pos) }, updates }))
@@ -142,6 +157,14 @@ export interface Instrumented {
   readonly program: Program;
   readonly names: ReadonlyMap<string, string>;
   readonly notes: readonly string[];
+  /** Ghosts that copy a thread's local (IR names). */
+  readonly copies: readonly GhostCopy[];
+}
+
+export interface GhostCopy {
+  readonly ghost: string;
+  readonly local: string;
+  readonly thread: number;
 }
 
 const INTEGER = /^\s*(\(\s*)?-?\s*\d+\s*(\)\s*)?$/;
@@ -153,12 +176,27 @@ function integer(text: string): bigint | undefined {
   return BigInt(text.replace(/[\s()]/g, ''));
 }
 
+/** An update's value: an integer constant, or a variable's value right after the step (a copy, local-copies.ts). */
+type Value = { readonly k: 'const'; readonly v: bigint } | { readonly k: 'copy'; readonly cname: string };
+
+/** An update's value as rely reads it, or undefined for any other C expression (one that computes from the program's state). */
+function valueOf(text: string): Value | undefined {
+  const v = integer(text);
+  if (v !== undefined) return { k: 'const', v };
+  return IDENT.test(text.trim()) ? { k: 'copy', cname: text.trim() } : undefined;
+}
+
+const same = (a: Value, b: Value): boolean => (a.k === 'const' ? b.k === 'const' && a.v === b.v : b.k === 'copy' && a.cname === b.cname);
+const showValue = (a: Value): string => (a.k === 'const' ? `${a.v}` : a.cname);
+
 /**
- * `p` instrumented with `ghosts`, or why rely does not check them (a ghost that is not
- * a global int, an initial value or update that is not an integer constant). A
- * ghost the witness does not declare, or declares twice, is malformed (InputError).
+ * `rp`'s program instrumented with `ghosts`, or why rely does not check them (a ghost
+ * that is not a global int, an initial value that is not an integer constant, an
+ * update that is neither an integer constant nor a variable visible where it stands).
+ * A ghost the witness does not declare, or declares twice, is malformed (InputError).
  */
-export function withGhosts(p: Program, ghosts: ReadGhosts): Instrumented | { readonly reason: string } {
+export function withGhosts(rp: ReadableProgram, ghosts: ReadGhosts): Instrumented | { readonly reason: string } {
+  const p = rp.program;
   const cnames = new Set([...p.vars.values()].filter((v) => v.role === 'user').map((v) => v.cname));
   const initial = new Map<string, bigint>();
   for (const g of ghosts.variables) {
@@ -171,45 +209,61 @@ export function withGhosts(p: Program, ghosts: ReadGhosts): Instrumented | { rea
     if (v === undefined) return { reason: `${showPos(g.initial.at)}: the initial value of ghost '${g.name}' is not an integer constant` };
     initial.set(g.name, v);
   }
-  const notes: string[] = [];
-  const updates: { location: ReadGhostUpdate['location']; variable: string; value: bigint }[] = [];
+  const updates: { location: ReadGhostUpdate['location']; variable: string; value: Value; at: SourcePos }[] = [];
   for (const u of ghosts.updates) {
     if (!initial.has(u.variable)) throw new InputError(u.at, `update of '${u.variable}', which no ghost_variables entry declares`);
-    const value = integer(u.value.text);
-    // A value computed from the program's state could make the update a test; rely reads constants only.
-    if (value === undefined) return { reason: `${showPos(u.value.at)}: the update of ghost '${u.variable}' is not an integer constant (rely reads updates that set constants)` };
-    const twice = updates.find((v) => v.variable === u.variable && v.value !== value && v.location.line === u.location.line && v.location.column === u.location.column);
-    if (twice) return { reason: `${showPos(u.at)}: ghost '${u.variable}' is set to ${twice.value} and to ${value} at the same location` };
-    updates.push({ location: u.location, variable: u.variable, value });
+    const value = valueOf(u.value.text);
+    // A value computed from the program's state could make the update a test; rely reads constants and copies only.
+    if (value === undefined) return { reason: `${showPos(u.value.at)}: the update of ghost '${u.variable}' is neither an integer constant nor a variable (rely reads updates that set a constant or copy a variable)` };
+    const twice = updates.find((v) => v.variable === u.variable && !same(v.value, value) && v.location.line === u.location.line && v.location.column === u.location.column);
+    if (twice) return { reason: `${showPos(u.at)}: ghost '${u.variable}' is set to ${showValue(twice.value)} and to ${showValue(value)} at the same location` };
+    updates.push({ location: u.location, variable: u.variable, value, at: u.value.at });
   }
-  // Per transition id: the constant each ghost ends with, the updates done in the order of its statements.
-  const sets = new Map<number, Map<string, bigint>>();
+  const names = new Map([...initial.keys()].map((g) => [g, GHOST + g]));
+  // Per transition id: the value each ghost ends with, the updates done in the order of its statements.
+  const sets = new Map<number, Map<string, Term>>();
   const done = new Set<(typeof updates)[number]>();
+  const copies = new Map<string, Set<string>>();
   for (const t of p.threads.flatMap((th) => th.transitions)) {
     if (t.stack) continue;
     for (const pos of stepPositions(t))
       for (const u of updates.filter((v) => samePos(pos, v.location))) {
+        let value: Term;
+        if (u.value.k === 'const') value = num(u.value.v);
+        else {
+          const x = scopeAt(p, t.thread, functionAt(rp.functions, pos)).names.get(u.value.cname);
+          if (x === undefined || isArrayName(x)) return { reason: `${showPos(u.at)}: the update of ghost '${u.variable}' reads '${u.value.cname}', which is not a variable rely can place at line ${pos.line}:${pos.col}` };
+          value = mkVar(primed(x));
+          if (!copies.has(u.variable)) copies.set(u.variable, new Set());
+          copies.get(u.variable)!.add(x);
+        }
         if (!sets.has(t.id)) sets.set(t.id, new Map());
-        sets.get(t.id)!.set(u.variable, u.value);
+        sets.get(t.id)!.set(u.variable, value);
         done.add(u);
       }
   }
-  for (const u of updates.filter((v) => !done.has(v)))
-    notes.push(`ghost update of ${u.variable} at line ${u.location.line}${u.location.column ? `:${u.location.column}` : ''}: no step of rely's transition system executes a statement there, so it is never done`);
-  const names = new Map([...initial.keys()].map((g) => [g, GHOST + g]));
+  const notes = updates
+    .filter((v) => !done.has(v))
+    .map((u) => `ghost update of ${u.variable} at line ${u.location.line}${u.location.column ? `:${u.location.column}` : ''}: no step of rely's transition system executes a statement there, so it is never done`);
   const vars = new Map<string, VarInfo>(p.vars);
   for (const [g, v] of names) vars.set(v, { name: v, owner: null, role: 'ghost', unsigned: false, bool: false, cname: g });
   const threads = p.threads.map((th) => ({
     ...th,
     transitions: th.transitions.map((t) => {
       const set = sets.get(t.id);
-      const extra = [...names].map(([g, v]) => (set?.has(g) ? eq(mkVar(primed(v)), num(set.get(g)!)) : eq(mkVar(primed(v)), mkVar(v))));
+      const extra = [...names].map(([g, v]) => eq(mkVar(primed(v)), set?.get(g) ?? mkVar(v)));
       const atoms = [...t.atoms, ...extra];
       return { ...t, atoms, formula: and(t.formula, ...extra), writes: [...t.writes, ...[...(set?.keys() ?? [])].map((g) => names.get(g)!)] };
     }),
   }));
   const init = and(p.init, ...[...names].map(([g, v]) => eq(mkVar(v), num(initial.get(g)!))));
-  return { program: { ...p, vars, globals: [...p.globals, ...names.values()], threads, init }, names, notes };
+  // A ghost every update of which copies one local of one thread: a copy of it (local-copies.ts).
+  const copyOfLocal = [...copies].flatMap(([g, xs]) => {
+    const [x] = xs;
+    const only = xs.size === 1 && updates.every((u) => u.variable !== g || u.value.k === 'copy') && p.vars.get(x)!.owner !== null;
+    return only ? [{ ghost: names.get(g)!, local: x, thread: p.vars.get(x)!.owner! }] : [];
+  });
+  return { program: { ...p, vars, globals: [...p.globals, ...names.values()], threads, init }, names, notes, copies: copyOfLocal };
 }
 
 /** A link: witness ghost `ghost` always equals rely's `x`. */

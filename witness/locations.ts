@@ -9,8 +9,8 @@
  *
  * C names: at a position in the thread's own function, its locals (the ones its top
  * frame declares, not shadowed in an inner block) and the globals; in a function
- * inlined once into the thread, that function's locals and the globals. A local rely
- * cannot place (an inlined function's copies, a name declared twice) is hidden: an
+ * inlined once into the thread, that function's locals and the globals (a global
+ * array of constant size by its elements, `buf[0]`). A local rely cannot place (an inlined function's copies, a name declared twice) is hidden: an
  * expression that uses it is not read.
  */
 import type { Term } from '../solver/formula.js';
@@ -68,6 +68,7 @@ export function placesOf(p: Program, functions: Functions): Place[] {
 }
 
 const IDENT = /^[A-Za-z_]\w*$/;
+const ELEMENT = /^([A-Za-z_]\w*)(\[\d+\])+$/;
 
 /** The C names visible in thread `thread` at a position in function `fn`. */
 export function scopeAt(p: Program, thread: number, fn: string): Scope {
@@ -89,6 +90,9 @@ export function scopeAt(p: Program, thread: number, fn: string): Scope {
   for (const c of hidden) names.delete(c);
   for (const g of p.globals) {
     const info = p.vars.get(g)!;
+    // An element of a global array of constant size is a variable of its own (`buf[1]`), named so unless a local shadows the array.
+    const element = ELEMENT.exec(info.cname);
+    if (element && info.role === 'user' && !info.mutex && !names.has(element[1]) && !hidden.has(element[1])) names.set(info.cname, g);
     if (info.role !== 'user' || !IDENT.test(info.cname) || names.has(info.cname) || hidden.has(info.cname)) continue;
     if (info.mutex) hidden.add(info.cname);
     else names.set(info.cname, g);

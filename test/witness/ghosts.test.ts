@@ -10,6 +10,7 @@ import { witnessSchemaErrors } from './witness-schema.js';
 const PRP = 'benchmarks/programs/svcomp-style/unreach-call.prp';
 const LOCK = 'test/fixtures/witness-lock.c';
 const JOIN = 'test/fixtures/witness-join.c';
+const CALL = 'test/fixtures/witness-call.c';
 const dir = mkdtempSync(join(tmpdir(), 'rely-ghosts-'));
 const lastLine = (out: string): string => out.trimEnd().split('\n').at(-1)!;
 const validate = (w: string, file: string) => rely(['validate-witness', '--witness', w, file]);
@@ -102,6 +103,33 @@ describe('a join-based proof', () => {
   });
 });
 
+describe('a proof through a function the thread calls', () => {
+  let w: string;
+  beforeAll(async () => {
+    w = await witnessOf(CALL, 'call.yml');
+  });
+
+  it('copies the caller\'s loop counter into a ghost, updated where k is assigned, and validates TRUE', async () => {
+    const [ghosts] = parse(readFileSync(w, 'utf8')) as Entry[];
+    const copies = ghosts.content.ghost_updates.filter((u: any) => u.updates.some((x: any) => x.variable === 'rely_worker_k'));
+    expect(copies.map((u: any) => [u.location.line, u.updates.find((x: any) => x.variable === 'rely_worker_k').value])).toEqual([[19, 'k'], [19, 'k']]);
+    const r = await validate(w, CALL);
+    expect(r.out).not.toMatch(/not inductive/);
+    expect(lastLine(r.out)).toBe('Result: TRUE');
+  });
+
+  it('with the copy replaced by a constant it is not TRUE', async () => {
+    const r = await validate(tampered(w, 'call-no-copy.yml', /value: k$/gm, 'value: "0"'), CALL);
+    expect(lastLine(r.out)).toBe('Result: UNKNOWN');
+  });
+
+  it('a copy of a name that is not a variable there is not read: UNKNOWN', async () => {
+    const r = await validate(tampered(w, 'call-nosuch.yml', /value: k$/m, 'value: nosuch'), CALL);
+    expect(r.out).toMatch(/^not checked: .*reads 'nosuch', which is not a variable rely can place at line 19:\d+$/m);
+    expect(lastLine(r.out)).toBe('Result: UNKNOWN');
+  });
+});
+
 describe('soundness: ghosts never change the program', () => {
   let w: string;
   beforeAll(async () => {
@@ -125,7 +153,7 @@ describe('soundness: ghosts never change the program', () => {
   it('an update that reads the program\'s state is not read: UNKNOWN', async () => {
     const bad = tampered(w, 'update-reads.yml', /value: "2"/, 'value: x + 2');
     const r = await validate(bad, LOCK);
-    expect(r.out).toMatch(/^not checked: .*the update of ghost 'rely_owner_m' is not an integer constant/m);
+    expect(r.out).toMatch(/^not checked: .*the update of ghost 'rely_owner_m' is neither an integer constant nor a variable/m);
     expect(lastLine(r.out)).toBe('Result: UNKNOWN');
   });
 
