@@ -80,10 +80,12 @@ branching and function waypoints are not followed, so a witness that needs them 
 UNKNOWN, not refuted).
 
 A correctness witness (invariant_set) is checked Owicki–Gries style by a fresh solver.
-Its ghost variables (format 2.1 ghost_instrumentation: global ints, initial values and
-updates integer constants; others: UNKNOWN) become globals of rely's program, updated
-with each step that executes the statement at an update's location; a ghost shown
-always equal to rely's own mutex owner or thread start/end flag is linked to it. Each
+Its ghost variables (format 2.1 ghost_instrumentation: global ints with constant
+initial values; updates that set a constant or copy a variable visible where they
+stand; others: UNKNOWN) become globals of rely's program, updated with each step that
+executes the statement at an update's location; a ghost shown always equal to rely's
+own mutex owner or thread start/end flag is linked to it, and one that copies a
+thread's local is tried as equal to it where C cannot name the local. Each
 invariant is placed at the locations of rely's transition system that start at its
 line and column (positions rely's own witnesses use; others are "not checked") and read
 as a C expression over the variables and ghosts visible there; its obligations are
@@ -91,9 +93,9 @@ initiation, each step of its thread into its location, and each step of every ot
 thread (interference). Invariants with a failing obligation are dropped until the rest
 hold together: those are reported inductive. Result: TRUE only when the inductive
 invariants also rule out every step into an error location (a proof of the program as
-rely models it); else UNKNOWN. Ghosts only hold what they are set to, so they cannot
-change the program's runs; other threads' locals, and a caller's locals inside a
-function it calls, cannot be named, so invariants that need them are not inductive.
+rely models it); else UNKNOWN. An update only sets its ghost, so ghosts cannot change
+the program's runs; other threads' locals cannot be named, so invariants that need
+them are not inductive.
 
 Programs that create threads without a bound are not read. A malformed witness is
 exit 2 with WITNESS:line:col; any answer is exit 0.`;
