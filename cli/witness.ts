@@ -56,7 +56,7 @@ export function writeWitness(out: string, file: string, answer: Answer, o: Commo
   const p = withLocalCopies(rp.program, rp.functions);
   const views = threadModularViews(p, { maxStates: VIEW_STATES, budget: new Budget({ deadline }) });
   const ghosts = views ? ghostsOf(p, rp.functions, by.file) : undefined;
-  const invariants = views ? invariantsFromViews(p, rp.functions, views, by.file, ghosts?.names) : [];
+  const invariants = views ? invariantsFromViews(p, rp.functions, views, by.file, ghosts?.names, rp.pointerText) : [];
   const n = ghosts?.instrumentation.ghost_variables.length ?? 0;
   writeFileSync(out, correctnessYaml(invariants, by, ghosts?.instrumentation));
   io.err(`rely: wrote a correctness witness (${invariants.length} location invariants, ${n ? `${n} ghost variables, format ${GHOST_FORMAT}` : `format ${CORRECTNESS_FORMAT}`}) to ${out}\n`);

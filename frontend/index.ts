@@ -36,6 +36,8 @@ export interface ReadableProgram {
   readonly functions: readonly { readonly name: string; readonly pos: SourcePos }[];
   /** `text` (which stands at `at`) as a formula in thread `thread`'s scope, where the C names `locals` denote IR variables. Throws InputError. */
   condition(thread: number, locals: ReadonlyMap<string, string>, text: string, at: SourcePos): Term;
+  /** A pointer variable's value as C (`0`, `&x`, `&a[1]`), null when it has none (an integer, a function, one past an end); undefined for a variable that is not a pointer. */
+  pointerText(variable: string, value: bigint): string | null | undefined;
 }
 
 export function loadReadableProgram(file: string, opts: FrontendOptions = {}): ReadableProgram {
@@ -43,5 +45,13 @@ export function loadReadableProgram(file: string, opts: FrontendOptions = {}): R
   const program = lowerProgram(tu, opts);
   const functions = tu.items.flatMap(({ item }) => (item.k === 'func' ? [{ name: item.def.decl.name!, pos: item.def.pos }] : []));
   const read = conditionReader(tu, opts);
-  return { program, functions, condition: (thread, locals, text, at) => read(thread, locals, parseExpression(text, at)) };
+  const pointerText = (variable: string, value: bigint): string | null | undefined => {
+    const cell = read.pointee(variable, value);
+    if (cell === undefined) return undefined;
+    if (cell === '') return '0';
+    const cname = cell === null ? undefined : program.vars.get(cell)?.cname;
+    // A cell C names: a variable or an element of an array of constant size.
+    return cname !== undefined && /^[A-Za-z_]\w*(\[\d+\])*$/.test(cname) ? `&${cname}` : null;
+  };
+  return { program, functions, condition: (thread, locals, text, at) => read.condition(thread, locals, parseExpression(text, at)), pointerText };
 }

@@ -14,18 +14,19 @@
  * invariant I at (t, l), each one entailment for the solver:
  *   - initiation: φ_init ∧ pc_t = l ⇒ I (for t's entry location);
  *   - step tK: A(t, l₀) ∧ ρ_K ⇒ I' for each transition K of t from l₀ into l;
- *   - interference tK: I ∧ pc_t = l ∧ A(u, l₀) ∧ ρ_K ⇒ I' for each transition K of
- *     every other thread u (from l₀), which leaves t's locals alone.
+ *   - interference tK: A(t, l) ∧ pc_t = l ∧ A(u, l₀) ∧ ρ_K ⇒ I' for each transition K
+ *     of every other thread u (from l₀), which leaves t's locals alone (A(t, l) includes
+ *     I: the invariants still in play hold together, as in a proof of their conjunction).
  * An invariant with a failing obligation is dropped and the rest re-checked (the
  * obligations of the others may have leant on it) until all that remain hold: those
  * are inductive together, so each holds in every reachable state. Then safety: no
  * transition into an error location can fire under its thread's assertion.
  */
-import { FALSE, TRUE, and, eq, mkVar, num, prime, type Term } from '../solver/formula.js';
+import { FALSE, TRUE, and, eq, isPrimed, mkVar, num, or, prime, primed, varsOf, type Term } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { InputError } from '../program/diagnostics.js';
 import type { ReadableProgram } from '../frontend/index.js';
-import { fullFormula, type Program } from '../program/program.js';
+import { effectAtoms, fullFormula, type Program } from '../program/program.js';
 import { liveVariables } from '../program/dead-locals.js';
 import type { Obligation } from '../core/certificate.js';
 import type { ThreadViews } from '../engines/state-space/api.js';
@@ -48,7 +49,14 @@ function byValues(a: readonly bigint[], b: readonly bigint[]): number {
  * The location invariants the views give, one per position that has visible variables:
  * the C variables there and the witness's ghosts (`ghosts`: C name → rely's variable).
  */
-export function invariantsFromViews(p: Program, functions: Functions, views: readonly ThreadViews[], fileName: string, ghosts: ReadonlyMap<string, string> = new Map()): LocationInvariant[] {
+export function invariantsFromViews(
+  p: Program,
+  functions: Functions,
+  views: readonly ThreadViews[],
+  fileName: string,
+  ghosts: ReadonlyMap<string, string> = new Map(),
+  pointerText: ReadableProgram['pointerText'] = () => undefined,
+): LocationInvariant[] {
   const byPos = new Map<string, { place: Place; names: Map<string, string> }[]>();
   for (const place of placesOf(p, functions)) {
     const k = `${place.pos.line}:${place.pos.col}`;
@@ -62,8 +70,7 @@ export function invariantsFromViews(p: Program, functions: Functions, views: rea
   const out: LocationInvariant[] = [];
   for (const group of byPos.values()) {
     // The C names every place at the position can use.
-    const cnames = [...group[0].names.keys()].filter((c) => group.every((g) => g.names.has(c))).sort();
-    if (cnames.length === 0) continue;
+    let cnames = [...group[0].names.keys()].filter((c) => group.every((g) => g.names.has(c))).sort();
     const tuples = new Map<string, bigint[]>();
     for (const { place, names } of group) {
       const v = views.find((x) => x.thread === place.thread)!;
@@ -72,7 +79,17 @@ export function invariantsFromViews(p: Program, functions: Functions, views: rea
       for (const st of v.byPc.get(place.pc) ?? []) tuples.set(slots.map((s) => st[s]).join(','), slots.map((s) => st[s]));
     }
     if (tuples.size === 0 || tuples.size > MAX_TUPLES) continue; // no view: the place is unreachable, which "0" would say, but rely has not checked that
-    const conj = [...tuples.values()].sort(byValues).map((xs) => xs.map((x, i) => `${cnames[i]} == ${cLiteral(x)}`).join(' && '));
+    // A value as C: a pointer's as the address of what it points to (`&x`), or null when C has none for it.
+    const text = (c: string, x: bigint): string | null => {
+      const t = pointerText(group[0].names.get(c)!, x);
+      return t === undefined ? cLiteral(x) : t;
+    };
+    const rows = [...tuples.values()].sort(byValues);
+    const keep = cnames.map((c, i) => rows.every((xs) => text(c, xs[i]) !== null));
+    cnames = cnames.filter((_, i) => keep[i]);
+    if (cnames.length === 0) continue;
+    const shown = new Set(rows.map((xs) => xs.flatMap((x, i) => (keep[i] ? [x] : [])).map((x, i) => `${cnames[i]} == ${text(cnames[i], x)}`).join(' && ')));
+    const conj = [...shown];
     const value = conj.length === 1 ? conj[0] : conj.map((t) => (cnames.length > 1 ? `(${t})` : t)).join(' || ');
     const { pos, fn } = group[0].place;
     out.push({ type: 'location_invariant', location: { file_name: fileName, line: pos.line, column: pos.col, function: fn }, value, format: 'c_expression' });
@@ -129,7 +146,7 @@ function obligationsOf(p: Program, inv: Placed, A: (thread: number, pc: number) 
     for (const u of p.threads)
       if (u.index !== th.index)
         for (const t of u.transitions)
-          out.push({ name: `interference of t${t.id} (${u.name}) with ${th.name}`, premise: and(I, atPc(p, th.index, pl.pc), A(u.index, t.from), fullFormula(p, t)), conclusion: prime(I) });
+          out.push({ name: `interference of t${t.id} (${u.name}) with ${th.name}`, premise: and(I, A(th.index, pl.pc), atPc(p, th.index, pl.pc), A(u.index, t.from), fullFormula(p, t)), conclusion: prime(I) });
   }
   return out;
 }
@@ -152,15 +169,39 @@ export interface GhostContext {
   readonly copies: readonly GhostCopy[];
 }
 
-/** The candidates `ghost == local` of the copies, one per place of the copy's thread where C cannot name the local; indices below 0. */
-function copyCandidates(rp: ReadableProgram, copies: readonly GhostCopy[]): Placed[] {
+/** The candidates `ghost == local` of the copies: one per place of the copy's thread where C cannot name the local. */
+function copyCandidates(rp: ReadableProgram, places: readonly Place[], copies: readonly GhostCopy[]): Candidate[] {
   const p = rp.program;
-  const places = placesOf(p, rp.functions);
   return copies.flatMap(({ ghost, local, thread }) =>
-    places
-      .filter((pl) => pl.thread === thread && ![...scopeAt(p, thread, pl.fn).names.values()].includes(local))
-      .map((pl) => ({ place: pl, formula: eq(mkVar(ghost), mkVar(local)) })),
-  ).map((at, k) => ({ index: -1 - k, at: [at] }));
+    places.filter((pl) => pl.thread === thread && ![...scopeAt(p, thread, pl.fn).names.values()].includes(local)).map((pl) => ({ place: pl, formula: eq(mkVar(ghost), mkVar(local)) })),
+  );
+}
+
+/**
+ * Where one position stands for several locations of a thread (the branches of a case
+ * split over an array index or a pointer's targets start at one statement), the
+ * witness's invariant there is the union of theirs. A location entered only by steps
+ * that test and change nothing but the pc gets their tests as a candidate (`top == 0`),
+ * checked like any invariant (another thread may change what they read).
+ */
+function guardCandidates(p: Program, places: readonly Place[]): Candidate[] {
+  const shared = places.filter((a) => places.some((b) => b !== a && b.thread === a.thread && b.pos.line === a.pos.line && b.pos.col === a.pos.col));
+  return shared.flatMap((pl) => {
+    const th = p.threads[pl.thread];
+    const guards = th.transitions
+      .filter((t) => t.to === pl.pc)
+      .map((t) => {
+        const atoms = effectAtoms(t).filter((a) => !varsOf(a).has(th.pc) && !varsOf(a).has(primed(th.pc)));
+        const pure = atoms.every((a) => [...varsOf(a)].every((v) => !isPrimed(v) && !t.aux.includes(v)));
+        return pure && atoms.length > 0 ? and(...atoms) : undefined;
+      });
+    return guards.length > 0 && guards.every((g) => g !== undefined) ? [{ place: pl, formula: or(...(guards as Term[])) }] : [];
+  });
+}
+
+interface Candidate {
+  readonly place: Place;
+  readonly formula: Term;
 }
 
 /**
@@ -173,7 +214,10 @@ export async function checkInvariants(rp: ReadableProgram, invariants: readonly 
   const p = rp.program;
   const placed = place(rp, invariants, ghosts?.names ?? new Map());
   const results: InvariantStatus[] = placed.map((x) => (typeof x === 'string' ? { status: 'not checked', reason: x } : { status: 'inductive' }));
-  let active = [...placed.filter((x): x is Placed => typeof x !== 'string'), ...copyCandidates(rp, ghosts?.copies ?? [])];
+  const places = placesOf(p, rp.functions);
+  // Invariants rely adds of its own, checked like the witness's (indices below 0: not reported).
+  const candidates = [...copyCandidates(rp, places, ghosts?.copies ?? []), ...guardCandidates(p, places)].map((c, k) => ({ index: -1 - k, at: [c] }));
+  let active = [...placed.filter((x): x is Placed => typeof x !== 'string'), ...candidates];
   const background = ghosts?.background ?? TRUE;
   const A = (thread: number, pc: number): Term =>
     and(background, ...active.flatMap((inv) => inv.at.filter(({ place: pl }) => pl.thread === thread && pl.pc === pc).map(({ formula }) => formula)));
