@@ -22,11 +22,11 @@
  * are inductive together, so each holds in every reachable state. Then safety: no
  * transition into an error location can fire under its thread's assertion.
  */
-import { FALSE, TRUE, and, eq, isPrimed, mkVar, num, or, prime, primed, varsOf, type Term } from '../solver/formula.js';
+import { FALSE, TRUE, and, eq, isPrimed, mkVar, num, or, prime, rename, unprimed, varsOf, type Term } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { InputError } from '../program/diagnostics.js';
 import type { ReadableProgram } from '../frontend/index.js';
-import { effectAtoms, fullFormula, type Program } from '../program/program.js';
+import { effectAtoms, fullFormula, type Program, type Transition } from '../program/program.js';
 import { liveVariables } from '../program/dead-locals.js';
 import type { Obligation } from '../core/certificate.js';
 import type { ThreadViews } from '../engines/state-space/api.js';
@@ -180,23 +180,28 @@ function copyCandidates(rp: ReadableProgram, places: readonly Place[], copies: r
 /**
  * Where one position stands for several locations of a thread (the branches of a case
  * split over an array index or a pointer's targets start at one statement), the
- * witness's invariant there is the union of theirs. A location entered only by steps
- * that test and change nothing but the pc gets their tests as a candidate (`top == 0`),
- * checked like any invariant (another thread may change what they read).
+ * witness's invariant there is the union of theirs. What the steps into such a location
+ * establish about the state after them (their tests and assignments, over values they
+ * leave: `top == 0`, `__ptr2 == back`) is a candidate there, checked like any invariant
+ * (another thread may change what they read); one per fact for a location with one
+ * step into it, their disjunction for one with several.
  */
-function guardCandidates(p: Program, places: readonly Place[]): Candidate[] {
+function stepCandidates(p: Program, places: readonly Place[]): Candidate[] {
   const shared = places.filter((a) => places.some((b) => b !== a && b.thread === a.thread && b.pos.line === a.pos.line && b.pos.col === a.pos.col));
   return shared.flatMap((pl) => {
     const th = p.threads[pl.thread];
-    const guards = th.transitions
-      .filter((t) => t.to === pl.pc)
-      .map((t) => {
-        const atoms = effectAtoms(t).filter((a) => !varsOf(a).has(th.pc) && !varsOf(a).has(primed(th.pc)));
-        const pure = atoms.every((a) => [...varsOf(a)].every((v) => !isPrimed(v) && !t.aux.includes(v)));
-        return pure && atoms.length > 0 ? and(...atoms) : undefined;
-      });
-    return guards.length > 0 && guards.every((g) => g !== undefined) ? [{ place: pl, formula: or(...(guards as Term[])) }] : [];
+    const facts = th.transitions.filter((t) => t.to === pl.pc).map((t) => afterStep(t, th.pc));
+    if (facts.length === 1) return facts[0].map((formula) => ({ place: pl, formula }));
+    return facts.length > 0 && facts.every((f) => f.length > 0) ? [{ place: pl, formula: or(...facts.map((f) => and(...f))) }] : [];
   });
+}
+
+/** The atoms of step t (not its frame, not its pc) that speak of the state after it: over values it sets, or reads and leaves; primes dropped. */
+function afterStep(t: Transition, pc: string): Term[] {
+  const after = (v: string): boolean => (isPrimed(v) ? unprimed(v) !== pc : v !== pc && !t.writes.includes(v) && !t.aux.includes(v));
+  return effectAtoms(t)
+    .filter((a) => [...varsOf(a)].every(after))
+    .map((a) => rename(a, unprimed));
 }
 
 interface Candidate {
@@ -216,7 +221,7 @@ export async function checkInvariants(rp: ReadableProgram, invariants: readonly 
   const results: InvariantStatus[] = placed.map((x) => (typeof x === 'string' ? { status: 'not checked', reason: x } : { status: 'inductive' }));
   const places = placesOf(p, rp.functions);
   // Invariants rely adds of its own, checked like the witness's (indices below 0: not reported).
-  const candidates = [...copyCandidates(rp, places, ghosts?.copies ?? []), ...guardCandidates(p, places)].map((c, k) => ({ index: -1 - k, at: [c] }));
+  const candidates = [...copyCandidates(rp, places, ghosts?.copies ?? []), ...stepCandidates(p, places)].map((c, k) => ({ index: -1 - k, at: [c] }));
   let active = [...placed.filter((x): x is Placed => typeof x !== 'string'), ...candidates];
   const background = ghosts?.background ?? TRUE;
   const A = (thread: number, pc: number): Term =>
