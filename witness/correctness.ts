@@ -78,7 +78,11 @@ export function invariantsFromViews(
       if (slots.some((s) => s < 0)) continue;
       for (const st of v.byPc.get(place.pc) ?? []) tuples.set(slots.map((s) => st[s]).join(','), slots.map((s) => st[s]));
     }
-    if (tuples.size === 0 || tuples.size > MAX_TUPLES) continue; // no view: the place is unreachable, which "0" would say, but rely has not checked that
+    const { pos, fn } = group[0].place;
+    const at = { file_name: fileName, line: pos.line, column: pos.col, function: fn };
+    // No view: the places are unreachable (an exact fixpoint over-approximates), which "0" says (and the reader checks).
+    if (tuples.size === 0) out.push({ type: 'location_invariant', location: at, value: '0', format: 'c_expression' });
+    if (tuples.size === 0 || tuples.size > MAX_TUPLES) continue;
     // A value as C: a pointer's as the address of what it points to (`&x`), or null when C has none for it.
     const text = (c: string, x: bigint): string | null => {
       const t = pointerText(group[0].names.get(c)!, x);
@@ -91,8 +95,7 @@ export function invariantsFromViews(
     const shown = new Set(rows.map((xs) => xs.flatMap((x, i) => (keep[i] ? [x] : [])).map((x, i) => `${cnames[i]} == ${text(cnames[i], x)}`).join(' && ')));
     const conj = [...shown];
     const value = conj.length === 1 ? conj[0] : conj.map((t) => (cnames.length > 1 ? `(${t})` : t)).join(' || ');
-    const { pos, fn } = group[0].place;
-    out.push({ type: 'location_invariant', location: { file_name: fileName, line: pos.line, column: pos.col, function: fn }, value, format: 'c_expression' });
+    out.push({ type: 'location_invariant', location: at, value, format: 'c_expression' });
   }
   return out;
 }

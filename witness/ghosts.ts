@@ -54,7 +54,7 @@ function describe(p: Program, x: string): string {
   if (p.vars.get(x)!.mutex) return `the owner of mutex ${p.vars.get(x)!.cname} (0 when free, else its holder's thread index + 1)`;
   const flag = /^__(started|done)\.(.+)$/.exec(x);
   if (flag) return `thread ${flag[2]}'s ${flag[1] === 'started' ? 'start' : 'end'} flag`;
-  return `rely's ${x}`;
+  return x === '__halted' ? 'the flag that abort() and exit() set' : `rely's ${x}`;
 }
 
 /** The witness name of rely's ghost x: a C identifier unlike every C name of the program. */
@@ -63,7 +63,7 @@ function ghostName(p: Program, x: string, taken: Set<string>): string {
   const flag = /^__(started|done)\.(.+)$/.exec(x);
   const local = copied(x);
   const base = local ? `rely_${p.threads[p.vars.get(local)!.owner!].name}_${p.vars.get(local)!.cname}` : info.mutex ? `rely_owner_${info.cname}` : flag ? `rely_${flag[1]}_${flag[2]}` : `rely_${x}`;
-  let name = base.replace(/\W/g, '_');
+  let name = base.replace(/\W/g, '_').replace(/^rely_+/, 'rely_');
   while (taken.has(name)) name += '_';
   taken.add(name);
   return name;
