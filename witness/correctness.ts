@@ -22,7 +22,7 @@
  * are inductive together, so each holds in every reachable state. Then safety: no
  * transition into an error location can fire under its thread's assertion.
  */
-import { FALSE, TRUE, and, eq, isPrimed, mkVar, num, or, prime, rename, unprimed, varsOf, type Term } from '../solver/formula.js';
+import { FALSE, TRUE, and, conjuncts, eq, isPrimed, mkVar, num, or, prime, rename, unprimed, varsOf, type Term } from '../solver/formula.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { InputError } from '../program/diagnostics.js';
 import type { ReadableProgram } from '../frontend/index.js';
@@ -187,17 +187,27 @@ function copyCandidates(rp: ReadableProgram, places: readonly Place[], copies: r
  * establish about the state after them (their tests and assignments, over values they
  * leave: `top == 0`, `__ptr2 == back`) is a candidate there, checked like any invariant
  * (another thread may change what they read); one per fact for a location with one
- * step into it, their disjunction for one with several.
+ * step into it, their disjunction for one with several; at a thread's entry, the
+ * initial values.
  */
 function stepCandidates(p: Program, places: readonly Place[]): Candidate[] {
   const shared = places.filter((a) => places.some((b) => b !== a && b.thread === a.thread && b.pos.line === a.pos.line && b.pos.col === a.pos.col));
   return shared.flatMap((pl) => {
     const th = p.threads[pl.thread];
+    // A thread's entry (its start shares the function's head with its end): the initial values, where no step changed them yet.
+    if (pl.pc === th.entryPc) return initialFacts(p).map((formula) => ({ place: pl, formula }));
     const facts = th.transitions.filter((t) => t.to === pl.pc).map((t) => afterStep(t, th.pc));
     if (facts.length === 1) return facts[0].map((formula) => ({ place: pl, formula }));
     return facts.length > 0 && facts.every((f) => f.length > 0) ? [{ place: pl, formula: or(...facts.map((f) => and(...f))) }] : [];
   });
 }
+
+/** The atoms of the initial condition on one variable each, not a pc (`block = 0`). */
+const initialFacts = (p: Program): Term[] =>
+  conjuncts(p.init).filter((a) => {
+    const vs = [...varsOf(a)];
+    return vs.length === 1 && p.vars.get(vs[0])?.role !== 'pc';
+  });
 
 /** The atoms of step t (not its frame, not its pc) that speak of the state after it: over values it sets, or reads and leaves; primes dropped. */
 function afterStep(t: Transition, pc: string): Term[] {
