@@ -84,14 +84,16 @@ Its ghost variables (format 2.1 ghost_instrumentation: global ints with constant
 initial values; updates that set a constant or copy a variable visible where they
 stand; others: UNKNOWN) become globals of rely's program, updated with each step that
 executes the statement at an update's location; a ghost shown always equal to rely's
-own mutex owner or thread start/end flag is linked to it, and one that copies a
-thread's local is tried as equal to it where C cannot name the local. Each
-invariant is placed at the locations of rely's transition system that start at its
-line and column (positions rely's own witnesses use; others are "not checked") and read
-as a C expression over the variables and ghosts visible there; its obligations are
-initiation, each step of its thread into its location, and each step of every other
-thread (interference). Invariants with a failing obligation are dropped until the rest
-hold together: those are reported inductive. Result: TRUE only when the inductive
+own mutex owner or thread start/end flag is linked to it. Each invariant is placed at
+the locations of rely's transition system that start at its line and column (positions
+rely's own witnesses use; others are "not checked") and read as a C expression over
+the variables and ghosts visible there; its obligations are initiation, each step of
+its thread into its location, and each step of every other thread (interference,
+assuming all the invariants of its location). rely adds candidates of its own (a ghost
+copy of a local equals it where C cannot name the local; what the steps into a
+location establish, where one position stands for several; the initial values at a
+thread's entry). Invariants with a failing obligation are dropped until the rest hold
+together: the witness's are reported inductive. Result: TRUE only when the inductive
 invariants also rule out every step into an error location (a proof of the program as
 rely models it); else UNKNOWN. An update only sets its ghost, so ghosts cannot change
 the program's runs; other threads' locals cannot be named, so invariants that need
