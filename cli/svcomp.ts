@@ -65,7 +65,7 @@ export function svcompCommand(program: Command, session: Session): void {
     .argument('<task>', 'a task definition (.yml, format 2.0), or a C file with --prop')
     .option('--prop <FILE.prp>', 'the property file when <task> is a C file (only unreach-call is checked)')
     .option('--sarif <OUT.sarif>', `${SARIF_HELP}. Here the invocation's exit code is 0 for any answer; a program rely cannot read, or a property it does not check, is UNKNOWN; a trace that ends in a misuse (--check misuse) is the misuse's result, though the answer is UNKNOWN`, parseOutputPath)
-    .option('--witness <OUT.yml>', 'write an SV-COMP witness (YAML): for FALSE a violation witness (format 2.2: one waypoint per step of the trace, with its thread), for TRUE a correctness witness (format 2.0: location invariants from thread-modular model checking, none where it gives no exact fixpoint within --timeout); none for UNKNOWN. rely validate-witness reads it back', parseOutputPath);
+    .option('--witness <OUT.yml>', 'write an SV-COMP witness (YAML): for FALSE a violation witness (format 2.2: one waypoint per step of the trace, with its thread), for TRUE a correctness witness (location invariants from thread-modular model checking, none where it gives no exact fixpoint within --timeout; format 2.1 when they name ghost variables for mutex owners and thread start/end flags, else 2.0); none for UNKNOWN. rely validate-witness reads it back', parseOutputPath);
   verifyOptions(cmd).action(async (arg: string, o: VerifyCli & { prop?: string; witness?: string }) => {
     // The log names the task until the task names its program.
     const sarif = sarifTarget(arg, o, () => EXIT.ok);

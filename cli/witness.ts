@@ -16,7 +16,10 @@ import type { SmtSolver } from '../solver/smt.js';
 import { createSolver, type SolverChoice } from '../solver/select.js';
 import { threadModularViews } from '../engines/state-space/api.js';
 import { Budget } from '../core/budget.js';
-import { correctnessYaml, readWitness, violationYaml, type Producer, type ReadInvariant } from '../witness/format.js';
+import { and } from '../solver/formula.js';
+import { CORRECTNESS_FORMAT, GHOST_FORMAT, correctnessYaml, readWitness, violationYaml, type Producer, type ReadGhosts, type ReadInvariant } from '../witness/format.js';
+import { ghostLinks, ghostsOf, withGhosts } from '../witness/ghosts.js';
+import { withLocalCopies } from '../witness/local-copies.js';
 import { violationWaypoints, followViolation, followCutLoops, type Followed } from '../witness/violation.js';
 import { checkInvariants, invariantsFromViews } from '../witness/correctness.js';
 import { EXIT, addCommon, cliParser, frontendOptions, parseSeconds, version, type Common, type Session } from './common.js';
@@ -49,10 +52,14 @@ export function writeWitness(out: string, file: string, answer: Answer, o: Commo
     writeFileSync(out, violationYaml(waypoints, by));
     return void io.err(`rely: wrote a violation witness (${waypoints.length} waypoints, format 2.2) to ${out}\n`);
   }
-  const views = threadModularViews(rp.program, { maxStates: VIEW_STATES, budget: new Budget({ deadline }) });
-  const invariants = views ? invariantsFromViews(rp.program, rp.functions, views, by.file) : [];
-  writeFileSync(out, correctnessYaml(invariants, by));
-  io.err(`rely: wrote a correctness witness (${invariants.length} location invariants, format 2.0) to ${out}\n`);
+  // With ghost copies of the locals that functions the threads call cannot name (local-copies.ts).
+  const p = withLocalCopies(rp.program, rp.functions);
+  const views = threadModularViews(p, { maxStates: VIEW_STATES, budget: new Budget({ deadline }) });
+  const ghosts = views ? ghostsOf(p, rp.functions, by.file) : undefined;
+  const invariants = views ? invariantsFromViews(p, rp.functions, views, by.file, ghosts?.names, rp.pointerText) : [];
+  const n = ghosts?.instrumentation.ghost_variables.length ?? 0;
+  writeFileSync(out, correctnessYaml(invariants, by, ghosts?.instrumentation));
+  io.err(`rely: wrote a correctness witness (${invariants.length} location invariants, ${n ? `${n} ghost variables, format ${GHOST_FORMAT}` : `format ${CORRECTNESS_FORMAT}`}) to ${out}\n`);
   if (!views) io.err('rely: it has no invariants: thread-modular model checking found no exact fixpoint for this program within the time left (a bound mattered, an error is reachable in its abstraction, or threads are templates)\n');
 }
 
@@ -75,16 +82,25 @@ a program that creates threads in a loop without a bound, the witness is followe
 the program with each such loop cut after K iterations, for K = 1, 2, … up to the
 largest thread_id it names: a cut program's runs are runs of the program.
 
-A correctness witness (invariant_set) is checked Owicki–Gries style by a fresh solver:
-each invariant is placed at the locations of rely's transition system that start at its
-line and column (positions rely's own witnesses use; others are "not checked") and read
-as a C expression over the variables visible there; its obligations are initiation,
-each step of its thread into its location, and each step of every other thread
-(interference). Invariants with a failing obligation are dropped until the rest hold
-together: those are reported inductive. Result: TRUE only when the inductive
+A correctness witness (invariant_set) is checked Owicki–Gries style by a fresh solver.
+Its ghost variables (format 2.1 ghost_instrumentation: global ints with constant
+initial values; updates that set a constant or copy a variable visible where they
+stand; others: UNKNOWN) become globals of rely's program, updated with each step that
+executes the statement at an update's location; a ghost shown always equal to rely's
+own mutex owner or thread start/end flag is linked to it. Each invariant is placed at
+the locations of rely's transition system that start at its line and column (positions
+rely's own witnesses use; others are "not checked") and read as a C expression over
+the variables and ghosts visible there; its obligations are initiation, each step of
+its thread into its location, and each step of every other thread (interference,
+assuming all the invariants of its location). rely adds candidates of its own (a ghost
+copy of a local equals it where C cannot name the local; what the steps into a
+location establish, where one position stands for several; the initial values at a
+thread's entry). Invariants with a failing obligation are dropped until the rest hold
+together: the witness's are reported inductive. Result: TRUE only when the inductive
 invariants also rule out every step into an error location (a proof of the program as
-rely models it); else UNKNOWN. Mutex owners, thread start and join flags and other
-threads' locals cannot be named in C, so invariants that need them are not inductive.
+rely models it); else UNKNOWN. An update only sets its ghost, so ghosts cannot change
+the program's runs; other threads' locals cannot be named, so invariants that need
+them are not inductive.
 
 A correctness witness of a program that creates threads without a bound is not
 checked (UNKNOWN). A malformed witness is exit 2 with WITNESS:line:col; any answer is
@@ -124,7 +140,7 @@ export function validateWitnessCommand(program: Command, session: Session): void
     const solver = createSolver(o.solver, { timeoutMs: o.timeout * 1000 });
     try {
       if (w.kind === 'violation') session.io.out(await validateViolation(rp ? followViolation(rp, w.segments, solver) : followCutLoops(load, w.segments, solver), w.segments.length));
-      else session.io.out(await validateCorrectness(rp!, w.invariants, solver));
+      else session.io.out(await validateCorrectness(rp!, w.invariants, w.ghosts, solver));
     } finally {
       await solver.close();
     }
@@ -138,8 +154,12 @@ async function validateViolation(following: Promise<Followed & { readonly instan
   return `confirmed: a run that passes the ${waypoints} waypoints in order reaches the error${cut}, replayed in the interpreter:\n${traceText(r.trace)}\nResult: FALSE(unreach-call)\n`;
 }
 
-async function validateCorrectness(rp: ReadableProgram, invariants: readonly ReadInvariant[], solver: SmtSolver): Promise<string> {
-  const c = await checkInvariants(rp, invariants, solver);
+async function validateCorrectness(rp: ReadableProgram, invariants: readonly ReadInvariant[], ghosts: ReadGhosts, solver: SmtSolver): Promise<string> {
+  const g = withGhosts(rp, ghosts);
+  if ('reason' in g) return `not checked: ${g.reason}\nResult: UNKNOWN\n`;
+  const links = await ghostLinks(g.program, g.names, solver);
+  const c = await checkInvariants({ ...rp, program: g.program }, invariants, solver, { names: g.names, background: and(...links.map((l) => l.formula)), copies: g.copies });
+  const ghostLines = [...g.notes, ...links.map((l) => `ghost ${l.ghost}: always equals ${l.describes} (inductive)`)];
   const lines = c.invariants.map(({ invariant: inv, result: r }) => {
     const where = `invariant at line ${inv.location.line}${inv.location.column ? `:${inv.location.column}` : ''}`;
     if (r.status === 'inductive') return `${where}: inductive`;
@@ -150,5 +170,5 @@ async function validateCorrectness(rp: ReadableProgram, invariants: readonly Rea
   const verdict = c.errorReachable
     ? `not confirmed: the ${inductive} inductive invariant${inductive === 1 ? '' : 's'} do not rule out ${c.errorReachable}\nResult: UNKNOWN`
     : `confirmed: the ${inductive} inductive invariant${inductive === 1 ? '' : 's'} rule out every step into an error location\nResult: TRUE`;
-  return [...lines, verdict].join('\n') + '\n';
+  return [...ghostLines, ...lines, verdict].join('\n') + '\n';
 }

@@ -39,6 +39,8 @@ export interface ReadableProgram {
   condition(thread: number, locals: ReadonlyMap<string, string>, text: string, at: SourcePos): Term;
   /** The parameters and locals of function `fn` that are in C scope at `pos` (c-scope.ts); none for a function not defined in the file. */
   localsInScope(fn: string, pos: SourcePos): ReadonlySet<string>;
+  /** A pointer variable's value as C (`0`, `&x`, `&a[1]`), null when it has none (an integer, a function, one past an end); undefined for a variable that is not a pointer. */
+  pointerText(variable: string, value: bigint): string | null | undefined;
 }
 
 export function loadReadableProgram(file: string, opts: FrontendOptions = {}): ReadableProgram {
@@ -47,10 +49,19 @@ export function loadReadableProgram(file: string, opts: FrontendOptions = {}): R
   const functions = tu.items.flatMap(({ item }) => (item.k === 'func' ? [{ name: item.def.decl.name!, pos: item.def.pos }] : []));
   const read = conditionReader(tu, opts);
   const scopes = functionScopes(tu.items);
+  const pointerText = (variable: string, value: bigint): string | null | undefined => {
+    const cell = read.pointee(variable, value);
+    if (cell === undefined) return undefined;
+    if (cell === '') return '0';
+    const cname = cell === null ? undefined : program.vars.get(cell)?.cname;
+    // A cell C names: a variable or an element of an array of constant size.
+    return cname !== undefined && /^[A-Za-z_]\w*(\[\d+\])*$/.test(cname) ? `&${cname}` : null;
+  };
   return {
     program,
     functions,
-    condition: (thread, locals, text, at) => read(thread, locals, parseExpression(text, at)),
+    condition: (thread, locals, text, at) => read.condition(thread, locals, parseExpression(text, at)),
     localsInScope: (fn, pos) => namesInScope(scopes.get(fn) ?? [], pos),
+    pointerText,
   };
 }

@@ -138,6 +138,12 @@ export class PointsTo {
     return o;
   }
 
+  /** The cell at `address`: an object's (not one past its end, not a region's), or undefined. */
+  cellAt(address: bigint): Cell | undefined {
+    for (const o of this.objects.values()) if (!o.region && address >= o.base && address < o.base + BigInt(o.cells.length)) return o.cells[Number(address - o.base)];
+    return undefined;
+  }
+
   /** The region with array variable `key`, numbered in the first run that saw it: its base is the next free span. */
   region(key: string, region: Region): MemObject {
     this.used = true;

@@ -10,11 +10,14 @@
  *   may name the thread that passes it (`thread_id`), and the order of the segments is
  *   the order of the steps across threads. Without thread ids (2.0) a witness of a
  *   multi-threaded program does not say who runs when, which is all that matters here;
- * - a correctness witness is one `invariant_set` entry of format **2.0**:
- *   `location_invariant`s with `format: c_expression`. 2.1 adds ghost variables and
- *   their updates, which rely does not write; its reading of an invariant in a
- *   concurrent program (evaluated atomically, whenever the thread is at the location)
- *   is the one we mean, and 2.0 is what every validator of invariant sets reads.
+ * - a correctness witness is one `invariant_set` entry: `location_invariant`s with
+ *   `format: c_expression`, evaluated atomically whenever the thread is at the
+ *   location. When the proof needs state that C cannot name (who holds a mutex,
+ *   whether a thread was started or has ended) it is format **2.1**: a
+ *   `ghost_instrumentation` entry first declares ghost variables (global `int`s with
+ *   an initial value) and their updates at locations (ghosts.ts), and the invariants
+ *   may name them; without ghosts it is format **2.0**, which every validator of
+ *   invariant sets reads.
  *
  * This module writes entries and reads them back with every field checked; a
  * malformed file is an InputError located at `FILE:line:col` of the YAML.
@@ -27,6 +30,8 @@ import type { DataModel } from '../frontend/types.js';
 
 export const VIOLATION_FORMAT = '2.2';
 export const CORRECTNESS_FORMAT = '2.0';
+/** The correctness format with ghost variables. */
+export const GHOST_FORMAT = '2.1';
 /** The property rely checks, as SV-COMP states it. */
 export const UNREACH_CALL_SPEC = 'G ! call(reach_error())';
 
@@ -51,6 +56,25 @@ export interface LocationInvariant {
   readonly location: Location;
   readonly value: string;
   readonly format: 'c_expression';
+}
+
+/** A ghost variable as format 2.1 declares it (rely's are global ints). */
+export interface GhostVariable {
+  readonly name: string;
+  readonly scope: 'global';
+  readonly type: 'int';
+  readonly initial: { readonly value: string; readonly format: 'c_expression' };
+}
+
+/** The ghost updates at one location, done atomically with the step that starts there. */
+export interface GhostUpdates {
+  readonly location: Location;
+  readonly updates: readonly { readonly variable: string; readonly value: string; readonly format: 'c_expression' }[];
+}
+
+export interface GhostInstrumentation {
+  readonly ghost_variables: readonly GhostVariable[];
+  readonly ghost_updates: readonly GhostUpdates[];
 }
 
 /** Who wrote the witness, for which task. */
@@ -85,10 +109,12 @@ export function violationYaml(waypoints: readonly Waypoint[], by: Producer): str
   return stringify([{ entry_type: 'violation_sequence', metadata: metadata(VIOLATION_FORMAT, by), content }], { lineWidth: 0 });
 }
 
-/** A correctness witness (an empty set of invariants is a valid one). */
-export function correctnessYaml(invariants: readonly LocationInvariant[], by: Producer): string {
+/** A correctness witness (an empty set of invariants is a valid one): format 2.1 with its ghosts, 2.0 without any. */
+export function correctnessYaml(invariants: readonly LocationInvariant[], by: Producer, ghosts?: GhostInstrumentation): string {
   const content = invariants.map((invariant) => ({ invariant }));
-  return stringify([{ entry_type: 'invariant_set', metadata: metadata(CORRECTNESS_FORMAT, by), content }], { lineWidth: 0 });
+  const version = ghosts && ghosts.ghost_variables.length > 0 ? GHOST_FORMAT : CORRECTNESS_FORMAT;
+  const ghostEntry = version === GHOST_FORMAT ? [{ entry_type: 'ghost_instrumentation', metadata: metadata(version, by), content: ghosts }] : [];
+  return stringify([...ghostEntry, { entry_type: 'invariant_set', metadata: metadata(version, by), content }], { lineWidth: 0 });
 }
 
 // ---------------------------------------------------------------------------
@@ -121,9 +147,29 @@ export interface ReadInvariant {
   readonly value: ReadExpression;
 }
 
+export interface ReadGhostVariable {
+  readonly name: string;
+  readonly type: string;
+  readonly scope: string;
+  readonly initial: ReadExpression;
+  readonly at: SourcePos;
+}
+
+export interface ReadGhostUpdate {
+  readonly location: ReadLocation;
+  readonly variable: string;
+  readonly value: ReadExpression;
+  readonly at: SourcePos;
+}
+
+export interface ReadGhosts {
+  readonly variables: readonly ReadGhostVariable[];
+  readonly updates: readonly ReadGhostUpdate[];
+}
+
 export type ReadWitness = (
   | { readonly kind: 'violation'; readonly segments: readonly (readonly ReadWaypoint[])[] }
-  | { readonly kind: 'correctness'; readonly invariants: readonly ReadInvariant[] }
+  | { readonly kind: 'correctness'; readonly invariants: readonly ReadInvariant[]; readonly ghosts: ReadGhosts }
 ) & { readonly dataModel?: DataModel };
 
 /** The YAML of one witness file with every node's position, and checked access to its fields. */
@@ -192,9 +238,12 @@ class Reader {
   }
 }
 
+const CORRECTNESS_ENTRIES = new Set(['invariant_set', 'ghost_instrumentation']);
+
 /**
- * Reads a witness for `cfile`: violation_sequence or invariant_set entries (not both),
- * metadata checked (a format 2.x version, and the hash of the input file if given).
+ * Reads a witness for `cfile`: a violation_sequence entry, or invariant_set entries
+ * with ghost_instrumentation entries (2.1) declaring the ghosts they name; metadata
+ * checked (a format 2.x version, and the hash of the input file if given).
  */
 export function readWitness(file: string, text: string, cfile: string): ReadWitness {
   const r = new Reader(file);
@@ -204,15 +253,16 @@ export function readWitness(file: string, text: string, cfile: string): ReadWitn
   const types = entries.map((e) => r.string(e, 'entry_type'));
   const models = entries.map((e) => checkMetadata(r, r.need(e, 'metadata'), cfile));
   const dataModel = models.find((m) => m !== undefined);
-  const kinds = new Set(types);
-  const unknown = entries.find((_, k) => types[k] !== 'violation_sequence' && types[k] !== 'invariant_set');
-  if (unknown) r.fail(r.need(unknown, 'entry_type'), `unknown entry_type '${r.string(unknown, 'entry_type')}' (violation_sequence or invariant_set)`);
-  if (kinds.size > 1) r.fail(root, 'a witness has violation_sequence or invariant_set entries, not both');
-  if (kinds.has('violation_sequence')) {
-    if (entries.length > 1) r.fail(entries[1], 'one violation_sequence per witness');
+  const unknown = entries.find((_, k) => types[k] !== 'violation_sequence' && !CORRECTNESS_ENTRIES.has(types[k]));
+  if (unknown) r.fail(r.need(unknown, 'entry_type'), `unknown entry_type '${r.string(unknown, 'entry_type')}' (violation_sequence, invariant_set or ghost_instrumentation)`);
+  if (types.includes('violation_sequence')) {
+    if (entries.length > 1) r.fail(entries[1], 'one violation_sequence per witness, and no other entry');
     return { kind: 'violation', segments: r.list(entries[0], 'content').map((s) => readSegment(r, s)), dataModel };
   }
-  return { kind: 'correctness', invariants: entries.flatMap((e) => r.list(e, 'content').map((i) => readInvariant(r, r.need(i, 'invariant')))), dataModel };
+  const of = (type: string): Node[] => entries.filter((_, k) => types[k] === type);
+  const invariants = of('invariant_set').flatMap((e) => r.list(e, 'content').map((i) => readInvariant(r, r.need(i, 'invariant'))));
+  const ghosts = of('ghost_instrumentation').map((e) => readGhosts(r, r.need(e, 'content')));
+  return { kind: 'correctness', invariants, ghosts: { variables: ghosts.flatMap((g) => g.variables), updates: ghosts.flatMap((g) => g.updates) }, dataModel };
 }
 
 /** Checks an entry's metadata against the input file; returns its data model, if it names one. */
@@ -256,7 +306,28 @@ function readSegment(r: Reader, s: Node): ReadWaypoint[] {
 function readInvariant(r: Reader, n: Node): ReadInvariant {
   const type = r.string(n, 'type');
   if (type !== 'location_invariant' && type !== 'loop_invariant') r.fail(r.need(n, 'type'), `unknown invariant type '${type}'`);
+  return { location: readLocation(r, r.need(n, 'location')), value: cExpression(r, n) };
+}
+
+/** A ghost_instrumentation entry's content: its variables and their updates (read as given; ghosts.ts checks what they mean). */
+function readGhosts(r: Reader, n: Node): ReadGhosts {
+  const variables = r.list(n, 'ghost_variables').map((v) => ({
+    name: r.string(v, 'name'),
+    type: r.string(v, 'type'),
+    scope: r.string(v, 'scope'),
+    initial: cExpression(r, r.need(v, 'initial')),
+    at: r.at(v),
+  }));
+  const updates = (r.field(n, 'ghost_updates') === undefined ? [] : r.list(n, 'ghost_updates')).flatMap((u) => {
+    const location = readLocation(r, r.need(u, 'location'));
+    return r.list(u, 'updates').map((x) => ({ location, variable: r.string(x, 'variable'), value: cExpression(r, x), at: r.at(x) }));
+  });
+  return { variables, updates };
+}
+
+/** The `value` of a node whose `format`, if given, is c_expression. */
+function cExpression(r: Reader, n: Node): ReadExpression {
   const format = r.field(n, 'format');
   if (format !== undefined && r.string(n, 'format') !== 'c_expression') r.fail(format, "only format 'c_expression' is read");
-  return { location: readLocation(r, r.need(n, 'location')), value: r.expression(n, 'value') };
+  return r.expression(n, 'value');
 }

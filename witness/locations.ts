@@ -9,9 +9,10 @@
  *
  * C names: at a position in the thread's own function, its locals (the ones its top
  * frame declares, not shadowed in an inner block) and the globals; in a function
- * inlined once into the thread, that function's locals and the globals. A local rely
- * cannot place (an inlined function's copies, a name declared twice) is hidden: an
- * expression that uses it is not read. Given the locals in C scope at the position
+ * inlined once into the thread, that function's locals and the globals (a global
+ * array of constant size by its elements, `buf[0]`). A local rely cannot place (an
+ * inlined function's copies, a name declared twice) is hidden: an expression that uses
+ * it is not read. Given the locals in C scope at the position
  * (ReadableProgram.localsInScope), a local out of scope there is not visible: its name
  * is a global's, if there is one, else it names nothing (out of scope).
  */
@@ -72,6 +73,7 @@ export function placesOf(p: Program, functions: Functions): Place[] {
 }
 
 const IDENT = /^[A-Za-z_]\w*$/;
+const ELEMENT = /^([A-Za-z_]\w*)(\[\d+\])+$/;
 
 /** The C names visible in thread `thread` at a position in function `fn` (where only the locals `inC` are in C scope, when given). */
 export function scopeAt(p: Program, thread: number, fn: string, inC?: ReadonlySet<string>): Scope {
@@ -98,6 +100,9 @@ export function scopeAt(p: Program, thread: number, fn: string, inC?: ReadonlySe
   for (const c of hidden) names.delete(c);
   for (const g of p.globals) {
     const info = p.vars.get(g)!;
+    // An element of a global array of constant size is a variable of its own (`buf[1]`), named so unless a local shadows the array.
+    const element = ELEMENT.exec(info.cname);
+    if (element && info.role === 'user' && !info.mutex && !names.has(element[1]) && !hidden.has(element[1])) names.set(info.cname, g);
     if (info.role !== 'user' || !IDENT.test(info.cname) || names.has(info.cname) || hidden.has(info.cname)) continue;
     if (info.mutex) hidden.add(info.cname);
     else names.set(info.cname, g);
@@ -109,18 +114,19 @@ export function scopeAt(p: Program, thread: number, fn: string, inC?: ReadonlySe
 /**
  * A C expression of a witness (`text`, standing at `at`) as a formula over V, read in
  * thread `thread`'s scope at position `where` in function `fn` (with `cScope`, only the
- * locals in C scope there). InputError when it is not C; unsupported when it names a
+ * locals in C scope there), where the witness's ghost variables `ghosts` (C name → IR
+ * variable) are visible too. InputError when it is not C; unsupported when it names a
  * variable rely cannot place there, or a local out of C scope there.
  */
-export function readInScope(rp: ReadableProgram, thread: number, fn: string, text: string, at: SourcePos, where: SourcePos, cScope = false): Term {
+export function readInScope(rp: ReadableProgram, thread: number, fn: string, text: string, at: SourcePos, where: SourcePos, { cScope = false, ghosts = new Map<string, string>() }: { cScope?: boolean; ghosts?: ReadonlyMap<string, string> } = {}): Term {
   const p = rp.program;
   const scope = scopeAt(p, thread, fn, cScope ? rp.localsInScope(fn, where) : undefined);
-  // The thread's visible locals; hidden names map to no variable of the program, so a use shows.
-  const locals = new Map([...scope.names].filter(([, v]) => p.vars.get(v)!.owner !== null));
+  // The thread's visible locals and the ghosts; hidden names map to no variable of the program, so a use shows.
+  const locals = new Map([...[...scope.names].filter(([, v]) => p.vars.get(v)!.owner !== null), ...ghosts]);
   for (const h of scope.hidden) locals.set(h, `<hidden>.${h}`);
   for (const o of scope.outOfScope) locals.set(o, `<out of scope>.${o}`);
   const f = rp.condition(thread, locals, text, at);
-  const visible = new Set(scope.names.values());
+  const visible = new Set([...scope.names.values(), ...ghosts.values()]);
   const outside = [...varsOf(f)].find((v) => !visible.has(v));
   if (outside?.startsWith('<out of scope>.')) throw new InputError(at, `'${outside.slice('<out of scope>.'.length)}' is not in scope at ${showPos(where)}`, 'unsupported');
   if (outside !== undefined) throw new InputError(at, `'${outside.replace(/^<hidden>\./, '')}' is not a variable rely can place at ${showPos(where)}`, 'unsupported');

@@ -72,7 +72,7 @@ function chosenValues(p: Program, rp: ReadableProgram, t: Transition, step: Trac
 function readsBack(rp: ReadableProgram, thread: number, fn: string, text: string, pos: SourcePos): boolean {
   if (thread >= rp.program.threads.length) return false;
   try {
-    readInScope(rp, thread, fn, text, pos, pos, true);
+    readInScope(rp, thread, fn, text, pos, pos, { cScope: true });
     return true;
   } catch (e) {
     if (e instanceof InputError) return false;
@@ -152,7 +152,7 @@ export async function followCutLoops(load: (maxInstances: number) => ReadablePro
 /** A waypoint's constraint (`text`, standing at `at`) as a formula over V in its thread's C scope at `where`, or why rely cannot read it. */
 function constraintAt(rp: ReadableProgram, thread: number, fn: string, text: string, at: SourcePos, where: SourcePos): Term | string {
   try {
-    return readInScope(rp, thread, fn, text, at, where, true);
+    return readInScope(rp, thread, fn, text, at, where, { cScope: true });
   } catch (e) {
     if (e instanceof InputError && e.kind === 'unsupported') return e.message;
     throw e;

@@ -115,9 +115,18 @@ function lowering(tu: TranslationUnit, opts: LowerOptions): { L: Lowering; progr
  * built (threadCondition). It is a lowering of its own: a rejected condition may have
  * declared a temporary, which must not become a variable of the program.
  */
-export function conditionReader(tu: TranslationUnit, opts: LowerOptions = {}): (thread: number, locals: ReadonlyMap<string, string>, e: Expr) => Term {
+export function conditionReader(tu: TranslationUnit, opts: LowerOptions = {}): ConditionReader {
   const { L } = lowering(tu, opts);
-  return (thread, locals, e) => threadCondition(L, L.instances[thread], locals, e);
+  return {
+    condition: (thread, locals, e) => threadCondition(L, L.instances[thread], locals, e),
+    pointee: (variable, value) => (L.pointerVarType(variable) === undefined ? undefined : value === 0n ? '' : (L.pointers.cellAt(value)?.name ?? null)),
+  };
+}
+
+export interface ConditionReader {
+  condition(thread: number, locals: ReadonlyMap<string, string>, e: Expr): Term;
+  /** For a pointer variable's value: '' for NULL, the IR variable of the cell it points to, or null (no cell: an integer, a function, one past an end); undefined for a variable that is not a pointer. */
+  pointee(variable: string, value: bigint): string | null | undefined;
 }
 
 /** Lowers a parsed translation unit to the transition-system IR. */
