@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { rely, stopZ3 } from '../helpers.js';
 import { witnessSchemaErrors } from './witness-schema.js';
+import { tampered } from './tampered.js';
 
 const PRP = 'benchmarks/programs/svcomp-style/unreach-call.prp';
 const LOCK = 'test/fixtures/witness-lock.c';
@@ -31,15 +32,6 @@ async function witnessOf(file: string, name: string): Promise<string> {
   return out;
 }
 
-/** A copy of witness `w` with `from` replaced by `to` (which must occur). */
-function tampered(w: string, name: string, from: string | RegExp, to: string): string {
-  const text = readFileSync(w, 'utf8');
-  const changed = text.replace(from, to);
-  expect(changed).not.toBe(text);
-  const out = join(dir, name);
-  writeFileSync(out, changed);
-  return out;
-}
 
 describe('a lock-based proof', () => {
   let w: string;
@@ -66,7 +58,7 @@ describe('a lock-based proof', () => {
   });
 
   it('with a wrong ghost update (thread one takes the lock as thread two) it is not TRUE', async () => {
-    const bad = tampered(w, 'lock-wrong-update.yml', /(line: 13\n[\s\S]*?value: )"2"/, '$1"3"');
+    const bad = tampered(dir, w, 'lock-wrong-update.yml', /(line: 13\n[\s\S]*?value: )"2"/, '$1"3"');
     const r = await validate(bad, LOCK);
     expect(r.out).not.toMatch(/^ghost rely_owner_m: always equals/m);
     expect(r.out).toMatch(/not inductive/);
@@ -74,7 +66,7 @@ describe('a lock-based proof', () => {
   });
 
   it('with a false invariant (the owner is 0 while thread one holds the lock) it is not TRUE', async () => {
-    const bad = tampered(w, 'lock-false-invariant.yml', /rely_owner_m == 2/g, 'rely_owner_m == 0');
+    const bad = tampered(dir, w, 'lock-false-invariant.yml', /rely_owner_m == 2/g, 'rely_owner_m == 0');
     const r = await validate(bad, LOCK);
     expect(r.out).toMatch(/not inductive/);
     expect(lastLine(r.out)).toBe('Result: UNKNOWN');
@@ -119,12 +111,12 @@ describe('a proof through a function the thread calls', () => {
   });
 
   it('with the copy replaced by a constant it is not TRUE', async () => {
-    const r = await validate(tampered(w, 'call-no-copy.yml', /value: k$/gm, 'value: "0"'), CALL);
+    const r = await validate(tampered(dir, w, 'call-no-copy.yml', /value: k$/gm, 'value: "0"'), CALL);
     expect(lastLine(r.out)).toBe('Result: UNKNOWN');
   });
 
   it('a copy of a name that is not a variable there is not read: UNKNOWN', async () => {
-    const r = await validate(tampered(w, 'call-nosuch.yml', /value: k$/m, 'value: nosuch'), CALL);
+    const r = await validate(tampered(dir, w, 'call-nosuch.yml', /value: k$/m, 'value: nosuch'), CALL);
     expect(r.out).toMatch(/^not checked: .*reads 'nosuch', which is not a variable rely can place at line 19:\d+$/m);
     expect(lastLine(r.out)).toBe('Result: UNKNOWN');
   });
@@ -137,21 +129,21 @@ describe('soundness: ghosts never change the program', () => {
   });
 
   it('a ghost update of a program variable (one the witness does not declare) is exit 2, located', async () => {
-    const bad = tampered(w, 'update-x.yml', /variable: rely_owner_m/, 'variable: x');
+    const bad = tampered(dir, w, 'update-x.yml', /variable: rely_owner_m/, 'variable: x');
     const r = await validate(bad, LOCK);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(new RegExp(`^${bad}:\\d+:\\d+: error: update of 'x', which no ghost_variables entry declares`));
   });
 
   it('a ghost that has the name of a program variable is not read: UNKNOWN', async () => {
-    const bad = tampered(w, 'ghost-x.yml', /rely_owner_m/g, 'seen');
+    const bad = tampered(dir, w, 'ghost-x.yml', /rely_owner_m/g, 'seen');
     const r = await validate(bad, LOCK);
     expect(r.out).toMatch(/^not checked: .*ghost variable 'seen' has the name of a variable of the program$/m);
     expect(lastLine(r.out)).toBe('Result: UNKNOWN');
   });
 
   it('an update that reads the program\'s state is not read: UNKNOWN', async () => {
-    const bad = tampered(w, 'update-reads.yml', /value: "2"/, 'value: x + 2');
+    const bad = tampered(dir, w, 'update-reads.yml', /value: "2"/, 'value: x + 2');
     const r = await validate(bad, LOCK);
     expect(r.out).toMatch(/^not checked: .*the update of ghost 'rely_owner_m' is neither an integer constant nor a variable/m);
     expect(lastLine(r.out)).toBe('Result: UNKNOWN');
@@ -161,7 +153,7 @@ describe('soundness: ghosts never change the program', () => {
     // After `x = 1` (line 14) thread one is at line 15 with x == 1: say x == 2 instead.
     const text = readFileSync(w, 'utf8');
     const line15 = /line: 15\n(?:.*\n){2}\s+value: (.*)\n/.exec(text)!;
-    const bad = tampered(w, 'not-inductive.yml', line15[1], line15[1].replace(/x == 1/g, 'x == 2'));
+    const bad = tampered(dir, w, 'not-inductive.yml', line15[1], line15[1].replace(/x == 1/g, 'x == 2'));
     const r = await validate(bad, LOCK);
     expect(r.out).toMatch(/^invariant at line 15:\d+: not inductive: /m);
     expect(lastLine(r.out)).toBe('Result: UNKNOWN');
@@ -171,9 +163,9 @@ describe('soundness: ghosts never change the program', () => {
 describe('the witness schema', () => {
   it('the committed witnesses (2.1 with ghosts, 2.2 with thread ids) are valid; one without a uuid or with a bad ghost name is not', () => {
     for (const w of ['benchmarks/witnesses/fib-bench.yml', 'benchmarks/witnesses/fib-bench-bug.yml']) expect(witnessSchemaErrors(w)).toEqual([]);
-    const noUuid = tampered('benchmarks/witnesses/fib-bench.yml', 'no-uuid.yml', /\n\s+uuid: .*/, '');
+    const noUuid = tampered(dir, 'benchmarks/witnesses/fib-bench.yml', 'no-uuid.yml', /\n\s+uuid: .*/, '');
     expect(witnessSchemaErrors(noUuid).join('; ')).toMatch(/must have required property 'uuid'/);
-    const badName = tampered('benchmarks/witnesses/fib-bench.yml', 'bad-ghost.yml', 'name: rely_done_thr1', 'name: rely-done');
+    const badName = tampered(dir, 'benchmarks/witnesses/fib-bench.yml', 'bad-ghost.yml', 'name: rely_done_thr1', 'name: rely-done');
     expect(witnessSchemaErrors(badName).join('; ')).toMatch(/must match pattern/);
   });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { rely, stopZ3 } from '../helpers.js';
+import { tampered } from './tampered.js';
 
 const SUITE = 'benchmarks/programs/svcomp-style';
 const PRP = `${SUITE}/unreach-call.prp`;
@@ -23,15 +24,6 @@ async function witnessOf(task: string, out: string): Promise<string> {
 
 const validate = (w: string, file: string) => rely(['validate-witness', '--witness', w, file]);
 
-/** A copy of witness `w` with `from` replaced by `to` (which must occur). */
-function tampered(w: string, name: string, from: string | RegExp, to: string): string {
-  const text = readFileSync(w, 'utf8');
-  const changed = text.replace(from, to);
-  expect(changed).not.toBe(text);
-  const out = join(dir, name);
-  writeFileSync(out, changed);
-  return out;
-}
 
 /** A witness without its volatile metadata (uuid, creation_time). */
 function stable(file: string): unknown {
@@ -67,7 +59,7 @@ describe('violation witnesses', () => {
 
   it('with the threads of two steps swapped it does not confirm', async () => {
     // The first two segments: thr1 (thread 1), then thr2 (thread 2).
-    const w = tampered(fib, 'swapped.yml', /thread_id: 1\n([\s\S]*?)thread_id: 2\n/, 'thread_id: 2\n$1thread_id: 1\n');
+    const w = tampered(dir, fib, 'swapped.yml', /thread_id: 1\n([\s\S]*?)thread_id: 2\n/, 'thread_id: 2\n$1thread_id: 1\n');
     const r = await validate(w, `${SUITE}/fib-bench-bug.c`);
     expect(r.out).toMatch(/^not confirmed: .*segment 1: thread 2 \(thr2\) has no step from where it is to line 38/);
     expect(lastLine(r.out)).toBe('Result: UNKNOWN');
@@ -79,7 +71,7 @@ describe('violation witnesses', () => {
     expect(await witnessOf(file, w)).toBe('Result: FALSE(unreach-call)');
     expect(readFileSync(w, 'utf8')).toContain('value: n == 7 && x == 7');
     expect(lastLine((await validate(w, file)).out)).toBe('Result: FALSE(unreach-call)');
-    const other = tampered(w, 'nondet-6.yml', 'n == 7 && x == 7', 'n == 6 && x == 6');
+    const other = tampered(dir, w, 'nondet-6.yml', 'n == 7 && x == 7', 'n == 6 && x == 6');
     const r = await validate(other, file);
     expect(r.out).toMatch(/^not confirmed: no run follows the waypoints to the error/);
     expect(lastLine(r.out)).toBe('Result: UNKNOWN');
@@ -93,7 +85,7 @@ describe('violation witnesses', () => {
     expect(readFileSync(w, 'utf8')).toMatch(/line: 16\n[\s\S]*?value: g == 5\n/);
     expect(readFileSync(w, 'utf8')).not.toMatch(/\bx == /);
     expect(lastLine((await validate(w, file)).out)).toBe('Result: FALSE(unreach-call)');
-    const outside = tampered(w, 'scope-x.yml', 'value: g == 5', 'value: g == 5 && x == 5');
+    const outside = tampered(dir, w, 'scope-x.yml', 'value: g == 5', 'value: g == 5 && x == 5');
     const r = await validate(outside, file);
     expect(r.out).toMatch(/^not confirmed: .*unsupported: 'x' is not in scope at test\/fixtures\/witness-scope-bug\.c:16:\d+$/m);
     expect(lastLine(r.out)).toBe('Result: UNKNOWN');
@@ -115,7 +107,7 @@ describe('violation witnesses of threads created in a loop without a bound', () 
 
   it('a step given to a thread the run never created does not confirm', async () => {
     // The failing step by a third worker, which main's two creations never start.
-    const other = tampered(w, 'unbounded-3.yml', /thread_id: 2\n(?![\s\S]*thread_id: 2\n)/, 'thread_id: 3\n');
+    const other = tampered(dir, w, 'unbounded-3.yml', /thread_id: 2\n(?![\s\S]*thread_id: 2\n)/, 'thread_id: 3\n');
     const r = await validate(other, file);
     expect(r.out).toMatch(/^not confirmed: followed in the program with each thread-creating loop without a bound cut after K = 1…3 iterations, none confirms; with K iterations, 3: no run follows the waypoints to the error \(every path .* is infeasible/);
     expect(lastLine(r.out)).toBe('Result: UNKNOWN');
@@ -126,7 +118,7 @@ describe('violation witnesses of threads created in a loop without a bound', () 
     const [two, one] = ['test/fixtures/witness-unbounded-n2.c', 'test/fixtures/witness-unbounded-n1.c'];
     const w2 = join(dir, 'n2.yml');
     expect(await witnessOf(two, w2)).toBe('Result: FALSE(unreach-call)');
-    const loose = tampered(w2, 'n2-loose.yml', /value: n == \d+[^\n]*/, 'value: "1"');
+    const loose = tampered(dir, w2, 'n2-loose.yml', /value: n == \d+[^\n]*/, 'value: "1"');
     expect(lastLine((await validate(loose, two)).out)).toBe('Result: FALSE(unreach-call)');
     const text = readFileSync(loose, 'utf8').replace(/ {6}input_file_hashes:\n[^\n]*\n/, '').replaceAll('witness-unbounded-n2.c', 'witness-unbounded-n1.c');
     const w1 = join(dir, 'n1.yml');
@@ -154,14 +146,14 @@ describe('correctness witnesses', () => {
 
   it('a wrong invariant is not inductive, names the failing obligation, and the rest no longer prove it', async () => {
     // After `x = 1` (line 13) the writer is at line 14 with x == 1: say x == 0 instead.
-    const w = tampered(safe, 'wrong.yml', 'value: x == 1 && y == 0', 'value: x == 0 && y == 0');
+    const w = tampered(dir, safe, 'wrong.yml', 'value: x == 1 && y == 0', 'value: x == 0 && y == 0');
     const r = await validate(w, file);
     expect(r.out).toMatch(/^invariant at line 14:\d+: not inductive: step t\d+ of writer fails$/m);
     expect(lastLine(r.out)).toBe('Result: UNKNOWN');
   });
 
   it('an invariant at a place rely has no location for is not checked', async () => {
-    const w = tampered(safe, 'elsewhere.yml', /line: 14\n(\s+)column: \d+/, 'line: 7\n$1column: 1');
+    const w = tampered(dir, safe, 'elsewhere.yml', /line: 14\n(\s+)column: \d+/, 'line: 7\n$1column: 1');
     expect((await validate(w, file)).out).toMatch(/^invariant at line 7:1: not checked: no location of rely's transition system at line 7:1$/m);
   });
 });
@@ -190,7 +182,7 @@ describe('the committed examples', () => {
 
 describe('bad witnesses and no witness', () => {
   it('a malformed witness is exit 2 with WITNESS:line:col', async () => {
-    const w = tampered(`${COMMITTED}/fib-bench-bug.yml`, 'bad-line.yml', /line: 38/, 'line: here');
+    const w = tampered(dir, `${COMMITTED}/fib-bench-bug.yml`, 'bad-line.yml', /line: 38/, 'line: here');
     const r = await validate(w, `${SUITE}/fib-bench-bug.c`);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(new RegExp(`^${w}:\\d+:\\d+: error: 'line' must be a non-negative integer\\n$`));
@@ -207,7 +199,7 @@ describe('bad witnesses and no witness', () => {
   });
 
   it('an invariant that is not C is exit 2, located in the witness', async () => {
-    const w = tampered(join(dir, 'safe.yml'), 'not-c.yml', 'value: x == 1 && y == 0', 'value: x == = 1');
+    const w = tampered(dir, join(dir, 'safe.yml'), 'not-c.yml', 'value: x == 1 && y == 0', 'value: x == = 1');
     const r = await validate(w, 'test/fixtures/witness-safe.c');
     expect(r.code).toBe(2);
     expect(r.err).toMatch(new RegExp(`^${w}:\\d+:\\d+: error: syntax error in C expression: unexpected '='`));
