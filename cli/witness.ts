@@ -14,10 +14,11 @@ import type { DataModel } from '../frontend/types.js';
 import { solverOption } from '../core/options.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { createSolver, type SolverChoice } from '../solver/select.js';
-import { threadModularViews } from '../engines/state-space/api.js';
+import { reachableViews, threadModularViews } from '../engines/state-space/api.js';
 import { Budget } from '../core/budget.js';
 import { and } from '../solver/formula.js';
-import { CORRECTNESS_FORMAT, GHOST_FORMAT, correctnessYaml, readWitness, violationYaml, type Producer, type ReadGhosts, type ReadInvariant } from '../witness/format.js';
+import { CORRECTNESS_FORMAT, GHOST_FORMAT, correctnessYaml, readWitness, violationYaml, type GhostInstrumentation, type LocationInvariant, type Producer, type ReadGhosts, type ReadInvariant } from '../witness/format.js';
+import { bothGhosts, pcGhostsOf } from '../witness/pc-ghosts.js';
 import { ghostLinks, ghostsOf, withGhosts } from '../witness/ghosts.js';
 import { withLocalCopies } from '../witness/local-copies.js';
 import { violationWaypoints, followViolation, followCutLoops, type Followed } from '../witness/violation.js';
@@ -52,15 +53,37 @@ export function writeWitness(out: string, file: string, answer: Answer, o: Commo
     writeFileSync(out, violationYaml(waypoints, by));
     return void io.err(`rely: wrote a violation witness (${waypoints.length} waypoints, format 2.2) to ${out}\n`);
   }
+  const c = correctness(rp, by.file, deadline);
+  const n = c.ghosts?.ghost_variables.length ?? 0;
+  writeFileSync(out, correctnessYaml(c.invariants, by, c.ghosts));
+  io.err(`rely: wrote a correctness witness (${c.invariants.length} location invariants, ${n ? `${n} ghost variables, format ${GHOST_FORMAT}` : `format ${CORRECTNESS_FORMAT}`}) to ${out}\n`);
+  if (c.from === 'reachable states') io.err('rely: its invariants are the exact reachable states (thread-modular model checking found no exact fixpoint), with ghosts rely_pc_T for where the threads are\n');
+  if (!c.from) io.err('rely: it has no invariants: neither thread-modular model checking nor an explicit search of the reachable states gave an exact answer for this program within the time left (a bound mattered, an error is reachable in the abstraction, or threads are templates)\n');
+}
+
+/**
+ * A correctness witness's invariants and ghosts: from the thread-modular fixpoint of the
+ * program if it is exact, else from its exact reachable states with pc ghosts
+ * (pc-ghosts.ts: a thread's invariant says where the other threads are), else none.
+ */
+function correctness(rp: ReadableProgram, file: string, deadline: number): { invariants: LocationInvariant[]; ghosts?: GhostInstrumentation; from?: string } {
   // With ghost copies of the locals that functions the threads call cannot name (local-copies.ts).
   const p = withLocalCopies(rp.program, rp.functions);
-  const views = threadModularViews(p, { maxStates: VIEW_STATES, budget: new Budget({ deadline }) });
-  const ghosts = views ? ghostsOf(p, rp.functions, by.file) : undefined;
-  const invariants = views ? invariantsFromViews(p, rp.functions, views, by.file, ghosts?.names, rp.pointerText) : [];
-  const n = ghosts?.instrumentation.ghost_variables.length ?? 0;
-  writeFileSync(out, correctnessYaml(invariants, by, ghosts?.instrumentation));
-  io.err(`rely: wrote a correctness witness (${invariants.length} location invariants, ${n ? `${n} ghost variables, format ${GHOST_FORMAT}` : `format ${CORRECTNESS_FORMAT}`}) to ${out}\n`);
-  if (!views) io.err('rely: it has no invariants: thread-modular model checking found no exact fixpoint for this program within the time left (a bound mattered, an error is reachable in its abstraction, or threads are templates)\n');
+  const bounds = { maxStates: VIEW_STATES, budget: new Budget({ deadline }) };
+  const views = threadModularViews(p, bounds);
+  if (views) {
+    const ghosts = ghostsOf(p, rp.functions, file);
+    return { invariants: invariantsFromViews(p, rp.functions, views, file, ghosts.names, rp.pointerText), ghosts: ghosts.instrumentation, from: 'thread-modular' };
+  }
+  // Each thread's invariants name every thread's locals (by ghost copies) and where it is (pc ghosts).
+  const all = withLocalCopies(rp.program, rp.functions, true);
+  const ghosts = ghostsOf(all, rp.functions, file);
+  const pc = pcGhostsOf(all, rp.functions, file, new Set([...[...all.vars.values()].map((v) => v.cname), ...ghosts.names.keys()]));
+  const g = withGhosts({ ...rp, program: all }, pc.read);
+  const reachable = 'reason' in g ? undefined : reachableViews(g.program, bounds);
+  if ('reason' in g || !reachable) return { invariants: [] };
+  const names = new Map([...ghosts.names, ...g.names]);
+  return { invariants: invariantsFromViews(g.program, rp.functions, reachable, file, names, rp.pointerText), ghosts: bothGhosts(ghosts.instrumentation, pc.instrumentation), from: 'reachable states' };
 }
 
 interface ValidateCli extends Common {

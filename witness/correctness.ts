@@ -202,6 +202,24 @@ function stepCandidates(p: Program, places: readonly Place[]): Candidate[] {
   });
 }
 
+/**
+ * A thread's own start and end flags (rely's `__started.T`, `__done.T`): while it is at a
+ * location with a position it has not ended (its last step goes to its exit, which has
+ * none), and past its entry it has started. Without them a join of another thread looks
+ * able to fire while the thread still runs.
+ */
+function ownFlagCandidates(p: Program, places: readonly Place[]): Candidate[] {
+  return places.flatMap((pl) => {
+    const th = p.threads[pl.thread];
+    const done = `__done.${th.name}`;
+    const started = `__started.${th.name}`;
+    return [
+      ...(p.vars.has(done) ? [{ place: pl, formula: eq(mkVar(done), num(0)) }] : []),
+      ...(p.vars.has(started) && pl.pc !== th.entryPc ? [{ place: pl, formula: eq(mkVar(started), num(1)) }] : []),
+    ];
+  });
+}
+
 /** The atoms of the initial condition on one variable each, not a pc (`block = 0`). */
 const initialFacts = (p: Program): Term[] =>
   conjuncts(p.init).filter((a) => {
@@ -234,7 +252,7 @@ export async function checkInvariants(rp: ReadableProgram, invariants: readonly 
   const results: InvariantStatus[] = placed.map((x) => (typeof x === 'string' ? { status: 'not checked', reason: x } : { status: 'inductive' }));
   const places = placesOf(p, rp.functions);
   // Invariants rely adds of its own, checked like the witness's (indices below 0: not reported).
-  const candidates = [...copyCandidates(rp, places, ghosts?.copies ?? []), ...stepCandidates(p, places)].map((c, k) => ({ index: -1 - k, at: [c] }));
+  const candidates = [...copyCandidates(rp, places, ghosts?.copies ?? []), ...stepCandidates(p, places), ...ownFlagCandidates(p, places)].map((c, k) => ({ index: -1 - k, at: [c] }));
   let active = [...placed.filter((x): x is Placed => typeof x !== 'string'), ...candidates];
   const background = ghosts?.background ?? TRUE;
   const A = (thread: number, pc: number): Term =>
