@@ -116,9 +116,10 @@ rely's own witnesses use; others are "not checked") and read as a C expression o
 the variables and ghosts visible there; its obligations are initiation, each step of
 its thread into its location, and each step of every other thread (interference,
 assuming all the invariants of its location). rely adds candidates of its own (a ghost
-copy of a local equals it where C cannot name the local; what the steps into a
-location establish, where one position stands for several; the initial values at a
-thread's entry). Invariants with a failing obligation are dropped until the rest hold
+copy of a local equals it where C cannot name the local; a thread has not ended at
+its locations and has started past its entry; what the steps into a location
+establish, where one position stands for several; the initial values at a thread's
+entry). Invariants with a failing obligation are dropped until the rest hold
 together: the witness's are reported inductive. Result: TRUE only when the inductive
 invariants also rule out every step into an error location (a proof of the program as
 rely models it); else UNKNOWN. An update only sets its ghost, so ghosts cannot change

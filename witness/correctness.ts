@@ -6,7 +6,10 @@
  * checking found the thread can see there (engines/state-space/api.ts, an exact fixpoint that
  * over-approximates the reachable states), projected onto the C variables visible at
  * its position, as a disjunction of value tuples. Places at one position (a function
- * run by several threads) share the disjunction of their tuples.
+ * run by several threads) share the disjunction of their tuples. Where that fixpoint is
+ * not exact, the views can be the exact reachable states (api.ts reachableViews) of the
+ * program with ghosts that copy every thread's locals and say where it is
+ * (pc-ghosts.ts): projected the same way, they name what the other threads hold.
  *
  * Checking: each invariant is attached to the places at its line and column
  * (locations.ts) and read in each place's thread scope. A place's assertion A(t, l)

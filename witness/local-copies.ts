@@ -7,6 +7,9 @@
  * it to x where x is out of scope (correctness.ts: a candidate invariant `rely_T_x == x`
  * at each such place, checked like the witness's own).
  *
+ * A witness from the exact reachable states copies every local of each thread's own
+ * function, so that another thread's invariant can name it (cli/witness.ts).
+ *
  * Such an update reads the program's state: its value is a variable visible at its
  * location, taken right after the step that executes the statement there (ghosts.ts).
  * It never blocks a step or changes a program variable.
