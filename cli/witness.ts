@@ -29,6 +29,8 @@ import type { Answer } from './verify.js';
 
 /** The thread-modular fixpoint behind a correctness witness explores at most this many states. */
 const VIEW_STATES = 1_000_000;
+/** Invariants from the exact reachable states longer than this (characters, in all) are left out: no validator reads them in reasonable time. */
+const MAX_REACHABLE_TEXT = 2_000_000;
 
 /** The program of `file` as the answer's engine lowered it, with calls inlined (where the witness's positions and scopes come from). */
 function readable(file: string, o: Common, p: Program): ReadableProgram {
@@ -58,6 +60,7 @@ export function writeWitness(out: string, file: string, answer: Answer, o: Commo
   writeFileSync(out, correctnessYaml(c.invariants, by, c.ghosts));
   io.err(`rely: wrote a correctness witness (${c.invariants.length} location invariants, ${n ? `${n} ghost variables, format ${GHOST_FORMAT}` : `format ${CORRECTNESS_FORMAT}`}) to ${out}\n`);
   if (c.from === 'reachable states') io.err('rely: its invariants are the exact reachable states (thread-modular model checking found no exact fixpoint), with ghosts rely_pc_T for where the threads are\n');
+  if (c.from === 'too many states') io.err(`rely: it has no invariants: thread-modular model checking found no exact fixpoint, and the exact reachable states would make invariants of more than ${MAX_REACHABLE_TEXT} characters\n`);
   if (!c.from) io.err('rely: it has no invariants: neither thread-modular model checking nor an explicit search of the reachable states gave an exact answer for this program within the time left (a bound mattered, an error is reachable in the abstraction, or threads are templates)\n');
 }
 
@@ -66,7 +69,7 @@ export function writeWitness(out: string, file: string, answer: Answer, o: Commo
  * program if it is exact, else from its exact reachable states with pc ghosts
  * (pc-ghosts.ts: a thread's invariant says where the other threads are), else none.
  */
-function correctness(rp: ReadableProgram, file: string, deadline: number): { invariants: LocationInvariant[]; ghosts?: GhostInstrumentation; from?: string } {
+function correctness(rp: ReadableProgram, file: string, deadline: number): { invariants: LocationInvariant[]; ghosts?: GhostInstrumentation; from?: 'thread-modular' | 'reachable states' | 'too many states' } {
   // With ghost copies of the locals that functions the threads call cannot name (local-copies.ts).
   const p = withLocalCopies(rp.program, rp.functions);
   const bounds = { maxStates: VIEW_STATES, budget: new Budget({ deadline }) };
@@ -83,7 +86,9 @@ function correctness(rp: ReadableProgram, file: string, deadline: number): { inv
   const reachable = 'reason' in g ? undefined : reachableViews(g.program, bounds);
   if ('reason' in g || !reachable) return { invariants: [] };
   const names = new Map([...ghosts.names, ...g.names]);
-  return { invariants: invariantsFromViews(g.program, rp.functions, reachable, file, names, rp.pointerText), ghosts: bothGhosts(ghosts.instrumentation, pc.instrumentation), from: 'reachable states' };
+  const invariants = invariantsFromViews(g.program, rp.functions, reachable, file, names, rp.pointerText);
+  if (invariants.reduce((n, i) => n + i.value.length, 0) > MAX_REACHABLE_TEXT) return { invariants: [], from: 'too many states' };
+  return { invariants, ghosts: bothGhosts(ghosts.instrumentation, pc.instrumentation), from: 'reachable states' };
 }
 
 interface ValidateCli extends Common {
