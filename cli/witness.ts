@@ -14,10 +14,11 @@ import type { DataModel } from '../frontend/types.js';
 import { solverOption } from '../core/options.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { createSolver, type SolverChoice } from '../solver/select.js';
-import { threadModularViews } from '../engines/state-space/api.js';
+import { reachableViews, threadModularViews } from '../engines/state-space/api.js';
 import { Budget } from '../core/budget.js';
 import { and } from '../solver/formula.js';
-import { CORRECTNESS_FORMAT, GHOST_FORMAT, correctnessYaml, readWitness, violationYaml, type Producer, type ReadGhosts, type ReadInvariant } from '../witness/format.js';
+import { CORRECTNESS_FORMAT, GHOST_FORMAT, correctnessYaml, readWitness, violationYaml, type GhostInstrumentation, type LocationInvariant, type Producer, type ReadGhosts, type ReadInvariant } from '../witness/format.js';
+import { bothGhosts, pcGhostsOf } from '../witness/pc-ghosts.js';
 import { ghostLinks, ghostsOf, withGhosts } from '../witness/ghosts.js';
 import { withLocalCopies } from '../witness/local-copies.js';
 import { violationWaypoints, followViolation, followCutLoops, type Followed } from '../witness/violation.js';
@@ -28,6 +29,8 @@ import type { Answer } from './verify.js';
 
 /** The thread-modular fixpoint behind a correctness witness explores at most this many states. */
 const VIEW_STATES = 1_000_000;
+/** Invariants from the exact reachable states longer than this (characters, in all) are left out: no validator reads them in reasonable time. */
+const MAX_REACHABLE_TEXT = 2_000_000;
 
 /** The program of `file` as the answer's engine lowered it, with calls inlined (where the witness's positions and scopes come from). */
 function readable(file: string, o: Common, p: Program): ReadableProgram {
@@ -52,15 +55,40 @@ export function writeWitness(out: string, file: string, answer: Answer, o: Commo
     writeFileSync(out, violationYaml(waypoints, by));
     return void io.err(`rely: wrote a violation witness (${waypoints.length} waypoints, format 2.2) to ${out}\n`);
   }
+  const c = correctness(rp, by.file, deadline);
+  const n = c.ghosts?.ghost_variables.length ?? 0;
+  writeFileSync(out, correctnessYaml(c.invariants, by, c.ghosts));
+  io.err(`rely: wrote a correctness witness (${c.invariants.length} location invariants, ${n ? `${n} ghost variables, format ${GHOST_FORMAT}` : `format ${CORRECTNESS_FORMAT}`}) to ${out}\n`);
+  if (c.from === 'reachable states') io.err('rely: its invariants are the exact reachable states (thread-modular model checking found no exact fixpoint), with ghosts rely_pc_T for where the threads are\n');
+  if (c.from === 'too many states') io.err(`rely: it has no invariants: thread-modular model checking found no exact fixpoint, and the exact reachable states would make invariants of more than ${MAX_REACHABLE_TEXT} characters\n`);
+  if (!c.from) io.err('rely: it has no invariants: neither thread-modular model checking nor an explicit search of the reachable states gave an exact answer for this program within the time left (a bound mattered, an error is reachable in the abstraction, or threads are templates)\n');
+}
+
+/**
+ * A correctness witness's invariants and ghosts: from the thread-modular fixpoint of the
+ * program if it is exact, else from its exact reachable states with pc ghosts
+ * (pc-ghosts.ts: a thread's invariant says where the other threads are), else none.
+ */
+function correctness(rp: ReadableProgram, file: string, deadline: number): { invariants: LocationInvariant[]; ghosts?: GhostInstrumentation; from?: 'thread-modular' | 'reachable states' | 'too many states' } {
   // With ghost copies of the locals that functions the threads call cannot name (local-copies.ts).
   const p = withLocalCopies(rp.program, rp.functions);
-  const views = threadModularViews(p, { maxStates: VIEW_STATES, budget: new Budget({ deadline }) });
-  const ghosts = views ? ghostsOf(p, rp.functions, by.file) : undefined;
-  const invariants = views ? invariantsFromViews(p, rp.functions, views, by.file, ghosts?.names, rp.pointerText) : [];
-  const n = ghosts?.instrumentation.ghost_variables.length ?? 0;
-  writeFileSync(out, correctnessYaml(invariants, by, ghosts?.instrumentation));
-  io.err(`rely: wrote a correctness witness (${invariants.length} location invariants, ${n ? `${n} ghost variables, format ${GHOST_FORMAT}` : `format ${CORRECTNESS_FORMAT}`}) to ${out}\n`);
-  if (!views) io.err('rely: it has no invariants: thread-modular model checking found no exact fixpoint for this program within the time left (a bound mattered, an error is reachable in its abstraction, or threads are templates)\n');
+  const bounds = { maxStates: VIEW_STATES, budget: new Budget({ deadline }) };
+  const views = threadModularViews(p, bounds);
+  if (views) {
+    const ghosts = ghostsOf(p, rp.functions, file);
+    return { invariants: invariantsFromViews(p, rp.functions, views, file, ghosts.names, rp.pointerText), ghosts: ghosts.instrumentation, from: 'thread-modular' };
+  }
+  // Each thread's invariants name every thread's locals (by ghost copies) and where it is (pc ghosts).
+  const all = withLocalCopies(rp.program, rp.functions, true);
+  const ghosts = ghostsOf(all, rp.functions, file);
+  const pc = pcGhostsOf(all, rp.functions, file, new Set([...[...all.vars.values()].map((v) => v.cname), ...ghosts.names.keys()]));
+  const g = withGhosts({ ...rp, program: all }, pc.read);
+  const reachable = 'reason' in g ? undefined : reachableViews(g.program, bounds);
+  if ('reason' in g || !reachable) return { invariants: [] };
+  const names = new Map([...ghosts.names, ...g.names]);
+  const invariants = invariantsFromViews(g.program, rp.functions, reachable, file, names, rp.pointerText);
+  if (invariants.reduce((n, i) => n + i.value.length, 0) > MAX_REACHABLE_TEXT) return { invariants: [], from: 'too many states' };
+  return { invariants, ghosts: bothGhosts(ghosts.instrumentation, pc.instrumentation), from: 'reachable states' };
 }
 
 interface ValidateCli extends Common {
@@ -93,9 +121,10 @@ rely's own witnesses use; others are "not checked") and read as a C expression o
 the variables and ghosts visible there; its obligations are initiation, each step of
 its thread into its location, and each step of every other thread (interference,
 assuming all the invariants of its location). rely adds candidates of its own (a ghost
-copy of a local equals it where C cannot name the local; what the steps into a
-location establish, where one position stands for several; the initial values at a
-thread's entry). Invariants with a failing obligation are dropped until the rest hold
+copy of a local equals it where C cannot name the local; a thread has not ended at
+its locations and has started past its entry; what the steps into a location
+establish, where one position stands for several; the initial values at a thread's
+entry). Invariants with a failing obligation are dropped until the rest hold
 together: the witness's are reported inductive. Result: TRUE only when the inductive
 invariants also rule out every step into an error location (a proof of the program as
 rely models it); else UNKNOWN. An update only sets its ghost, so ghosts cannot change

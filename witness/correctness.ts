@@ -6,7 +6,10 @@
  * checking found the thread can see there (engines/state-space/api.ts, an exact fixpoint that
  * over-approximates the reachable states), projected onto the C variables visible at
  * its position, as a disjunction of value tuples. Places at one position (a function
- * run by several threads) share the disjunction of their tuples.
+ * run by several threads) share the disjunction of their tuples. Where that fixpoint is
+ * not exact, the views can be the exact reachable states (api.ts reachableViews) of the
+ * program with ghosts that copy every thread's locals and say where it is
+ * (pc-ghosts.ts): projected the same way, they name what the other threads hold.
  *
  * Checking: each invariant is attached to the places at its line and column
  * (locations.ts) and read in each place's thread scope. A place's assertion A(t, l)
@@ -202,6 +205,24 @@ function stepCandidates(p: Program, places: readonly Place[]): Candidate[] {
   });
 }
 
+/**
+ * A thread's own start and end flags (rely's `__started.T`, `__done.T`): while it is at a
+ * location with a position it has not ended (its last step goes to its exit, which has
+ * none), and past its entry it has started. Without them a join of another thread looks
+ * able to fire while the thread still runs.
+ */
+function ownFlagCandidates(p: Program, places: readonly Place[]): Candidate[] {
+  return places.flatMap((pl) => {
+    const th = p.threads[pl.thread];
+    const done = `__done.${th.name}`;
+    const started = `__started.${th.name}`;
+    return [
+      ...(p.vars.has(done) ? [{ place: pl, formula: eq(mkVar(done), num(0)) }] : []),
+      ...(p.vars.has(started) && pl.pc !== th.entryPc ? [{ place: pl, formula: eq(mkVar(started), num(1)) }] : []),
+    ];
+  });
+}
+
 /** The atoms of the initial condition on one variable each, not a pc (`block = 0`). */
 const initialFacts = (p: Program): Term[] =>
   conjuncts(p.init).filter((a) => {
@@ -234,7 +255,7 @@ export async function checkInvariants(rp: ReadableProgram, invariants: readonly 
   const results: InvariantStatus[] = placed.map((x) => (typeof x === 'string' ? { status: 'not checked', reason: x } : { status: 'inductive' }));
   const places = placesOf(p, rp.functions);
   // Invariants rely adds of its own, checked like the witness's (indices below 0: not reported).
-  const candidates = [...copyCandidates(rp, places, ghosts?.copies ?? []), ...stepCandidates(p, places)].map((c, k) => ({ index: -1 - k, at: [c] }));
+  const candidates = [...copyCandidates(rp, places, ghosts?.copies ?? []), ...stepCandidates(p, places), ...ownFlagCandidates(p, places)].map((c, k) => ({ index: -1 - k, at: [c] }));
   let active = [...placed.filter((x): x is Placed => typeof x !== 'string'), ...candidates];
   const background = ghosts?.background ?? TRUE;
   const A = (thread: number, pc: number): Term =>

@@ -72,7 +72,7 @@ function ghostName(p: Program, x: string, taken: Set<string>): string {
 const key = (pos: SourcePos): string => `${pos.line}:${pos.col}`;
 
 /** The positions of the statements a step executes, in order (a step without any: its own). */
-const stepPositions = (t: Transition): SourcePos[] => (t.steps.length ? t.steps.map((s) => s.pos) : [t.pos]);
+export const stepPositions = (t: Transition): SourcePos[] => (t.steps.length ? t.steps.map((s) => s.pos) : [t.pos]);
 
 /**
  * Where the changes of x can be said as updates: per statement position, the constant

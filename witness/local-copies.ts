@@ -7,6 +7,9 @@
  * it to x where x is out of scope (correctness.ts: a candidate invariant `rely_T_x == x`
  * at each such place, checked like the witness's own).
  *
+ * A witness from the exact reachable states copies every local of each thread's own
+ * function, so that another thread's invariant can name it (cli/witness.ts).
+ *
  * Such an update reads the program's state: its value is a variable visible at its
  * location, taken right after the step that executes the statement there (ghosts.ts).
  * It never blocks a step or changes a program variable.
@@ -65,9 +68,21 @@ export function copyUpdates(p: Program, functions: Functions, x: string, thread:
   return [...out.values()];
 }
 
-/** `p` with a ghost global copying each thread's local that is live where it cannot be named (0 until the local's first write). */
-export function withLocalCopies(p: Program, functions: Functions): Program {
-  const xs = [...hiddenLive(p, functions)].filter(([x, { thread, cname }]) => copyUpdates(p, functions, x, thread, cname) !== undefined).map(([x]) => x);
+/** Every local of each thread's own function (C name → IR variable). */
+function ownLocals(p: Program): Map<string, { thread: number; cname: string }> {
+  const out = new Map<string, { thread: number; cname: string }>();
+  for (const th of p.threads)
+    for (const [cname, v] of scopeAt(p, th.index, th.fn).names) if (p.vars.get(v)!.owner === th.index) out.set(v, { thread: th.index, cname });
+  return out;
+}
+
+/**
+ * `p` with a ghost global copying each thread's local that is live where it cannot be
+ * named (0 until the local's first write) — with `every`, each local of each thread's
+ * own function, so that the invariants of one thread can say what the others' are.
+ */
+export function withLocalCopies(p: Program, functions: Functions, every = false): Program {
+  const xs = [...(every ? new Map([...hiddenLive(p, functions), ...ownLocals(p)]) : hiddenLive(p, functions))].filter(([x, { thread, cname }]) => copyUpdates(p, functions, x, thread, cname) !== undefined).map(([x]) => x);
   if (xs.length === 0) return p;
   const vars = new Map<string, VarInfo>(p.vars);
   for (const x of xs) vars.set(copyOf(x), { name: copyOf(x), owner: null, role: 'ghost', unsigned: false, bool: false, cname: copyOf(x) });

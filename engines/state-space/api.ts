@@ -7,6 +7,7 @@
  */
 import type { Program } from '../../program/program.js';
 import { checkModular, checkModularProof } from './modular.js';
+import { explore } from './explore.js';
 import type { Budget } from '../../core/budget.js';
 
 export { Layout, initialStates } from './steps.js';
@@ -63,5 +64,29 @@ export function threadModularViews(p: Program, bounds: { maxStates: number; budg
         byPc.get(pc)!.push([...st]);
       }
     return { thread: th.index, names: T.layout.names, byPc };
+  });
+}
+
+/**
+ * Per thread and location, the exact reachable states of `p` (explicit-global search
+ * over the product, explore.ts), each a value of every variable of the program (`names`
+ * of each view) — when the search is complete, closed under the steps (re-checked), free
+ * of errors, and drew no value from a range. Otherwise undefined. Programs with template
+ * threads or kept calls are not searched.
+ */
+export function reachableViews(p: Program, bounds: { maxStates: number; budget: Budget }): ThreadViews[] | undefined {
+  if (p.threads.some((th) => th.replicated || th.transitions.some((t) => t.stack))) return undefined;
+  const r = explore(p, { maxStates: bounds.maxStates, budget: bounds.budget, recheck: true, keepStates: true });
+  if (!r.complete || r.errorReachable || r.usedNondetRange || r.cut > 0 || r.closed !== true || !r.reachable) return undefined;
+  const { names, values } = r.reachable;
+  return p.threads.map((th) => {
+    const pcSlot = names.indexOf(th.pc);
+    const byPc = new Map<number, (readonly bigint[])[]>();
+    for (const st of values) {
+      const pc = Number(st[pcSlot]);
+      if (!byPc.has(pc)) byPc.set(pc, []);
+      byPc.get(pc)!.push(st);
+    }
+    return { thread: th.index, names, byPc };
   });
 }

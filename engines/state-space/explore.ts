@@ -40,6 +40,8 @@ export interface ExploreOptions extends SearchOptions {
    * context bounding, Musuvathi–Qadeer PLDI'07).
    */
   preemptions?: number;
+  /** Report the explored states (`reachable`), e.g. for the invariants of a correctness witness. */
+  keepStates?: boolean;
 }
 
 /** What every explicit search reports. */
@@ -67,6 +69,8 @@ export interface ExploreResult extends SearchResult {
   readonly trace?: readonly TraceStep[];
   /** The run to the error state, for core/replay.ts. */
   readonly run?: Run<bigint>;
+  /** With `keepStates`: the explored states, values of `names` (every variable of the program, in `p.vars`'s order). */
+  readonly reachable?: { readonly names: readonly string[]; readonly values: readonly (readonly bigint[])[] };
 }
 
 /** Runs `search`: undefined, or why its budget stopped it (Timeout, OutOfMemory with its reason); anything else is thrown on. */
@@ -229,6 +233,7 @@ class Explorer {
       trace: error >= 0 ? this.traceTo(error) : undefined,
       run: error >= 0 ? this.runTo(error) : undefined,
       timeMs: performance.now() - t0,
+      reachable: this.opts.keepStates ? { names: this.layout.names, values: this.values } : undefined,
     };
   }
 

@@ -24,7 +24,7 @@ const tasks = (folder: string): string[] =>
 
 const CONFIRMED: Record<string, string[]> = {
   'benchmarks/programs/svcomp-style': ['fib-bench', 'ptr-swap-buffers', 'stack-lock'],
-  'benchmarks/svcomp/pthread-atomic': ['time_var_mutex'],
+  'benchmarks/svcomp/pthread-atomic': ['dekker', 'lamport', 'peterson', 'time_var_mutex'],
 };
 
 describe.each(Object.keys(CONFIRMED))('witnesses of %s', (folder) => {
