@@ -34,7 +34,7 @@ import { liveVariables } from '../program/dead-locals.js';
 import type { Obligation } from '../core/certificate.js';
 import type { ThreadViews } from '../engines/state-space/api.js';
 import type { LocationInvariant, ReadInvariant } from './format.js';
-import { cLiteral, placesOf, readInScope, scopeAt, type Place } from './locations.js';
+import { cLiteral, placesOf, positionKey, readInScope, scopeAt, type Place } from './locations.js';
 import type { GhostCopy } from './ghosts.js';
 
 type Functions = ReadableProgram['functions'];
@@ -62,7 +62,7 @@ export function invariantsFromViews(
 ): LocationInvariant[] {
   const byPos = new Map<string, { place: Place; names: Map<string, string> }[]>();
   for (const place of placesOf(p, functions)) {
-    const k = `${place.pos.line}:${place.pos.col}`;
+    const k = positionKey(place.pos);
     if (!byPos.has(k)) byPos.set(k, []);
     // A variable dead at the place has a value the explicit engines fix (program/dead-locals.ts), not one C gives it: left out.
     const { live, tracked } = liveVariables(p, p.threads[place.thread]);

@@ -30,10 +30,10 @@ import { fixedValue } from '../solver/bounds.js';
 import type { SmtSolver } from '../solver/smt.js';
 import { InputError, showPos, type SourcePos } from '../program/diagnostics.js';
 import { assigned } from '../program/lock-owners.js';
-import { fullFormula, type Program, type Transition, type VarInfo } from '../program/program.js';
+import { fullFormula, type Program, type VarInfo } from '../program/program.js';
 import type { ReadableProgram } from '../frontend/index.js';
 import type { GhostInstrumentation, GhostUpdates, ReadGhostUpdate, ReadGhosts } from './format.js';
-import { cLiteral, functionAt, samePos, scopeAt } from './locations.js';
+import { cLiteral, functionAt, positionKey, samePos, scopeAt, stepPositions } from './locations.js';
 import { copied, copyUpdates } from './local-copies.js';
 
 type Functions = ReadableProgram['functions'];
@@ -69,11 +69,6 @@ function ghostName(p: Program, x: string, taken: Set<string>): string {
   return name;
 }
 
-const key = (pos: SourcePos): string => `${pos.line}:${pos.col}`;
-
-/** The positions of the statements a step executes, in order (a step without any: its own). */
-export const stepPositions = (t: Transition): SourcePos[] => (t.steps.length ? t.steps.map((s) => s.pos) : [t.pos]);
-
 /**
  * Where the changes of x can be said as updates: per statement position, the constant
  * that every step executing a statement there sets x to — undefined when some step
@@ -87,7 +82,7 @@ function updatesOf(p: Program, x: string, heads: ReadonlySet<string>): Map<strin
   const through = new Map<string, { pos: SourcePos; value: bigint | null }>();
   for (const t of steps)
     for (const pos of stepPositions(t)) {
-      const k = key(pos);
+      const k = positionKey(pos);
       const value = t.writes.includes(x) && !t.stack ? assigned(t, x) : null;
       const before = through.get(k);
       through.set(k, { pos, value: before === undefined || before.value === value ? value : null });
@@ -98,8 +93,8 @@ function updatesOf(p: Program, x: string, heads: ReadonlySet<string>): Map<strin
     // that writes x (its text names it: `pthread_mutex_lock(m)`, `pthread_create(T)`), else the last one that is
     // not a function's head (which stands for the function's start and end).
     const ok = (c: string): boolean => through.get(c)!.value !== null;
-    const named = t.steps.filter((s) => ok(key(s.pos)) && mentions(s.text)).map((s) => key(s.pos));
-    const ks = stepPositions(t).map(key).reverse().filter(ok);
+    const named = t.steps.filter((s) => ok(positionKey(s.pos)) && mentions(s.text)).map((s) => positionKey(s.pos));
+    const ks = stepPositions(t).map(positionKey).reverse().filter(ok);
     const k = named.at(-1) ?? ks.find((c) => !heads.has(c)) ?? ks[0];
     if (k === undefined) return undefined;
     out.set(k, through.get(k) as { pos: SourcePos; value: bigint });
@@ -117,7 +112,7 @@ export interface WrittenGhosts {
 export function ghostsOf(p: Program, functions: Functions, fileName: string): WrittenGhosts {
   const taken = new Set([...p.vars.values()].map((v) => v.cname));
   const init = conjuncts(p.init);
-  const heads = new Set(functions.map((f) => key(f.pos)));
+  const heads = new Set(functions.map((f) => positionKey(f.pos)));
   const names = new Map<string, string>();
   const variables: GhostInstrumentation['ghost_variables'][number][] = [];
   const at = new Map<string, { pos: SourcePos; updates: GhostUpdates['updates'][number][] }>();
@@ -125,8 +120,8 @@ export function ghostsOf(p: Program, functions: Functions, fileName: string): Wr
     names.set(name, x);
     variables.push({ name, scope: 'global', type: 'int', initial: { value: cLiteral(initial), format: 'c_expression' } });
     for (const { pos, value } of updates) {
-      if (!at.has(key(pos))) at.set(key(pos), { pos, updates: [] });
-      at.get(key(pos))!.updates.push({ variable: name, value, format: 'c_expression' });
+      if (!at.has(positionKey(pos))) at.set(positionKey(pos), { pos, updates: [] });
+      at.get(positionKey(pos))!.updates.push({ variable: name, value, format: 'c_expression' });
     }
   };
   for (const x of hiddenState(p)) {
@@ -145,12 +140,15 @@ export function ghostsOf(p: Program, functions: Functions, fileName: string): Wr
   }
   const ghost_updates = [...at.values()]
     .map(({ pos, updates }) => ({ location: { file_name: fileName, line: pos.line, column: pos.col, function: functionAt(functions, pos) }, updates }))
-    .sort((a, b) => a.location.line - b.location.line || a.location.column - b.location.column);
+    .sort(byLocation);
   return { instrumentation: { ghost_variables: variables, ghost_updates }, names };
 }
 
 // ---------------------------------------------------------------------------
 // Reading.
+
+/** Ghost updates in source order. */
+export const byLocation = (a: GhostUpdates, b: GhostUpdates): number => a.location.line - b.location.line || a.location.column - b.location.column;
 
 /** The program with a witness's ghosts, their C names (→ IR variable), and what the reader noted about them. */
 export interface Instrumented {

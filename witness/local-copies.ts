@@ -17,9 +17,9 @@
 import { and, eq, mkVar, num, primed } from '../solver/formula.js';
 import type { SourcePos } from '../program/diagnostics.js';
 import { liveVariables } from '../program/dead-locals.js';
-import type { Program, Transition, VarInfo } from '../program/program.js';
+import type { Program, VarInfo } from '../program/program.js';
 import type { ReadableProgram } from '../frontend/index.js';
-import { functionAt, placesOf, scopeAt } from './locations.js';
+import { functionAt, placesOf, positionKey, scopeAt, stepPositions } from './locations.js';
 
 type Functions = ReadableProgram['functions'];
 
@@ -43,8 +43,6 @@ function hiddenLive(p: Program, functions: Functions): Map<string, { thread: num
   return out;
 }
 
-const key = (pos: SourcePos): string => `${pos.line}:${pos.col}`;
-const positions = (t: Transition): SourcePos[] => (t.steps.length ? t.steps.map((s) => s.pos) : [t.pos]);
 
 /**
  * Where the copy of thread `thread`'s local x (C name `cname`) is updated: one statement
@@ -56,14 +54,14 @@ export function copyUpdates(p: Program, functions: Functions, x: string, thread:
   const steps = p.threads.flatMap((th) => th.transitions);
   const fine = new Map<string, boolean>();
   for (const t of steps)
-    for (const pos of positions(t)) fine.set(key(pos), (fine.get(key(pos)) ?? true) && t.thread === thread && t.writes.includes(x) && !t.stack);
+    for (const pos of stepPositions(t)) fine.set(positionKey(pos), (fine.get(positionKey(pos)) ?? true) && t.thread === thread && t.writes.includes(x) && !t.stack);
   const out = new Map<string, SourcePos>();
   for (const t of steps.filter((s) => s.thread === thread && s.writes.includes(x))) {
-    const pos = positions(t)
+    const pos = stepPositions(t)
       .reverse()
-      .find((q) => fine.get(key(q)) && scopeAt(p, thread, functionAt(functions, q)).names.get(cname) === x);
+      .find((q) => fine.get(positionKey(q)) && scopeAt(p, thread, functionAt(functions, q)).names.get(cname) === x);
     if (!pos) return undefined;
-    out.set(key(pos), pos);
+    out.set(positionKey(pos), pos);
   }
   return [...out.values()];
 }

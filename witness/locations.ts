@@ -22,6 +22,12 @@ import { InputError, showPos, type SourcePos } from '../program/diagnostics.js';
 import type { ReadableProgram } from '../frontend/index.js';
 import type { Program, Transition } from '../program/program.js';
 
+/** The positions of the statements a step executes, in order (a step without any: its own). */
+export const stepPositions = (t: Transition): SourcePos[] => (t.steps.length ? t.steps.map((s) => s.pos) : [t.pos]);
+
+/** A source position as a map key (its line and column). */
+export const positionKey = (pos: SourcePos): string => `${pos.line}:${pos.col}`;
+
 /** A thread's location with its position in the source and the function it is in. */
 export interface Place {
   readonly thread: number;

@@ -20,23 +20,22 @@ import type { SourcePos } from '../program/diagnostics.js';
 import type { Program } from '../program/program.js';
 import type { ReadableProgram } from '../frontend/index.js';
 import type { GhostInstrumentation, ReadGhosts } from './format.js';
-import { functionAt } from './locations.js';
-import { stepPositions } from './ghosts.js';
+import { functionAt, positionKey, stepPositions } from './locations.js';
+import { byLocation } from './ghosts.js';
 
 type Functions = ReadableProgram['functions'];
 
-const key = (pos: SourcePos): string => `${pos.line}:${pos.col}`;
 const bySource = (a: SourcePos, b: SourcePos): number => a.line - b.line || a.col - b.col;
 
 /** The pc ghosts of `p` (C names apart from `taken`), as written and as the reader reads them. */
 export function pcGhostsOf(p: Program, functions: Functions, fileName: string, taken: ReadonlySet<string>): { instrumentation: GhostInstrumentation; read: ReadGhosts } {
   // Per position: the threads whose steps execute a statement there.
   const at = new Map<string, { pos: SourcePos; threads: Set<number> }>();
-  const heads = new Set(functions.map((f) => key(f.pos)));
+  const heads = new Set(functions.map((f) => positionKey(f.pos)));
   for (const t of p.threads.flatMap((th) => th.transitions))
-    for (const pos of stepPositions(t).filter((q) => !heads.has(key(q)))) {
-      if (!at.has(key(pos))) at.set(key(pos), { pos, threads: new Set() });
-      at.get(key(pos))!.threads.add(t.thread);
+    for (const pos of stepPositions(t).filter((q) => !heads.has(positionKey(q)))) {
+      if (!at.has(positionKey(pos))) at.set(positionKey(pos), { pos, threads: new Set() });
+      at.get(positionKey(pos))!.threads.add(t.thread);
     }
   const variables: GhostInstrumentation['ghost_variables'][number][] = [];
   const updates: { pos: SourcePos; variable: string; value: string }[] = [];
@@ -73,6 +72,6 @@ export function bothGhosts(a: GhostInstrumentation, b: GhostInstrumentation): Gh
     const before = at.get(k);
     at.set(k, before ? { ...before, updates: [...before.updates, ...u.updates] } : u);
   }
-  const ghost_updates = [...at.values()].sort((x, y) => x.location.line - y.location.line || x.location.column - y.location.column);
+  const ghost_updates = [...at.values()].sort(byLocation);
   return { ghost_variables: [...a.ghost_variables, ...b.ghost_variables], ghost_updates };
 }

@@ -35,7 +35,7 @@ export function threadModularFixpoint(p: Program, bounds: { maxStates: number; b
   return { errorReachable: r.errorReachable, complete: r.complete };
 }
 
-/** What thread-modular model checking found thread `thread` can see at each of its locations: values of `names` (the globals, then its own locals). */
+/** What thread `thread` can see at each of its locations: values of `names` (thread-modular: the globals, then its own locals; reachable: every variable). */
 export interface ThreadViews {
   readonly thread: number;
   readonly names: readonly string[];
@@ -55,16 +55,20 @@ export function threadModularViews(p: Program, bounds: { maxStates: number; budg
   if (!r.proof || r.errorReachable || r.usedNondetRange || r.cut > 0 || checkModularProof(r.proof) !== undefined) return undefined;
   return r.proof.threads.map((T) => {
     const th = T.members[0];
-    const pcSlot = T.layout.index.get(th.pc)!;
-    const byPc = new Map<number, bigint[][]>();
-    for (const { at } of T.P.values())
-      for (const st of at.values()) {
-        const pc = Number(st[pcSlot]);
-        if (!byPc.has(pc)) byPc.set(pc, []);
-        byPc.get(pc)!.push([...st]);
-      }
-    return { thread: th.index, names: T.layout.names, byPc };
+    const states = [...T.P.values()].flatMap(({ at }) => [...at.values()].map((st) => [...st]));
+    return { thread: th.index, names: T.layout.names, byPc: byPcOf(states, T.layout.index.get(th.pc)!) };
   });
+}
+
+/** States grouped by the value of their slot `pcSlot`, a thread's location. */
+function byPcOf(states: readonly (readonly bigint[])[], pcSlot: number): Map<number, (readonly bigint[])[]> {
+  const byPc = new Map<number, (readonly bigint[])[]>();
+  for (const st of states) {
+    const pc = Number(st[pcSlot]);
+    if (!byPc.has(pc)) byPc.set(pc, []);
+    byPc.get(pc)!.push(st);
+  }
+  return byPc;
 }
 
 /**
@@ -79,14 +83,5 @@ export function reachableViews(p: Program, bounds: { maxStates: number; budget: 
   const r = explore(p, { maxStates: bounds.maxStates, budget: bounds.budget, recheck: true, keepStates: true });
   if (!r.complete || r.errorReachable || r.usedNondetRange || r.cut > 0 || r.closed !== true || !r.reachable) return undefined;
   const { names, values } = r.reachable;
-  return p.threads.map((th) => {
-    const pcSlot = names.indexOf(th.pc);
-    const byPc = new Map<number, (readonly bigint[])[]>();
-    for (const st of values) {
-      const pc = Number(st[pcSlot]);
-      if (!byPc.has(pc)) byPc.set(pc, []);
-      byPc.get(pc)!.push(st);
-    }
-    return { thread: th.index, names, byPc };
-  });
+  return p.threads.map((th) => ({ thread: th.index, names, byPc: byPcOf(values, names.indexOf(th.pc)) }));
 }
