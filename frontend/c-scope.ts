@@ -10,7 +10,7 @@
  * which is the same for the positions witnesses use: statements' starts, and points
  * inside statements.
  */
-import type { SourcePos } from '../program/diagnostics.js';
+import { comparePos, type SourcePos } from '../program/diagnostics.js';
 import type { FunctionDef, Stmt, TopLevel } from './ast.js';
 
 /** A name in scope at P when `from` < P and, if `until` is set, P < `until`. */
@@ -19,8 +19,6 @@ interface Scoped {
   readonly from: SourcePos;
   readonly until?: SourcePos;
 }
-
-const before = (a: SourcePos, b: SourcePos): boolean => a.line < b.line || (a.line === b.line && a.col < b.col);
 
 /** The scoped parameters and locals of every function defined in the file, by name. */
 export function functionScopes(items: readonly { readonly item: TopLevel }[]): Map<string, readonly Scoped[]> {
@@ -31,7 +29,7 @@ export function functionScopes(items: readonly { readonly item: TopLevel }[]): M
 
 /** The C names of `scoped` in scope at `pos`. */
 export function namesInScope(scoped: readonly Scoped[], pos: SourcePos): Set<string> {
-  return new Set(scoped.filter((s) => before(s.from, pos) && (s.until === undefined || before(pos, s.until))).map((s) => s.name));
+  return new Set(scoped.filter((s) => comparePos(s.from, pos) < 0 && (s.until === undefined || comparePos(pos, s.until) < 0)).map((s) => s.name));
 }
 
 function scopedNames(def: FunctionDef): Scoped[] {

@@ -8,6 +8,9 @@ export interface SourcePos {
 
 export const showPos = (p: SourcePos): string => `${p.file}:${p.line}:${p.col}`;
 
+/** Source order of two positions in one file: negative when `a` comes first. */
+export const comparePos = (a: SourcePos, b: SourcePos): number => a.line - b.line || a.col - b.col;
+
 /**
  * A problem with the user's input. `unsupported` marks constructs that are valid C
  * but outside what rely models; the CLI prints `file:line:col: unsupported: …` and

@@ -18,7 +18,7 @@
  */
 import type { Term } from '../solver/formula.js';
 import { varsOf } from '../solver/formula.js';
-import { InputError, showPos, type SourcePos } from '../program/diagnostics.js';
+import { InputError, comparePos, showPos, type SourcePos } from '../program/diagnostics.js';
 import type { ReadableProgram } from '../frontend/index.js';
 import type { Program, Transition } from '../program/program.js';
 
@@ -46,13 +46,12 @@ export interface Scope {
 
 type Functions = ReadableProgram['functions'];
 
-const before = (a: SourcePos, b: SourcePos): boolean => a.line < b.line || (a.line === b.line && a.col <= b.col);
 export const samePos = (a: SourcePos, b: { line: number; column?: number }): boolean => a.line === b.line && (b.column === undefined || a.col === b.column);
 
 /** The function whose definition starts last at or before `pos` (function bodies do not nest in C). */
 export function functionAt(functions: Functions, pos: SourcePos): string {
   let best: Functions[number] | undefined;
-  for (const f of functions) if (f.pos.file === pos.file && before(f.pos, pos) && (!best || before(best.pos, f.pos))) best = f;
+  for (const f of functions) if (f.pos.file === pos.file && comparePos(f.pos, pos) <= 0 && (!best || comparePos(best.pos, f.pos) <= 0)) best = f;
   return best?.name ?? '';
 }
 

@@ -16,7 +16,7 @@
  * reading (withGhosts) before it explores it, so the values its invariants give the
  * ghost are the ones the reader's program gives it.
  */
-import type { SourcePos } from '../program/diagnostics.js';
+import { comparePos, type SourcePos } from '../program/diagnostics.js';
 import type { Program } from '../program/program.js';
 import type { ReadableProgram } from '../frontend/index.js';
 import type { GhostInstrumentation, ReadGhosts } from './format.js';
@@ -25,7 +25,6 @@ import { byLocation } from './ghosts.js';
 
 type Functions = ReadableProgram['functions'];
 
-const bySource = (a: SourcePos, b: SourcePos): number => a.line - b.line || a.col - b.col;
 
 /** The pc ghosts of `p` (C names apart from `taken`), as written and as the reader reads them. */
 export function pcGhostsOf(p: Program, functions: Functions, fileName: string, taken: ReadonlySet<string>): { instrumentation: GhostInstrumentation; read: ReadGhosts } {
@@ -42,7 +41,7 @@ export function pcGhostsOf(p: Program, functions: Functions, fileName: string, t
   const used = new Set(taken);
   for (const th of p.threads) {
     if (th.replicated) continue;
-    const own = [...at.values()].filter((x) => x.threads.size === 1 && x.threads.has(th.index)).map((x) => x.pos).sort(bySource);
+    const own = [...at.values()].filter((x) => x.threads.size === 1 && x.threads.has(th.index)).map((x) => x.pos).sort(comparePos);
     if (own.length === 0) continue;
     let name = `rely_pc_${th.name}`.replace(/\W/g, '_');
     while (used.has(name)) name += '_';
@@ -50,7 +49,7 @@ export function pcGhostsOf(p: Program, functions: Functions, fileName: string, t
     variables.push({ name, scope: 'global', type: 'int', initial: { value: '0', format: 'c_expression' } });
     own.forEach((pos, k) => updates.push({ pos, variable: name, value: `${k + 1}` }));
   }
-  updates.sort((a, b) => bySource(a.pos, b.pos));
+  updates.sort((a, b) => comparePos(a.pos, b.pos));
   const ghost_updates = updates.map(({ pos, variable, value }) => ({
     location: { file_name: fileName, line: pos.line, column: pos.col, function: functionAt(functions, pos) },
     updates: [{ variable, value, format: 'c_expression' as const }],
