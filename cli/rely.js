@@ -15,7 +15,7 @@ if (!existsSync(new URL('../dist/cli/main.js', import.meta.url))) {
   process.stderr.write(`rely: the compiled CLI is missing: run \`npm run build\` in ${fileURLToPath(new URL('..', import.meta.url))}\n`);
   process.exit(4);
 }
-const { unknownVerdict } = await import('../dist/cli/unknown.js');
+const { lastOptionValue, unknownVerdict } = await import('../dist/cli/unknown.js');
 
 export const STACK_MB = 512;
 
@@ -25,14 +25,8 @@ export const STACK_MB = 512;
  * (V8 ends the thread, not the process) instead of growing until the next check.
  */
 function maxMemoryMb(args) {
-  let mb;
-  for (let i = 0; i < args.length && args[i] !== '--'; i++) {
-    const m = /^--max-memory(?:=(.*))?$/.exec(args[i]);
-    if (!m) continue;
-    const v = m[1] ?? args[i + 1] ?? '';
-    mb = /^\d+$/.test(v) && Number(v) >= 16 ? Number(v) : undefined;
-  }
-  return mb;
+  const v = lastOptionValue(args, 'max-memory') ?? '';
+  return /^\d+$/.test(v) && Number(v) >= 16 ? Number(v) : undefined;
 }
 
 /**

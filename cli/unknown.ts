@@ -13,13 +13,19 @@ export function unknownVerdict(args: readonly string[], reason: string): { out: 
   return { out: args.includes('--json') ? `${JSON.stringify({ verdict: 'unknown', reason })}\n` : `UNKNOWN: ${reason}\n`, code: 3 };
 }
 
-/** The log `--sarif` names (the last one, as commander takes it), if the run wrote its UNKNOWN there: its notification says `text`. */
-function sarifReason(args: readonly string[], text: string): void {
-  let path: string | undefined;
+/** The value of option `--name` as the arguments give it (the last one, as commander takes it; `--name=V` or `--name V`), before any `--`. */
+export function lastOptionValue(args: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
   for (let i = 0; i < args.length && args[i] !== '--'; i++) {
-    const m = /^--sarif(?:=(.*))?$/.exec(args[i]);
-    if (m) path = m[1] ?? args[i + 1];
+    if (args[i] === `--${name}`) value = args[i + 1];
+    else if (args[i].startsWith(`--${name}=`)) value = args[i].slice(name.length + 3);
   }
+  return value;
+}
+
+/** The log `--sarif` names, if the run wrote its UNKNOWN there: its notification says `text`. */
+function sarifReason(args: readonly string[], text: string): void {
+  const path = lastOptionValue(args, 'sarif');
   if (!path || !existsSync(path)) return;
   type Notified = { runs: { invocations: { endTimeUtc: string; toolExecutionNotifications?: { message: { text: string } }[] }[] }[] };
   const log = JSON.parse(readFileSync(path, 'utf8')) as Notified;
