@@ -85,14 +85,14 @@ async function answerTask(arg: string, o: VerifyCli & { prop?: string; witness?:
   const sarif = target && { ...target, file: task.file };
   // A data model given on the command line wins over the task's.
   const model = modelFromCli ? o.dataModel : (task.dataModel ?? o.dataModel);
-  if (task.unsupported) {
-    if (sarif) writeSarif(sarif, session, { verdict: 'unknown', reason: task.unsupported }, { verdict: 'unknown' });
-    session.io.err(`rely: ${task.unsupported}\n`);
-    if (o.witness) session.io.err(`rely: no witness written to ${o.witness}: the result is UNKNOWN\n`);
+  /** No answer: `why` on stderr, Result: UNKNOWN; the log says `reason` unless it already holds the run's verdict. */
+  const unknown = (why: string, reason?: string): void => {
+    if (sarif && reason !== undefined) writeSarif(sarif, session, { verdict: 'unknown', reason }, { verdict: 'unknown' });
+    session.io.err(why);
     session.io.out('Result: UNKNOWN\n');
     session.code = EXIT.ok;
-    return;
-  }
+  };
+  if (task.unsupported) return unknown(`rely: ${task.unsupported}\n${o.witness ? `rely: no witness written to ${o.witness}: the result is UNKNOWN\n` : ''}`, task.unsupported);
   // A task whose program is missing is a broken task (exit 2), not a program rely cannot read.
   if (!existsSync(task.file)) throw new InputError(at(arg), `the task's input file ${task.file} does not exist`);
   const deadline = performance.now() + o.timeout * 1000; // the witness's fixpoint too stays within --timeout
@@ -102,20 +102,12 @@ async function answerTask(arg: string, o: VerifyCli & { prop?: string; witness?:
   } catch (e) {
     // A program rely cannot read (an unsupported construct) gets no verdict: SV-COMP's UNKNOWN, with the located message.
     if (!(e instanceof InputError)) throw e;
-    if (sarif) writeSarif(sarif, session, { verdict: 'unknown', reason: e.message }, { verdict: 'unknown' });
-    session.io.err(`${e.message}\n`);
-    session.io.out('Result: UNKNOWN\n');
-    session.code = EXIT.ok;
-    return;
+    return unknown(`${e.message}\n`, e.message);
   }
   const v = answer.verdict;
   // With --check misuse a trace may end in a misuse of the pthread library: no violation of unreach-call, so no answer.
-  if (v.verdict === 'unsafe' && v.trace.at(-1)?.steps.at(-1)?.text.startsWith(MISUSE)) {
-    session.io.err(`rely: the error trace ends in a misuse of the pthread library (--check misuse), which is not a violation of unreach-call${o.witness ? `; no witness written to ${o.witness}` : ''}\n`);
-    session.io.out('Result: UNKNOWN\n');
-    session.code = EXIT.ok;
-    return;
-  }
+  if (v.verdict === 'unsafe' && v.trace.at(-1)?.steps.at(-1)?.text.startsWith(MISUSE))
+    return unknown(`rely: the error trace ends in a misuse of the pthread library (--check misuse), which is not a violation of unreach-call${o.witness ? `; no witness written to ${o.witness}` : ''}\n`);
   if (o.witness) writeWitness(o.witness, task.file, answer, { ...o, dataModel: model }, deadline, session);
   session.io.out(`Result: ${v.verdict === 'safe' ? 'TRUE' : v.verdict === 'unsafe' ? 'FALSE(unreach-call)' : 'UNKNOWN'}\n`);
   session.code = EXIT.ok;
